@@ -1,0 +1,54 @@
+package org.searchlab.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A point-in-time view of an index for experimenters: counts, segments, memory per part and
+ * counters. Immutable.
+ *
+ * @param store the store's short name ({@code segmented}, {@code mutable}, {@code exact})
+ * @param docCount live documents visible to search
+ * @param deletedDocs deleted documents still occupying space (Lucene's {@code numDeletedDocs})
+ * @param segmentCount searchable segments (1 for a single mutable index)
+ * @param segments per-segment details; empty for stores without segments
+ * @param lastSerial the newest write-ahead log serial acknowledged
+ * @param flushedSerial the newest serial covered by a commit or snapshot
+ * @param walBytes bytes the write-ahead log occupies on disk
+ * @param memoryBytes estimated heap bytes per part ({@code postings}, {@code vectors}, ...)
+ * @param counters monotonically increasing counters ({@code refreshes}, {@code in_place_updates},
+ *     ...)
+ */
+public record IndexStats(
+    String store,
+    long docCount,
+    long deletedDocs,
+    int segmentCount,
+    List<SegmentStats> segments,
+    long lastSerial,
+    long flushedSerial,
+    long walBytes,
+    Map<String, Long> memoryBytes,
+    Map<String, Long> counters) {
+
+  public IndexStats {
+    segments = List.copyOf(segments);
+    memoryBytes = Map.copyOf(memoryBytes);
+    counters = Map.copyOf(counters);
+  }
+
+  /** A counter's value, 0 when the store does not keep it. */
+  public long counter(String name) {
+    return counters.getOrDefault(name, 0L);
+  }
+
+  /**
+   * One segment.
+   *
+   * @param name the segment's name
+   * @param docs documents in it, live or deleted ({@code maxDoc})
+   * @param deletedDocs deleted documents in it
+   * @param bytes its size on disk
+   */
+  public record SegmentStats(String name, int docs, int deletedDocs, long bytes) {}
+}

@@ -1,0 +1,77 @@
+package org.searchlab.core;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An index of {@link Document}s that answers {@link SearchRequest}s: the one contract both
+ * architectures implement.
+ *
+ * <p><b>Durability.</b> A write method returns (the write is <em>acknowledged</em>) only after its
+ * write-ahead log record is written under the configured sync policy: fsynced for {@code request},
+ * written to the OS for {@code async}. After a crash, reopening the same directory recovers every
+ * write acknowledged under {@code request} (and every write up to the last periodic fsync under
+ * {@code async}).
+ *
+ * <p><b>Visibility.</b> {@link #get} is real-time: it sees every acknowledged write. {@link
+ * #search} sees every write acknowledged before the most recent {@link #refresh()} returned;
+ * near-real-time stores also refresh periodically. A store with real-time search makes {@code
+ * refresh()} a no-op and a write visible to searches as soon as it is acknowledged. A search never
+ * sees a document half-written: all of its fields, or none.
+ *
+ * <p><b>Thread safety.</b> Implementations are thread-safe: any number of threads may write, read
+ * and search concurrently. Writes to the same id are applied in write-ahead log order. {@link
+ * #close()} must not race other calls; calls after close throw {@link IllegalStateException}.
+ *
+ * <p><b>Errors.</b> Bad input throws {@link InvalidRequestException} before anything is written; a
+ * bulk rejects bad items individually and applies the others.
+ */
+public interface SearchIndex extends Closeable {
+  /** The schema documents and queries are validated against. */
+  Schema schema();
+
+  /** Creates or replaces a whole document. */
+  WriteResult put(Document doc) throws IOException;
+
+  /** Assigns some fields of an existing document; {@code NOT_FOUND} when there is none. */
+  WriteResult update(PartialUpdate update) throws IOException;
+
+  /** Removes a document; {@code NOT_FOUND} when there is none. */
+  WriteResult delete(String id) throws IOException;
+
+  /** The current version of a document (real-time), or empty. */
+  Optional<Document> get(String id) throws IOException;
+
+  /**
+   * Applies many operations, logging them together (one fsync under {@code request}). Each item
+   * succeeds or fails on its own; an empty list is rejected.
+   */
+  List<BulkItemResult> bulk(List<Operation> ops) throws IOException;
+
+  /** Runs a search. */
+  SearchResult search(SearchRequest request) throws IOException;
+
+  /** Makes every acknowledged write visible to searches that start after this returns. */
+  void refresh() throws IOException;
+
+  /**
+   * Persists everything acknowledged into the index's own files (Lucene commit, or snapshot) and
+   * trims the write-ahead log up to it.
+   */
+  void flush() throws IOException;
+
+  /**
+   * Merges down to at most {@code maxSegments} segments (exactly that many when there were more); a
+   * no-op for a store without segments.
+   */
+  void forceMerge(int maxSegments) throws IOException;
+
+  /** A point-in-time view of counts, segments, memory and counters. */
+  IndexStats stats() throws IOException;
+
+  /** Flushes nothing extra; releases files and threads. Acknowledged writes survive in the WAL. */
+  @Override
+  void close() throws IOException;
+}

@@ -1,0 +1,312 @@
+package org.searchlab.core;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * One search, in the terms both dialects map onto. Build it with {@link #builder()}; {@link
+ * #validate(Schema)} rejects bad input with the value and the limit. Immutable by convention (the
+ * vector must not be modified after building).
+ *
+ * @param text the user query for the lexical part, or {@code null} when there is none
+ * @param vector the query vector for the vector part (unit length), or {@code null}
+ * @param filter the pre-filter; {@link Filter#ALL} for none
+ * @param hits how many hits to return, 0 to {@value #MAX_WINDOW} − offset
+ * @param offset how many top hits to skip
+ * @param targetHits Vespa {@code targetHits}, Elasticsearch {@code k}: how many neighbours the
+ *     vector part finds, 1 to {@value #MAX_CANDIDATES}
+ * @param exploreAdditionalHits Vespa {@code hnsw.exploreAdditionalHits}, Elasticsearch {@code
+ *     num_candidates − k}: extra candidates explored, so the graph search keeps a beam of {@code
+ *     targetHits + exploreAdditionalHits}; higher is more accurate and slower
+ * @param approximate whether the vector part may use the HNSW graph; false forces an exact scan
+ * @param rankProfile how to match and score
+ * @param fusion how a hybrid query combines its parts
+ * @param trackTotalHitsUpTo count matches exactly up to this many, then report a lower bound
+ *     (Elasticsearch {@code track_total_hits}, default 10,000); higher is slower for lexical
+ *     queries
+ * @param thresholds per-query plan thresholds for stores that choose plans by filter hit ratio
+ */
+public record SearchRequest(
+    String text,
+    float[] vector,
+    Filter filter,
+    int hits,
+    int offset,
+    int targetHits,
+    int exploreAdditionalHits,
+    boolean approximate,
+    RankProfile rankProfile,
+    Fusion fusion,
+    int trackTotalHitsUpTo,
+    FilterThresholds thresholds) {
+
+  /** Elasticsearch's {@code index.max_result_window}: offset + hits may not exceed it. */
+  public static final int MAX_WINDOW = 10_000;
+
+  /** Elasticsearch's limit on {@code num_candidates}. */
+  public static final int MAX_CANDIDATES = 10_000;
+
+  public static final int DEFAULT_HITS = 10;
+  public static final int DEFAULT_TARGET_HITS = 10;
+  public static final int DEFAULT_TRACK_TOTAL_HITS = 10_000;
+
+  public SearchRequest {
+    Objects.requireNonNull(filter, "filter: use Filter.ALL for no filter");
+    Objects.requireNonNull(rankProfile, "rankProfile");
+    Objects.requireNonNull(fusion, "fusion");
+    Objects.requireNonNull(thresholds, "thresholds: use FilterThresholds.INDEX_DEFAULT");
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder preloaded with this request's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.text = text;
+    b.vector = vector;
+    b.filter = filter;
+    b.hits = hits;
+    b.offset = offset;
+    b.targetHits = targetHits;
+    b.exploreAdditionalHits = exploreAdditionalHits;
+    b.approximate = approximate;
+    b.rankProfile = rankProfile;
+    b.fusion = fusion;
+    b.trackTotalHitsUpTo = trackTotalHitsUpTo;
+    b.thresholds = thresholds;
+    return b;
+  }
+
+  /** Whether the lexical part runs. */
+  public boolean hasLexicalPart() {
+    return rankProfile == RankProfile.BM25 || rankProfile == RankProfile.HYBRID;
+  }
+
+  /** Whether the vector part runs. */
+  public boolean hasVectorPart() {
+    return rankProfile == RankProfile.CLOSENESS || rankProfile == RankProfile.HYBRID;
+  }
+
+  /** The beam width of the vector part: {@code targetHits + exploreAdditionalHits}. */
+  public int candidates() {
+    return targetHits + exploreAdditionalHits;
+  }
+
+  /** How many top results of each part reciprocal rank fusion looks at. */
+  public int rrfWindow() {
+    return Math.max(targetHits, offset + hits);
+  }
+
+  /**
+   * Checks the request against the schema and the limits; returns it unchanged. Throws {@link
+   * InvalidRequestException} naming the value and the limit.
+   */
+  public SearchRequest validate(Schema schema) {
+    if (hits < 0) {
+      throw new InvalidRequestException("hits " + hits + " is negative");
+    }
+    if (offset < 0) {
+      throw new InvalidRequestException("offset " + offset + " is negative");
+    }
+    if ((long) offset + hits > MAX_WINDOW) {
+      throw new InvalidRequestException(
+          "offset + hits = " + ((long) offset + hits) + " is more than the limit " + MAX_WINDOW);
+    }
+    if (trackTotalHitsUpTo < 0) {
+      throw new InvalidRequestException("track_total_hits " + trackTotalHitsUpTo + " is negative");
+    }
+    switch (rankProfile) {
+      case BM25 -> requireText();
+      case CLOSENESS -> requireVector(schema);
+      case HYBRID -> {
+        requireText();
+        requireVector(schema);
+      }
+      case UNRANKED -> {}
+    }
+    return this;
+  }
+
+  private void requireText() {
+    if (text == null) {
+      throw new InvalidRequestException("rank profile " + rankProfile + " needs query text");
+    }
+  }
+
+  private void requireVector(Schema schema) {
+    schema.validateVector("query vector", vector);
+    if (targetHits < 1 || targetHits > MAX_CANDIDATES) {
+      throw new InvalidRequestException(
+          "targetHits " + targetHits + " is outside [1, " + MAX_CANDIDATES + "]");
+    }
+    if (exploreAdditionalHits < 0 || (long) targetHits + exploreAdditionalHits > MAX_CANDIDATES) {
+      throw new InvalidRequestException(
+          "targetHits + exploreAdditionalHits = "
+              + ((long) targetHits + exploreAdditionalHits)
+              + " is outside ["
+              + targetHits
+              + ", "
+              + MAX_CANDIDATES
+              + "]");
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SearchRequest r
+        && Objects.equals(text, r.text)
+        && Arrays.equals(vector, r.vector)
+        && filter.equals(r.filter)
+        && hits == r.hits
+        && offset == r.offset
+        && targetHits == r.targetHits
+        && exploreAdditionalHits == r.exploreAdditionalHits
+        && approximate == r.approximate
+        && rankProfile == r.rankProfile
+        && fusion == r.fusion
+        && trackTotalHitsUpTo == r.trackTotalHitsUpTo
+        && thresholds.equals(r.thresholds);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(text, filter, hits, offset, targetHits, rankProfile, fusion)
+        + 31 * Arrays.hashCode(vector);
+  }
+
+  @Override
+  public String toString() {
+    return "SearchRequest[profile="
+        + rankProfile
+        + ", text="
+        + text
+        + ", vector="
+        + (vector == null ? "none" : vector.length + "-d")
+        + ", filter="
+        + filter
+        + ", hits="
+        + hits
+        + ", offset="
+        + offset
+        + ", targetHits="
+        + targetHits
+        + ", explore="
+        + exploreAdditionalHits
+        + ", approximate="
+        + approximate
+        + ", fusion="
+        + fusion
+        + "]";
+  }
+
+  /**
+   * Builds a {@link SearchRequest}. If no rank profile is set it is inferred: text and vector give
+   * HYBRID, text alone BM25, vector alone CLOSENESS, neither UNRANKED. Not thread-safe.
+   */
+  public static final class Builder {
+    private String text;
+    private float[] vector;
+    private Filter filter = Filter.ALL;
+    private int hits = DEFAULT_HITS;
+    private int offset;
+    private int targetHits = DEFAULT_TARGET_HITS;
+    private int exploreAdditionalHits;
+    private boolean approximate = true;
+    private RankProfile rankProfile;
+    private Fusion fusion = Fusion.SUM;
+    private int trackTotalHitsUpTo = DEFAULT_TRACK_TOTAL_HITS;
+    private FilterThresholds thresholds = FilterThresholds.INDEX_DEFAULT;
+
+    private Builder() {}
+
+    public Builder text(String v) {
+      text = v;
+      return this;
+    }
+
+    public Builder vector(float[] v) {
+      vector = v;
+      return this;
+    }
+
+    public Builder filter(Filter v) {
+      filter = v;
+      return this;
+    }
+
+    public Builder hits(int v) {
+      hits = v;
+      return this;
+    }
+
+    public Builder offset(int v) {
+      offset = v;
+      return this;
+    }
+
+    public Builder targetHits(int v) {
+      targetHits = v;
+      return this;
+    }
+
+    public Builder exploreAdditionalHits(int v) {
+      exploreAdditionalHits = v;
+      return this;
+    }
+
+    public Builder approximate(boolean v) {
+      approximate = v;
+      return this;
+    }
+
+    public Builder rankProfile(RankProfile v) {
+      rankProfile = v;
+      return this;
+    }
+
+    public Builder fusion(Fusion v) {
+      fusion = v;
+      return this;
+    }
+
+    public Builder trackTotalHitsUpTo(int v) {
+      trackTotalHitsUpTo = v;
+      return this;
+    }
+
+    public Builder thresholds(FilterThresholds v) {
+      thresholds = v;
+      return this;
+    }
+
+    public SearchRequest build() {
+      RankProfile profile = rankProfile;
+      if (profile == null) {
+        if (text != null && vector != null) {
+          profile = RankProfile.HYBRID;
+        } else if (text != null) {
+          profile = RankProfile.BM25;
+        } else if (vector != null) {
+          profile = RankProfile.CLOSENESS;
+        } else {
+          profile = RankProfile.UNRANKED;
+        }
+      }
+      return new SearchRequest(
+          text,
+          vector,
+          filter,
+          hits,
+          offset,
+          targetHits,
+          exploreAdditionalHits,
+          approximate,
+          profile,
+          fusion,
+          trackTotalHitsUpTo,
+          thresholds);
+    }
+  }
+}

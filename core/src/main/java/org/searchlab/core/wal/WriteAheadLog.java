@@ -1,0 +1,512 @@
+package org.searchlab.core.wal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+
+/**
+ * An append-only log of opaque records with consecutive serial numbers, a CRC-32C each, group
+ * commit, replay from a serial and trimming up to a flushed serial.
+ *
+ * <p>Record layout, little-endian: {@code int length | long serial | byte[length] payload | int
+ * crc}, the CRC covering length, serial and payload. Files are named {@code wal-<first
+ * serial>.log}, so an empty newest file still tells the next serial after a trim.
+ *
+ * <p>Thread-safe. Writers call {@link #write} (serial order = file order) and then {@link #sync};
+ * {@link #append} does both. Under {@link SyncPolicy#REQUEST}, {@code sync} returns once the record
+ * is on disk; concurrent callers share fsyncs: one leader fsyncs everything written so far, and the
+ * callers queued behind it find their serial already covered. {@link #replay} is for opening,
+ * before writes start.
+ */
+public final class WriteAheadLog implements Closeable {
+  private static final int HEADER = 4 + 8;
+  private static final int TRAILER = 4;
+
+  /** A sanity bound on one record; a larger length field is damage, not data. */
+  public static final int MAX_RECORD_BYTES = 256 << 20;
+
+  private final Path dir;
+  private final WalConfig config;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final ReentrantLock syncLock = new ReentrantLock();
+  private final AtomicLong syncedSerial = new AtomicLong();
+  private final AtomicLong fsyncs = new AtomicLong();
+  private final ScheduledExecutorService asyncSyncer;
+
+  // Guarded by writeLock.
+  private FileChannel current;
+  private long currentFirstSerial;
+  private long currentBytes;
+  private long writtenSerial;
+  private boolean closed;
+
+  private WriteAheadLog(Path dir, WalConfig config) {
+    this.dir = dir;
+    this.config = config;
+    if (config.syncPolicy() == SyncPolicy.ASYNC) {
+      asyncSyncer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "wal-async-sync " + dir.getFileName());
+                t.setDaemon(true);
+                return t;
+              });
+      long ms = config.asyncInterval().toMillis();
+      asyncSyncer.scheduleWithFixedDelay(this::syncQuietly, ms, ms, TimeUnit.MILLISECONDS);
+    } else {
+      asyncSyncer = null;
+    }
+  }
+
+  /**
+   * Opens (or creates) the log in {@code dir}: checks every file, cuts a torn or corrupt tail off
+   * the newest file, and positions for appending after the last valid record.
+   *
+   * @throws CorruptWalException if a file other than the newest is damaged, or serials have a gap
+   */
+  public static WriteAheadLog open(Path dir, WalConfig config) throws IOException {
+    Files.createDirectories(dir);
+    WriteAheadLog wal = new WriteAheadLog(dir, config);
+    List<Path> files = listFiles(dir);
+    long next = 1;
+    for (int i = 0; i < files.size(); i++) {
+      Path f = files.get(i);
+      long first = firstSerialOf(f);
+      if (i > 0 && first < next) {
+        // A later file may start past the previous one's end (advanceTo), never inside it.
+        throw new CorruptWalException(
+            "WAL file "
+                + f
+                + " starts at serial "
+                + first
+                + " but the previous ended at "
+                + (next - 1));
+      }
+      Scan scan = scan(f, first);
+      boolean newest = i == files.size() - 1;
+      if (scan.damage != null) {
+        if (!newest) {
+          throw new CorruptWalException(
+              "WAL file " + f + " is damaged at byte " + scan.validBytes + ": " + scan.damage);
+        }
+        // A crash mid-write leaves a partial record; cut it so it is never replayed.
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
+          ch.truncate(scan.validBytes);
+          ch.force(true);
+        }
+      }
+      next = first + scan.records;
+    }
+    wal.writeLock.lock();
+    try {
+      if (files.isEmpty()) {
+        wal.openFile(1);
+      } else {
+        Path last = files.get(files.size() - 1);
+        wal.current = FileChannel.open(last, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        wal.currentFirstSerial = firstSerialOf(last);
+        wal.currentBytes = wal.current.size();
+        wal.current.position(wal.currentBytes);
+      }
+      wal.writtenSerial = next - 1;
+      wal.syncedSerial.set(next - 1);
+    } finally {
+      wal.writeLock.unlock();
+    }
+    return wal;
+  }
+
+  /** The settings this log was opened with. */
+  public WalConfig config() {
+    return config;
+  }
+
+  /**
+   * Writes one record and waits until it is durable under the sync policy.
+   *
+   * @return its serial
+   */
+  public long append(byte[] payload) throws IOException {
+    long serial = write(payload);
+    sync(serial);
+    return serial;
+  }
+
+  /**
+   * Writes one record to the OS without waiting for durability; follow with {@link #sync}.
+   *
+   * @return its serial
+   */
+  public long write(byte[] payload) throws IOException {
+    return writeAll(List.of(payload));
+  }
+
+  /**
+   * Writes records with consecutive serials, in one system call where they fit; follow with {@link
+   * #sync}.
+   *
+   * @return the serial of the last; the first is {@code last − payloads.size() + 1}
+   */
+  public long writeAll(List<byte[]> payloads) throws IOException {
+    if (payloads.isEmpty()) {
+      throw new IllegalArgumentException("nothing to write");
+    }
+    int total = 0;
+    for (byte[] p : payloads) {
+      if (p.length > MAX_RECORD_BYTES) {
+        throw new IllegalArgumentException(
+            "WAL record of " + p.length + " bytes exceeds the limit " + MAX_RECORD_BYTES);
+      }
+      total += HEADER + p.length + TRAILER;
+    }
+    writeLock.lock();
+    try {
+      ensureOpen();
+      if (currentBytes >= config.fileBytes()) {
+        roll(writtenSerial + 1);
+      }
+      ByteBuffer buf = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
+      long serial = writtenSerial;
+      CRC32C crc = new CRC32C();
+      for (byte[] p : payloads) {
+        serial++;
+        int start = buf.position();
+        buf.putInt(p.length).putLong(serial).put(p);
+        crc.reset();
+        crc.update(buf.array(), start, HEADER + p.length);
+        buf.putInt((int) crc.getValue());
+      }
+      buf.flip();
+      while (buf.hasRemaining()) {
+        current.write(buf);
+      }
+      currentBytes += total;
+      writtenSerial = serial;
+      return serial;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Waits until {@code serial} is durable under the sync policy: under {@code REQUEST} fsyncs
+   * (sharing the fsync with concurrent callers); under {@code ASYNC} returns at once.
+   */
+  public void sync(long serial) throws IOException {
+    if (config.syncPolicy() == SyncPolicy.REQUEST) {
+      syncThrough(serial);
+    }
+  }
+
+  /** Fsyncs now, whatever the policy, through everything written so far. */
+  public void syncAll() throws IOException {
+    long target;
+    writeLock.lock();
+    try {
+      target = writtenSerial;
+    } finally {
+      writeLock.unlock();
+    }
+    syncThrough(target);
+  }
+
+  private void syncThrough(long serial) throws IOException {
+    // Group commit, step by step:
+    // 1. a caller whose serial is already covered returns without touching the disk;
+    // 2. otherwise it queues on syncLock; the holder (the leader) fsyncs;
+    // 3. the leader snapshots writtenSerial *before* the fsync, so everything up to that snapshot
+    //    is in the page cache of this file (or of an older file that roll() already fsynced);
+    // 4. after the fsync it publishes the snapshot, and every caller queued behind it with a
+    //    serial ≤ snapshot returns at step 1 of its re-check without another fsync.
+    if (syncedSerial.get() >= serial) {
+      return;
+    }
+    syncLock.lock();
+    try {
+      if (syncedSerial.get() >= serial) {
+        return;
+      }
+      FileChannel ch;
+      long target;
+      writeLock.lock();
+      try {
+        ensureOpen();
+        ch = current;
+        target = writtenSerial;
+      } finally {
+        writeLock.unlock();
+      }
+      try {
+        ch.force(false);
+        fsyncs.incrementAndGet();
+      } catch (ClosedChannelException e) {
+        // roll() closed this file after fsyncing it itself; it published the synced serial.
+        if (syncedSerial.get() < serial) {
+          throw e;
+        }
+        return;
+      }
+      syncedSerial.accumulateAndGet(target, Math::max);
+    } finally {
+      syncLock.unlock();
+    }
+  }
+
+  private void syncQuietly() {
+    try {
+      syncAll();
+    } catch (IOException | IllegalStateException e) {
+      // The next tick retries; close() does a final sync and reports failures.
+    }
+  }
+
+  /**
+   * Calls {@code consumer} for every record with a serial greater than {@code afterSerial}, in
+   * order. Only for opening, before any write.
+   */
+  public void replay(long afterSerial, RecordConsumer consumer) throws IOException {
+    for (Path f : listFiles(dir)) {
+      long first = firstSerialOf(f);
+      try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+        ByteBuffer all = ByteBuffer.allocate((int) Math.min(ch.size(), Integer.MAX_VALUE));
+        while (all.hasRemaining() && ch.read(all) >= 0) {}
+        all.flip().order(ByteOrder.LITTLE_ENDIAN);
+        long expect = first;
+        while (all.remaining() >= HEADER + TRAILER) {
+          int len = all.getInt(all.position());
+          long serial = all.getLong(all.position() + 4);
+          if (serial != expect) {
+            throw new CorruptWalException(
+                "WAL file " + f + ": serial " + serial + ", expected " + expect);
+          }
+          byte[] payload = new byte[len];
+          all.position(all.position() + HEADER);
+          all.get(payload);
+          all.getInt();
+          if (serial > afterSerial) {
+            consumer.accept(serial, payload);
+          }
+          expect++;
+        }
+      }
+    }
+  }
+
+  /**
+   * Deletes files whose records all have serials ≤ {@code serial} (they are covered by a commit or
+   * snapshot). The newest file is kept, or rolled first, so the next serial survives a restart.
+   */
+  public void trimUpTo(long serial) throws IOException {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      if (writtenSerial <= serial && currentBytes > 0) {
+        roll(writtenSerial + 1);
+      }
+      List<Path> files = listFiles(dir);
+      for (int i = 0; i + 1 < files.size(); i++) {
+        long nextFirst = firstSerialOf(files.get(i + 1));
+        if (nextFirst - 1 <= serial) {
+          Files.deleteIfExists(files.get(i));
+        }
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * Makes the next serial at least {@code nextSerial}, for a store whose commit is newer than its
+   * log (the log was lost or removed). A no-op when the log is already past it.
+   */
+  public void advanceTo(long nextSerial) throws IOException {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      if (nextSerial > writtenSerial + 1) {
+        roll(nextSerial);
+        writtenSerial = nextSerial - 1;
+        syncedSerial.accumulateAndGet(nextSerial - 1, Math::max);
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The newest serial written (acknowledged or about to be). */
+  public long lastSerial() {
+    writeLock.lock();
+    try {
+      return writtenSerial;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** The newest serial known to be on disk. */
+  public long syncedSerial() {
+    return syncedSerial.get();
+  }
+
+  /** How many fsyncs this log has issued since it was opened. */
+  public long fsyncCount() {
+    return fsyncs.get();
+  }
+
+  /** Bytes on disk over all files. */
+  public long sizeBytes() throws IOException {
+    long sum = 0;
+    for (Path f : listFiles(dir)) {
+      sum += Files.size(f);
+    }
+    return sum;
+  }
+
+  /** Fsyncs what was written and closes the file; idempotent. */
+  @Override
+  public void close() throws IOException {
+    if (asyncSyncer != null) {
+      asyncSyncer.shutdownNow();
+    }
+    writeLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      current.force(false);
+      fsyncs.incrementAndGet();
+      syncedSerial.accumulateAndGet(writtenSerial, Math::max);
+      current.close();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("write-ahead log in " + dir + " is closed");
+    }
+  }
+
+  /** Under writeLock: fsync and close the current file, start one whose first serial is given. */
+  private void roll(long firstSerial) throws IOException {
+    if (current != null) {
+      current.force(false);
+      fsyncs.incrementAndGet();
+      syncedSerial.accumulateAndGet(writtenSerial, Math::max);
+      current.close();
+      if (currentBytes == 0 && currentFirstSerial != firstSerial) {
+        Files.deleteIfExists(fileFor(currentFirstSerial));
+      }
+    }
+    openFile(firstSerial);
+  }
+
+  private void openFile(long firstSerial) throws IOException {
+    Path f = fileFor(firstSerial);
+    current =
+        FileChannel.open(
+            f, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+    current.truncate(0);
+    currentFirstSerial = firstSerial;
+    currentBytes = 0;
+    // Make the new file's name durable, so the next serial survives a crash right after a trim.
+    forceDirectory(dir);
+  }
+
+  private Path fileFor(long firstSerial) {
+    return dir.resolve(String.format("wal-%020d.log", firstSerial));
+  }
+
+  private static void forceDirectory(Path dir) {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot fsync a directory; the file contents are still fsynced.
+    }
+  }
+
+  static List<Path> listFiles(Path dir) throws IOException {
+    List<Path> files = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "wal-*.log")) {
+      ds.forEach(files::add);
+    }
+    files.sort(null); // zero-padded names sort by first serial
+    return files;
+  }
+
+  static long firstSerialOf(Path f) {
+    String name = f.getFileName().toString();
+    return Long.parseLong(name.substring(4, name.length() - 4));
+  }
+
+  private record Scan(long records, long validBytes, String damage) {}
+
+  /** Reads a file record by record, stopping at the first that is incomplete or fails its CRC. */
+  private static Scan scan(Path f, long firstSerial) throws IOException {
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+      long size = ch.size();
+      ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+      long pos = 0;
+      long records = 0;
+      CRC32C crc = new CRC32C();
+      while (pos < size) {
+        if (size - pos < HEADER + TRAILER) {
+          return new Scan(records, pos, "incomplete record of " + (size - pos) + " bytes");
+        }
+        header.clear();
+        ch.read(header, pos);
+        header.flip();
+        int len = header.getInt(0);
+        long serial = header.getLong(4);
+        if (len < 0 || len > MAX_RECORD_BYTES) {
+          return new Scan(records, pos, "record length " + len + " out of range");
+        }
+        if (size - pos < (long) HEADER + len + TRAILER) {
+          return new Scan(records, pos, "record of " + len + " bytes cut short");
+        }
+        ByteBuffer body =
+            ByteBuffer.allocate(HEADER + len + TRAILER).order(ByteOrder.LITTLE_ENDIAN);
+        while (body.hasRemaining()) {
+          if (ch.read(body, pos + body.position()) < 0) {
+            break;
+          }
+        }
+        crc.reset();
+        crc.update(body.array(), 0, HEADER + len);
+        if ((int) crc.getValue() != body.getInt(HEADER + len)) {
+          return new Scan(records, pos, "CRC mismatch in serial " + serial);
+        }
+        if (serial != firstSerial + records) {
+          return new Scan(
+              records, pos, "serial " + serial + " where " + (firstSerial + records) + " belongs");
+        }
+        records++;
+        pos += HEADER + len + TRAILER;
+      }
+      return new Scan(records, pos, null);
+    }
+  }
+
+  /** Receives replayed records. */
+  @FunctionalInterface
+  public interface RecordConsumer {
+    void accept(long serial, byte[] payload) throws IOException;
+  }
+}
