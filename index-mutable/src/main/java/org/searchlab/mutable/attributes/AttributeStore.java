@@ -97,6 +97,7 @@ public final class AttributeStore {
   public void set(int doc, String categoryName, int priceValue, float ratingValue) {
     int ord = ordinalFor(categoryName);
     seq.ensure(doc);
+    category.ensure(doc);
     price.set(doc, priceValue);
     rating.set(doc, ratingValue);
     int old = category.get(doc);

@@ -17,10 +17,10 @@ import org.searchlab.core.scoring.Bm25;
  *
  * <p>{@link #run} finds the exact top k with block-max MaxScore: the terms are sorted by score
  * bound; the longest prefix whose combined bound cannot beat the current k-th score is
- * <em>non-essential</em> (only looked up for candidates of the others); a candidate is skipped, with
- * its whole block range, when the block bounds of the terms on it cannot beat it either. The bounds
- * are multiplied by {@code 1 + 1e-5} before comparing, so float rounding in a different summation
- * order never prunes a competitive document.
+ * <em>non-essential</em> (only looked up for candidates of the others); a candidate is skipped,
+ * with its whole block range, when the block bounds of the terms on it cannot beat it either. The
+ * bounds are multiplied by {@code 1 + 1e-5} before comparing, so float rounding in a different
+ * summation order never prunes a competitive document.
  *
  * <p>Thread safety: immutable after {@link #prepare}; {@link #run} may be called concurrently over
  * disjoint id ranges (each call makes its own cursors).
@@ -132,12 +132,7 @@ public final class LexicalQuery {
    * start (Lucene's {@code totalHitsThreshold}).
    */
   public Outcome run(
-      IntPredicate accept,
-      int k,
-      int trackTotal,
-      int minDoc,
-      int maxDoc,
-      SharedThreshold shared) {
+      IntPredicate accept, int k, int trackTotal, int minDoc, int maxDoc, SharedThreshold shared) {
     int n = lists.length;
     TopHits top = new TopHits(k);
     if (n == 0 || minDoc >= maxDoc) {

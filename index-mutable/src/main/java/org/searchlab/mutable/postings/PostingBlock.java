@@ -31,6 +31,7 @@ final class PostingBlock {
 
   final int[] docs;
   final int[] freqs;
+
   @SuppressWarnings("unused") // accessed through SIZE
   private int size;
 

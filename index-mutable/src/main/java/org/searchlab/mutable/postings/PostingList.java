@@ -7,8 +7,8 @@ import org.searchlab.mutable.memory.PagedBytes;
 
 /**
  * The postings of one term in one field: a directory of {@link PostingBlock}s in ascending local id
- * order, the number of live documents holding the term (its document frequency), and a bound on
- * the frequency and norm of every posting it has ever held.
+ * order, the number of live documents holding the term (its document frequency), and a bound on the
+ * frequency and norm of every posting it has ever held.
  *
  * <p>Thread safety: one writer (the index writer, or the compactor holding the writer's lock); any
  * number of lock-free readers, which see the list through a {@link PostingCursor}. How each change
