@@ -7,14 +7,6 @@ import org.apache.lucene.util.VectorUtil;
 final class TestVectors {
   private TestVectors() {}
 
-  /** The seed of a randomized test: {@code -Dtests.seed}, else random; printed either way. */
-  static long seed(String test) {
-    String prop = System.getProperty("tests.seed");
-    long seed = prop != null ? Long.parseUnsignedLong(prop, 16) : new SplittableRandom().nextLong();
-    System.out.printf("%s: -Dtests.seed=%s%n", test, Long.toHexString(seed));
-    return seed;
-  }
-
   /**
    * {@code n} unit vectors around {@code clusters} random centres: each is centre + gaussian noise
    * of the given spread per coordinate, normalised.
