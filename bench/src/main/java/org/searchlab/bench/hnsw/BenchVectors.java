@@ -24,19 +24,76 @@ import org.searchlab.core.data.SyntheticCorpus;
 record BenchVectors(float[][] docs, float[][] queries) {
 
   /**
-   * Seeded synthetic vectors: documents from {@link SyntheticCorpus} (clustered unit vectors),
-   * queries from its {@code randomQueryVector} (near the clusters, not copies of documents).
+   * Seeded synthetic vectors: documents from {@link SyntheticCorpus} (clustered unit vectors). With
+   * {@code documentQueries} a query is the vector of a randomly drawn document, as in the reference
+   * benchmark (a product's own embedding); otherwise the corpus's {@code randomQueryVector} (near a
+   * cluster centre, not a document).
    */
-  static BenchVectors synthetic(long seed, int docs, int queries, int dim) {
+  static BenchVectors synthetic(
+      long seed, int docs, int queries, int dim, boolean documentQueries) {
     SyntheticCorpus corpus = new SyntheticCorpus(seed, dim);
     float[][] d = new float[docs][];
     IntStream.range(0, docs).parallel().forEach(i -> d[i] = corpus.document(i).embedding());
     SplittableRandom r = new SplittableRandom(seed ^ 0xC0FFEEL);
     float[][] q = new float[queries][];
     for (int i = 0; i < queries; i++) {
-      q[i] = corpus.randomQueryVector(r);
+      q[i] = documentQueries ? d[r.nextInt(docs)] : corpus.randomQueryVector(r);
     }
     return new BenchVectors(d, q);
+  }
+
+  /**
+   * Seeded vectors of low intrinsic dimension, closer to text embeddings than isotropic noise:
+   * points are drawn around {@code clusters} centres in a {@code latentDim}-dimensional space,
+   * mapped to {@code dim} dimensions by one fixed random linear map, plus a little isotropic noise,
+   * and normalised. Queries are drawn the same way (not documents).
+   */
+  static BenchVectors lowRank(long seed, int docs, int queries, int dim, int latentDim) {
+    SplittableRandom r = new SplittableRandom(seed);
+    float[][] map = new float[latentDim][dim];
+    for (float[] row : map) {
+      for (int j = 0; j < dim; j++) {
+        row[j] = (float) (gaussian(r) / Math.sqrt(dim));
+      }
+    }
+    int clusters = 64;
+    float[][] centres = new float[clusters][latentDim];
+    for (float[] c : centres) {
+      for (int j = 0; j < latentDim; j++) {
+        c[j] = (float) gaussian(r);
+      }
+    }
+    float[][] d = new float[docs][];
+    for (int i = 0; i < docs; i++) {
+      d[i] = lowRankPoint(r, map, centres, dim);
+    }
+    float[][] q = new float[queries][];
+    for (int i = 0; i < queries; i++) {
+      q[i] = lowRankPoint(r, map, centres, dim);
+    }
+    return new BenchVectors(d, q);
+  }
+
+  private static float[] lowRankPoint(
+      SplittableRandom r, float[][] map, float[][] centres, int dim) {
+    float[] c = centres[r.nextInt(centres.length)];
+    float[] v = new float[dim];
+    for (int k = 0; k < c.length; k++) {
+      float z = (float) (c[k] + 0.7 * gaussian(r));
+      float[] row = map[k];
+      for (int j = 0; j < dim; j++) {
+        v[j] += z * row[j];
+      }
+    }
+    for (int j = 0; j < dim; j++) {
+      v[j] += (float) (0.05 * gaussian(r) / Math.sqrt(dim));
+    }
+    return VectorUtil.l2normalize(v);
+  }
+
+  private static double gaussian(SplittableRandom r) {
+    double u = 1 - r.nextDouble();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r.nextDouble());
   }
 
   /**

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.searchlab.mutable.hnsw.GraphHits;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
 import org.searchlab.mutable.hnsw.VectorStore;
@@ -77,31 +76,127 @@ public final class HnswBenchCommand implements Callable<Integer> {
       description = "Implementations to run: mutable, lucene.")
   List<String> impls;
 
+  @Option(
+      names = "--queries-from",
+      defaultValue = "documents",
+      description =
+          "Synthetic queries: 'documents' (a random document's own vector, as the reference"
+              + " benchmark does) or 'random' (near a cluster centre).")
+  String queriesFrom;
+
+  @Option(
+      names = "--latent-dim",
+      defaultValue = "0",
+      description =
+          "When > 0, synthetic vectors of this intrinsic dimension mapped into --dim (closer to"
+              + " text embeddings) instead of SyntheticCorpus's isotropic clusters.")
+  int latentDim;
+
+  @Option(
+      names = "--rounds",
+      defaultValue = "3",
+      description =
+          "Timed passes per (impl, ef), alternating between the implementations so both see the"
+              + " same machine load; the fastest pass counts.")
+  int rounds;
+
   static final int K = 10;
+
+  /** One implementation under test: a searcher and what its build cost. */
+  private interface Impl {
+    String name();
+
+    int[] search(float[] query, int ef) throws IOException;
+
+    long visited(float[] query, int ef) throws IOException;
+
+    double buildSeconds();
+
+    double buildCpuSeconds();
+
+    int buildThreads();
+  }
 
   @Override
   public Integer call() throws Exception {
-    BenchVectors v =
-        vectors != null
-            ? BenchVectors.fvecs(vectors, docs, queries)
-            : BenchVectors.synthetic(seed, docs, queries, dim);
+    BenchVectors v;
+    if (vectors != null) {
+      v = BenchVectors.fvecs(vectors, docs, queries);
+    } else if (latentDim > 0) {
+      v = BenchVectors.lowRank(seed, docs, queries, dim, latentDim);
+    } else {
+      v = BenchVectors.synthetic(seed, docs, queries, dim, !queriesFrom.equals("random"));
+    }
     float[] kth = v.kthBestScores(K);
-    ObjectMapper json = new ObjectMapper();
-    for (String impl : impls) {
-      List<Map<String, Object>> lines =
-          switch (impl) {
-            case "mutable" -> runMutable(v, kth);
-            case "lucene" -> runLucene(v, kth);
-            default -> throw new IllegalArgumentException("unknown --impl " + impl);
-          };
-      for (Map<String, Object> line : lines) {
-        System.out.println(json.writeValueAsString(line));
+    List<Impl> built = new ArrayList<>();
+    Path dir = Files.createTempDirectory("hnsw-bench-lucene");
+    try {
+      for (String impl : impls) {
+        built.add(
+            switch (impl) {
+              case "mutable" -> buildMutable(v);
+              case "lucene" -> buildLucene(v, dir);
+              default -> throw new IllegalArgumentException("unknown --impl " + impl);
+            });
       }
+      ObjectMapper json = new ObjectMapper();
+      for (int ef : efs) {
+        double[] bestWall = new double[built.size()];
+        double[] bestCpu = new double[built.size()];
+        double[] recall = new double[built.size()];
+        java.util.Arrays.fill(bestWall, Double.MAX_VALUE);
+        java.util.Arrays.fill(bestCpu, Double.MAX_VALUE);
+        for (int round = -1; round < rounds; round++) { // round -1 warms up
+          for (int i = 0; i < built.size(); i++) {
+            Impl impl = built.get(i);
+            long cpu0 = THREADS.getCurrentThreadCpuTime();
+            long wall0 = System.nanoTime();
+            double sum = 0;
+            for (int q = 0; q < v.queries().length; q++) {
+              sum += v.recall(q, impl.search(v.queries()[q], ef), kth[q], K);
+            }
+            double wall = (System.nanoTime() - wall0) / 1e9;
+            double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+            if (round >= 0) {
+              bestWall[i] = Math.min(bestWall[i], wall);
+              bestCpu[i] = Math.min(bestCpu[i], cpu);
+            }
+            recall[i] = sum;
+          }
+        }
+        for (int i = 0; i < built.size(); i++) {
+          Impl impl = built.get(i);
+          long visited = 0;
+          for (float[] q : v.queries()) {
+            visited += impl.visited(q, ef);
+          }
+          System.out.println(
+              json.writeValueAsString(
+                  line(impl, v, ef, recall[i], bestWall[i], bestCpu[i], visited)));
+        }
+      }
+    } finally {
+      for (Impl impl : built) {
+        if (impl instanceof AutoCloseable c) {
+          c.close();
+        }
+      }
+      LuceneHnswIndex.deleteRecursively(dir);
     }
     return 0;
   }
 
-  private List<Map<String, Object>> runMutable(BenchVectors v, float[] kth) {
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** CPU time of the whole process (all threads, GC included), in nanoseconds. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private Impl buildMutable(BenchVectors v) {
     HnswConfig config =
         HnswConfig.DEFAULT
             .withM(m)
@@ -113,83 +208,114 @@ public final class HnswBenchCommand implements Callable<Integer> {
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
     }
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     graph.insertAll(ids, v.docs());
-    double buildSeconds = (System.nanoTime() - t0) / 1e9;
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (int ef : efs) {
-      long visited = 0;
-      double recall = 0;
-      for (int pass = 0; pass < 2; pass++) {
-        long start = System.nanoTime();
-        visited = 0;
-        recall = 0;
-        for (int q = 0; q < v.queries().length; q++) {
-          GraphHits hits = graph.search(v.queries()[q], K, ef);
-          visited += hits.visited();
-          recall += v.recall(q, hits.nodes(), kth[q], K);
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        if (pass == 1) {
-          out.add(line("mutable-hnsw", v, ef, recall, seconds, buildSeconds, threads, visited));
-        }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    double cpu = (processCpuNanos() - cpu0) / 1e9;
+    return new Impl() {
+      @Override
+      public String name() {
+        return "mutable-hnsw";
       }
-    }
-    return out;
+
+      @Override
+      public int[] search(float[] query, int ef) {
+        return graph.search(query, K, ef).nodes();
+      }
+
+      @Override
+      public long visited(float[] query, int ef) {
+        return graph.search(query, K, ef).visited();
+      }
+
+      @Override
+      public double buildSeconds() {
+        return seconds;
+      }
+
+      @Override
+      public double buildCpuSeconds() {
+        return cpu;
+      }
+
+      @Override
+      public int buildThreads() {
+        return threads;
+      }
+    };
   }
 
-  private List<Map<String, Object>> runLucene(BenchVectors v, float[] kth) throws IOException {
-    Path dir = Files.createTempDirectory("hnsw-bench-lucene");
-    try (LuceneHnswIndex index = LuceneHnswIndex.build(dir, v.docs(), m, efConstruction)) {
-      List<Map<String, Object>> out = new ArrayList<>();
-      for (int ef : efs) {
-        long visited = 0;
-        for (int q = 0; q < v.queries().length; q++) {
-          visited += index.visited(v.queries()[q], ef);
-        }
-        double recall = 0;
-        for (int pass = 0; pass < 2; pass++) {
-          long start = System.nanoTime();
-          recall = 0;
-          for (int q = 0; q < v.queries().length; q++) {
-            int[] hits = index.search(v.queries()[q], ef, K);
-            recall += v.recall(q, hits, kth[q], K);
-          }
-          double seconds = (System.nanoTime() - start) / 1e9;
-          if (pass == 1) {
-            out.add(line("lucene-hnsw", v, ef, recall, seconds, index.buildSeconds(), 1, visited));
-          }
-        }
+  private Impl buildLucene(BenchVectors v, Path dir) throws IOException {
+    long cpu0 = processCpuNanos();
+    LuceneHnswIndex index = LuceneHnswIndex.build(dir, v.docs(), m, efConstruction);
+    double cpu = (processCpuNanos() - cpu0) / 1e9;
+    final class LuceneImpl implements Impl, AutoCloseable {
+      @Override
+      public String name() {
+        return "lucene-hnsw";
       }
-      return out;
-    } finally {
-      LuceneHnswIndex.deleteRecursively(dir);
+
+      @Override
+      public int[] search(float[] query, int ef) throws IOException {
+        return index.search(query, ef, K);
+      }
+
+      @Override
+      public long visited(float[] query, int ef) throws IOException {
+        return index.visited(query, ef);
+      }
+
+      @Override
+      public double buildSeconds() {
+        return index.buildSeconds();
+      }
+
+      @Override
+      public double buildCpuSeconds() {
+        return cpu;
+      }
+
+      @Override
+      public int buildThreads() {
+        return 1;
+      }
+
+      @Override
+      public void close() throws IOException {
+        index.close();
+      }
     }
+    return new LuceneImpl();
   }
 
   private Map<String, Object> line(
-      String impl,
+      Impl impl,
       BenchVectors v,
       int ef,
       double recallSum,
       double searchSeconds,
-      double buildSeconds,
-      int buildThreads,
+      double searchCpuSeconds,
       long visited) {
     int nq = v.queries().length;
+    int n = v.docs().length;
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("impl", impl);
-    m.put("n", v.docs().length);
+    m.put("impl", impl.name());
+    m.put("n", n);
     m.put("dim", v.dimension());
     m.put("M", this.m);
     m.put("efConstruction", efConstruction);
     m.put("ef", ef);
     m.put("recallAt10", round(recallSum / nq, 4));
     m.put("qps", round(nq / searchSeconds, 1));
-    m.put("buildSeconds", round(buildSeconds, 2));
-    m.put("buildThreads", buildThreads);
-    m.put("buildDocsPerSecPerThread", round(v.docs().length / buildSeconds / buildThreads, 1));
+    m.put("buildSeconds", round(impl.buildSeconds(), 2));
+    m.put("buildThreads", impl.buildThreads());
+    m.put("buildDocsPerSecPerThread", round(n / impl.buildSeconds() / impl.buildThreads(), 1));
     m.put("visitedPerQuery", round(visited / (double) nq, 1));
+    // On a shared machine wall time depends on the neighbours; CPU time much less so.
+    m.put("cpuQps", round(nq / searchCpuSeconds, 1));
+    m.put("buildCpuSeconds", round(impl.buildCpuSeconds(), 2));
+    m.put("buildDocsPerCpuSec", round(n / impl.buildCpuSeconds(), 1));
     return m;
   }
 
