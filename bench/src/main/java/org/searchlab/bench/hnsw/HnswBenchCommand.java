@@ -17,9 +17,12 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code searchlab hnsw-bench}: builds the mutable HNSW graph and a Lucene single-segment HNSW
- * index over the same vectors with the same M and beam width, then for each {@code ef} runs every
- * query once to warm up and once timed on one thread, and prints one JSON line per (implementation,
- * ef).
+ * index over the same vectors with the same M and beam width, then for each {@code ef} runs all
+ * queries once per implementation to warm up and {@code --rounds} more times, alternating between
+ * the implementations so that both meet the same load on a shared machine, and prints one JSON line
+ * per (implementation, ef) with the fastest round. Besides wall-clock {@code qps} it reports {@code
+ * cpuQps} (queries per CPU-second of the search thread) and build CPU time, which depend far less
+ * on other processes.
  */
 @Command(
     name = "hnsw-bench",

@@ -139,22 +139,7 @@ class ConcurrentReadWriteTest {
       assertTrue(s > 0, "every reader searched");
     }
     // After the writer stops, the graph is consistent: every live node is reachable.
-    int reachable = 0;
-    boolean[] seen = new boolean[MAX_IDS];
-    java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(graph.entryNode()));
-    seen[graph.entryNode()] = true;
-    while (!queue.isEmpty()) {
-      int node = queue.poll();
-      reachable++;
-      for (int level = 0; level <= graph.level(node); level++) {
-        for (int n : graph.neighbors(node, level)) {
-          if (!seen[n]) {
-            seen[n] = true;
-            queue.add(n);
-          }
-        }
-      }
-    }
+    int reachable = TestVectors.reachableFromEntry(graph, MAX_IDS);
     assertEquals(graph.size(), reachable);
   }
 }

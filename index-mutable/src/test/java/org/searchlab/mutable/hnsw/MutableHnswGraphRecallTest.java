@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -197,39 +196,7 @@ class MutableHnswGraphRecallTest {
     return true;
   }
 
-  /** Nodes reachable from the entry point over the links of every level. */
   private static int reachableFromEntry() {
-    boolean[] seen = new boolean[N];
-    ArrayDeque<Integer> queue = new ArrayDeque<>();
-    int entry = graph.entryNode();
-    seen[entry] = true;
-    queue.add(entry);
-    int count = 0;
-    while (!queue.isEmpty()) {
-      int node = queue.poll();
-      count++;
-      for (int level = 0; level <= graph.level(node); level++) {
-        for (int n : graph.neighbors(node, level)) {
-          if (!seen[n]) {
-            seen[n] = true;
-            queue.add(n);
-          }
-        }
-      }
-    }
-    if (count != graph.size()) {
-      for (int node = 0; node < N; node++) {
-        if (graph.contains(node) && !seen[node]) {
-          StringBuilder sb = new StringBuilder("unreachable " + node + ":");
-          for (int level = 0; level <= graph.level(node); level++) {
-            sb.append(" L")
-                .append(level)
-                .append(java.util.Arrays.toString(graph.neighbors(node, level)));
-          }
-          System.out.println(sb);
-        }
-      }
-    }
-    return count;
+    return TestVectors.reachableFromEntry(graph, N);
   }
 }

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,7 +145,7 @@ class MutableHnswGraphTest {
       if (g.size() > 0) {
         assertTrue(g.contains(g.entryNode()), "entry point is live");
         if (round % 50 == 0) {
-          assertEquals(g.size(), reachable(g, data.length));
+          assertEquals(g.size(), TestVectors.reachableFromEntry(g, data.length));
         }
         for (int node : g.search(data[victim], 5, 20).nodes()) {
           assertTrue(g.contains(node));
@@ -166,27 +165,6 @@ class MutableHnswGraphTest {
       node = r.nextInt(n);
     } while (!g.contains(node));
     return node;
-  }
-
-  private static int reachable(MutableHnswGraph g, int n) {
-    boolean[] seen = new boolean[n];
-    ArrayDeque<Integer> queue = new ArrayDeque<>();
-    queue.add(g.entryNode());
-    seen[g.entryNode()] = true;
-    int count = 0;
-    while (!queue.isEmpty()) {
-      int node = queue.poll();
-      count++;
-      for (int level = 0; level <= g.level(node); level++) {
-        for (int x : g.neighbors(node, level)) {
-          if (!seen[x]) {
-            seen[x] = true;
-            queue.add(x);
-          }
-        }
-      }
-    }
-    return count;
   }
 
   @Test

@@ -80,4 +80,29 @@ final class TestVectors {
     }
     return good / (double) k;
   }
+
+  /** How many nodes are reachable from the entry point over the links of every level. */
+  static int reachableFromEntry(MutableHnswGraph graph, int idBound) {
+    if (graph.entryNode() < 0) {
+      return 0;
+    }
+    boolean[] seen = new boolean[idBound];
+    java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
+    seen[graph.entryNode()] = true;
+    queue.add(graph.entryNode());
+    int count = 0;
+    while (!queue.isEmpty()) {
+      int node = queue.poll();
+      count++;
+      for (int level = 0; level <= graph.level(node); level++) {
+        for (int n : graph.neighbors(node, level)) {
+          if (!seen[n]) {
+            seen[n] = true;
+            queue.add(n);
+          }
+        }
+      }
+    }
+    return count;
+  }
 }
