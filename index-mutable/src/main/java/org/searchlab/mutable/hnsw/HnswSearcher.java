@@ -28,6 +28,9 @@ final class HnswSearcher implements GraphSearcher {
   private final ScoreHeap candidates = new ScoreHeap(true);
   private final ScoreHeap results = new ScoreHeap(false);
   private int scored;
+  private int[] batchNodes = new int[64];
+  private float[] batchScores = new float[64];
+  private float[][] batchVectors = new float[64][];
 
   HnswSearcher(MutableHnswGraph graph) {
     this.graph = graph;
@@ -219,14 +222,19 @@ final class HnswSearcher implements GraphSearcher {
         floor = expandFilterFirst(query, links, ef, level, accept, floor);
         continue;
       }
-      for (int n : links) {
-        if (!visited.visit(n)) {
+      // Gather the unvisited neighbours first, then score them in one tight loop: the loads of
+      // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
+      int count = gather(links);
+      scored += count;
+      for (int i = 0; i < count; i++) {
+        batchScores[i] = VectorUtil.dotProduct(query, batchVectors[i]);
+      }
+      for (int i = 0; i < count; i++) {
+        float s = batchScores[i];
+        if (!(s > floor)) {
           continue;
         }
-        float s = score(query, n);
-        if (!(s > floor)) {
-          continue; // also skips NaN: the node vanished under us
-        }
+        int n = batchNodes[i];
         candidates.push(n, s);
         if (all || accept.accept(n)) {
           if (results.insertWithOverflow(n, s, ef) && results.size() >= ef) {
@@ -235,6 +243,27 @@ final class HnswSearcher implements GraphSearcher {
         }
       }
     }
+  }
+
+  /** Collects the unvisited neighbours that still have a vector into the batch arrays. */
+  private int gather(int[] links) {
+    if (batchNodes.length < links.length) {
+      batchNodes = new int[links.length];
+      batchScores = new float[links.length];
+      batchVectors = new float[links.length][];
+    }
+    VectorStore vectors = graph.vectors();
+    int count = 0;
+    for (int n : links) {
+      if (visited.visit(n)) {
+        float[] v = vectors.get(n);
+        if (v != null) { // null: the node vanished under us
+          batchNodes[count] = n;
+          batchVectors[count++] = v;
+        }
+      }
+    }
+    return count;
   }
 
   private float expandFilterFirst(

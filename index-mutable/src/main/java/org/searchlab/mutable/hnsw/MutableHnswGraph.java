@@ -59,6 +59,7 @@ public final class MutableHnswGraph {
   private volatile long entry; // level << 32 | node, or -1 when empty
   private volatile int size;
   private volatile int idUpperBound;
+  private long repairs;
 
   MutableHnswGraph(VectorStore vectors, HnswConfig config) {
     this.vectors = vectors;
@@ -183,6 +184,11 @@ public final class MutableHnswGraph {
         removeLink(n, level, node);
       }
       mutualReconnect(cluster, level);
+      for (int n : cluster) {
+        if (nodes[n][level].length < minDegree(level)) {
+          repair(n, level);
+        }
+      }
     }
     scores[node] = null;
     return true;
@@ -446,7 +452,8 @@ public final class MutableHnswGraph {
    * When full, one entry goes: {@code b} itself if it is strictly closer to a better neighbour of
    * {@code a} than to {@code a}; else the worst neighbour that {@code b} makes non-diverse; else
    * the worst of all. This is Lucene's "worst non-diverse" pruning, restricted to the pairs the new
-   * link can change, so it costs one dot product per entry. The dropped node loses its link back.
+   * link can change, so it costs one dot product per entry. The dropped node loses its link back,
+   * so a node whose only link this is is never the one dropped.
    */
   private void addLink(int a, int level, int b, float sb) {
     int[] ids = nodes[a][level];
@@ -464,26 +471,32 @@ public final class MutableHnswGraph {
       return;
     }
     float[] vb = vectors.get(b);
-    int victim = -1; // index into ids, or -1 for b itself
+    boolean keepB = isLastLink(b, level);
+    int victim = -1; // index into ids; with dropB, b itself goes
     boolean dropB = false;
-    for (int j = 0; j < pos; j++) {
-      if (VectorUtil.dotProduct(vb, vectors.get(ids[j])) > sb) {
-        dropB = true;
-        break;
+    if (!keepB) {
+      for (int j = 0; j < pos; j++) {
+        if (VectorUtil.dotProduct(vb, vectors.get(ids[j])) > sb) {
+          dropB = true;
+          break;
+        }
       }
     }
     if (!dropB) {
       for (int i = ids.length - 1; i >= pos; i--) {
-        if (VectorUtil.dotProduct(vectors.get(ids[i]), vb) > sc[i]) {
+        if (!isLastLink(ids[i], level) && VectorUtil.dotProduct(vectors.get(ids[i]), vb) > sc[i]) {
           victim = i;
           break;
         }
       }
       if (victim < 0) {
-        if (pos == ids.length) {
+        if (pos == ids.length && !keepB) {
           dropB = true;
         } else {
           victim = ids.length - 1;
+          while (victim > 0 && isLastLink(ids[victim], level)) {
+            victim--;
+          }
         }
       }
     }
@@ -496,6 +509,14 @@ public final class MutableHnswGraph {
     float[] newScores = insertAt(removeAt(sc, victim), victim < pos ? pos - 1 : pos, sb);
     publish(a, level, newIds, newScores);
     removeLink(dropped, level, a);
+  }
+
+  /**
+   * Whether dropping one link would isolate {@code node} on {@code level}: pruning never takes a
+   * node's last link, because links are symmetric and an isolated node is unreachable.
+   */
+  private boolean isLastLink(int node, int level) {
+    return nodes[node][level].length <= 1;
   }
 
   private void removeLink(int a, int level, int b) {
@@ -553,6 +574,68 @@ public final class MutableHnswGraph {
         addLink(b, level, a, s);
       }
     }
+  }
+
+  /**
+   * Below this many links on {@code level} after a delete, a node is repaired with a fresh
+   * neighbour search: mutual reconnection adds at most one link per node, so a node that keeps
+   * losing neighbours would otherwise drift towards isolation.
+   */
+  private int minDegree(int level) {
+    return Math.max(1, config.maxLinks(level) / 4);
+  }
+
+  /**
+   * Relinks {@code node} on {@code level} as an insert would: search from the entry point with
+   * {@code efConstruction}, select with the heuristic, and add the links both ways (pruning full
+   * lists as usual).
+   */
+  private void repair(int node, int level) {
+    repairs++;
+    float[] v = vectors.get(node);
+    long e = entry;
+    if (entryLevel(e) < level) {
+      return;
+    }
+    HnswSearcher s = writerSearcher;
+    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), level)};
+    s.searchLevel(v, eps, 1, config.efConstruction(), level, AcceptBits.ALL, false);
+    ScoreHeap results = s.results();
+    int n = results.size();
+    int[] candIds = new int[n];
+    float[] candScores = new float[n];
+    int count = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      long code = results.pop();
+      candIds[i] = ScoreHeap.node(code);
+      candScores[i] = ScoreHeap.score(code);
+    }
+    // Drop the node itself and keep the order.
+    for (int i = 0; i < n; i++) {
+      if (candIds[i] != node) {
+        candIds[count] = candIds[i];
+        candScores[count++] = candScores[i];
+      }
+    }
+    int max = config.maxLinks(level);
+    int[] out = new int[max];
+    float[] outScores = new float[max];
+    int selected =
+        NeighborSelection.select(
+            vectors, candIds, candScores, count, max, out, outScores, new float[max][]);
+    for (int i = 0; i < selected; i++) {
+      if (indexOf(nodes[node][level], out[i]) < 0) {
+        addLink(node, level, out[i], outScores[i]);
+        if (indexOf(nodes[node][level], out[i]) >= 0) {
+          addLink(out[i], level, node, outScores[i]);
+        }
+      }
+    }
+  }
+
+  /** Repairs done so far (a diagnostic for tests and stats). */
+  long repairs() {
+    return repairs;
   }
 
   /** The best-placed neighbour of a departing entry point, or any top node when it had none. */

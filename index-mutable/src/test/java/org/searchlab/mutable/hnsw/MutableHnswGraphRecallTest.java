@@ -1,27 +1,44 @@
 package org.searchlab.mutable.hnsw;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.FilterThresholds;
+import org.searchlab.core.QueryPlan;
+import org.searchlab.core.testing.TestSeeds;
 
+/**
+ * Recall of the graph against exact kNN on 20k clustered 384-d vectors, built once (in parallel)
+ * for the whole class: unfiltered, filtered at three hit ratios, across a snapshot, and finally
+ * after deleting half the nodes (last, since it mutates the shared graph).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MutableHnswGraphRecallTest {
   static final int N = 20_000;
   static final int DIM = 384;
-  static long seed;
+  static final int K = 10;
+  static SplittableRandom random;
   static float[][] data;
   static float[][] queries;
   static MutableHnswGraph graph;
 
   @BeforeAll
   static void build() {
-    seed = TestVectors.seed("MutableHnswGraphRecallTest");
-    SplittableRandom r = new SplittableRandom(seed);
-    data = TestVectors.clustered(r, N, DIM, 50, 1.0);
-    queries = new float[200][];
+    random = new SplittableRandom(TestSeeds.seed("MutableHnswGraphRecallTest"));
+    data = TestVectors.clustered(random, N, DIM, 64, 1.0);
+    queries = new float[100][];
     for (int q = 0; q < queries.length; q++) {
-      queries[q] = TestVectors.near(r, data[r.nextInt(N)], 0.5);
+      queries[q] = TestVectors.near(random, data[random.nextInt(N)], 1.0);
     }
     graph =
         MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT.withBuildThreads(2));
@@ -29,22 +46,157 @@ class MutableHnswGraphRecallTest {
     for (int i = 0; i < N; i++) {
       ids[i] = i;
     }
-    long t0 = System.nanoTime();
     graph.insertAll(ids, data);
-    System.out.printf("built %d in %.1fs%n", N, (System.nanoTime() - t0) / 1e9);
   }
 
   @Test
+  @Order(1)
   void recallAtEf100() {
+    assertEquals(N, graph.size());
+    double recall = meanRecall(100, AcceptBits.ALL, i -> true, N, QueryPlan.HNSW);
+    System.out.printf("recall@10 ef=100: %.4f%n", recall);
+    assertTrue(recall >= 0.95, "recall " + recall);
+  }
+
+  @Test
+  @Order(2)
+  void filteredSearchReturnsOnlyAcceptedNodesWithRecall() {
+    double[] ratios = {0.5, 0.1, 0.01};
+    String[] plans = {QueryPlan.HNSW, QueryPlan.FILTER_FIRST, QueryPlan.EXACT};
+    for (int r = 0; r < ratios.length; r++) {
+      boolean[] accepted = new boolean[N];
+      int count = 0;
+      for (int i = 0; i < N; i++) {
+        accepted[i] = random.nextDouble() < ratios[r];
+        count += accepted[i] ? 1 : 0;
+      }
+      AcceptBits accept = node -> accepted[node];
+      double recall = meanRecall(100, accept, i -> accepted[i], count, plans[r]);
+      System.out.printf("filtered %.2f (%s): recall@10 %.4f%n", ratios[r], plans[r], recall);
+      assertTrue(recall >= 0.95, "recall " + recall + " at hit ratio " + ratios[r]);
+    }
+  }
+
+  @Test
+  @Order(3)
+  void filterFirstAndFilteredHnswForcedByThresholds() {
+    boolean[] accepted = new boolean[N];
+    int count = 0;
+    for (int i = 0; i < N; i++) {
+      accepted[i] = random.nextDouble() < 0.1;
+      count += accepted[i] ? 1 : 0;
+    }
+    AcceptBits accept = node -> accepted[node];
+    FilterThresholds plainHnsw = new FilterThresholds(0.0, 0.0);
+    double recall = meanRecall(100, accept, i -> accepted[i], count, QueryPlan.HNSW, plainHnsw);
+    System.out.printf("filtered 0.10 forced hnsw: recall@10 %.4f%n", recall);
+    assertTrue(recall >= 0.95, "recall " + recall);
+  }
+
+  @Test
+  @Order(4)
+  void snapshotRoundTripGivesIdenticalResults(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("graph.snap");
+    graph.writeSnapshot(file);
+    MutableHnswGraph loaded = MutableHnswGraph.load(file, graph.config());
+    assertEquals(graph.size(), loaded.size());
+    assertEquals(graph.entryNode(), loaded.entryNode());
+    for (int node = 0; node < N; node += 97) {
+      for (int level = 0; level <= graph.level(node); level++) {
+        assertArrayEquals(graph.neighbors(node, level), loaded.neighbors(node, level));
+      }
+      assertArrayEquals(graph.vectors().get(node), loaded.vectors().get(node));
+    }
+    for (float[] q : queries) {
+      GraphHits a = graph.search(q, K, 64);
+      GraphHits b = loaded.search(q, K, 64);
+      assertArrayEquals(a.nodes(), b.nodes());
+      assertArrayEquals(a.scores(), b.scores());
+      assertEquals(a.visited(), b.visited());
+    }
+  }
+
+  @Test
+  @Order(5)
+  void deletingHalfKeepsRecallAndReachability() {
+    assertEquals(N, reachableFromEntry(), "all nodes reachable before deleting");
+    boolean[] deleted = new boolean[N];
+    int[] order = new int[N];
+    for (int i = 0; i < N; i++) {
+      order[i] = i;
+    }
+    for (int i = N - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    for (int i = 0; i < N / 2; i++) {
+      assertTrue(graph.remove(order[i]));
+      deleted[order[i]] = true;
+    }
+    assertEquals(N - N / 2, graph.size());
+    assertTrue(linksAreSymmetric(), "links must stay symmetric");
+    for (float[] q : queries) {
+      for (int node : graph.search(q, K, 100).nodes()) {
+        assertTrue(!deleted[node], "deleted node " + node + " returned");
+      }
+    }
+    double recall = meanRecall(100, AcceptBits.ALL, i -> !deleted[i], N / 2, QueryPlan.HNSW);
+    System.out.printf(
+        "after deleting half: recall@10 ef=100 %.4f, %d repairs%n", recall, graph.repairs());
+    assertTrue(recall >= 0.93, "recall " + recall);
+    int reachable = reachableFromEntry();
+    assertEquals(graph.size(), reachable, "live nodes reachable from the entry point");
+  }
+
+  private static double meanRecall(
+      int ef,
+      AcceptBits accept,
+      java.util.function.IntPredicate ok,
+      int acceptedCount,
+      String plan) {
+    return meanRecall(ef, accept, ok, acceptedCount, plan, FilterThresholds.INDEX_DEFAULT);
+  }
+
+  private static double meanRecall(
+      int ef,
+      AcceptBits accept,
+      java.util.function.IntPredicate ok,
+      int acceptedCount,
+      String plan,
+      FilterThresholds thresholds) {
     double sum = 0;
     long visited = 0;
     for (float[] q : queries) {
-      GraphHits hits = graph.search(q, 10, 100);
-      sum += TestVectors.recall(hits, TestVectors.exactScores(q, data, i -> true), 10);
+      GraphHits hits = graph.search(q, K, ef, accept, acceptedCount, thresholds);
+      assertEquals(plan, hits.plan());
+      assertEquals(K, hits.size());
+      for (int node : hits.nodes()) {
+        assertTrue(ok.test(node), "node " + node + " does not pass the filter");
+      }
+      sum += TestVectors.recall(hits, TestVectors.exactScores(q, data, ok), K);
       visited += hits.visited();
     }
-    System.out.printf(
-        "recall@10 ef=100: %.4f visited %d%n", sum / queries.length, visited / queries.length);
-    assertEquals(N, graph.size());
+    System.out.printf("  (%s: %d vectors scored per query)%n", plan, visited / queries.length);
+    return sum / queries.length;
+  }
+
+  private static boolean linksAreSymmetric() {
+    for (int node = 0; node < N; node++) {
+      for (int level = 0; level <= graph.level(node); level++) {
+        for (int n : graph.neighbors(node, level)) {
+          if (MutableHnswGraph.indexOf(graph.neighbors(n, level), node) < 0) {
+            System.out.printf("asymmetric: %d -> %d on %d%n", node, n, level);
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  private static int reachableFromEntry() {
+    return TestVectors.reachableFromEntry(graph, N);
   }
 }

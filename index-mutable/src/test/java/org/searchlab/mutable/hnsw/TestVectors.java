@@ -7,14 +7,6 @@ import org.apache.lucene.util.VectorUtil;
 final class TestVectors {
   private TestVectors() {}
 
-  /** The seed of a randomized test: {@code -Dtests.seed}, else random; printed either way. */
-  static long seed(String test) {
-    String prop = System.getProperty("tests.seed");
-    long seed = prop != null ? Long.parseUnsignedLong(prop, 16) : new SplittableRandom().nextLong();
-    System.out.printf("%s: -Dtests.seed=%s%n", test, Long.toHexString(seed));
-    return seed;
-  }
-
   /**
    * {@code n} unit vectors around {@code clusters} random centres: each is centre + gaussian noise
    * of the given spread per coordinate, normalised.
@@ -87,5 +79,30 @@ final class TestVectors {
       }
     }
     return good / (double) k;
+  }
+
+  /** How many nodes are reachable from the entry point over the links of every level. */
+  static int reachableFromEntry(MutableHnswGraph graph, int idBound) {
+    if (graph.entryNode() < 0) {
+      return 0;
+    }
+    boolean[] seen = new boolean[idBound];
+    java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
+    seen[graph.entryNode()] = true;
+    queue.add(graph.entryNode());
+    int count = 0;
+    while (!queue.isEmpty()) {
+      int node = queue.poll();
+      count++;
+      for (int level = 0; level <= graph.level(node); level++) {
+        for (int n : graph.neighbors(node, level)) {
+          if (!seen[n]) {
+            seen[n] = true;
+            queue.add(n);
+          }
+        }
+      }
+    }
+    return count;
   }
 }

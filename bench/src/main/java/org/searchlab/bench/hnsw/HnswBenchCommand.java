@@ -1,0 +1,329 @@
+package org.searchlab.bench.hnsw;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.mutable.hnsw.MutableHnswGraph;
+import org.searchlab.mutable.hnsw.VectorStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code searchlab hnsw-bench}: builds the mutable HNSW graph and a Lucene single-segment HNSW
+ * index over the same vectors with the same M and beam width, then for each {@code ef} runs all
+ * queries once per implementation to warm up and {@code --rounds} more times, alternating between
+ * the implementations so that both meet the same load on a shared machine, and prints one JSON line
+ * per (implementation, ef) with the fastest round. Besides wall-clock {@code qps} it reports {@code
+ * cpuQps} (queries per CPU-second of the search thread) and build CPU time, which depend far less
+ * on other processes.
+ */
+@Command(
+    name = "hnsw-bench",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Mutable HNSW graph vs Lucene HNSW (one force-merged segment): recall@10, qps, build rate.",
+      "Prints one JSON line per (impl, ef)."
+    })
+public final class HnswBenchCommand implements Callable<Integer> {
+  @Option(names = "--docs", defaultValue = "100000", description = "Documents (default 100000).")
+  int docs;
+
+  @Option(names = "--queries", defaultValue = "1000", description = "Queries (default 1000).")
+  int queries;
+
+  @Option(names = "--dim", defaultValue = "384", description = "Synthetic dimension (384).")
+  int dim;
+
+  @Option(
+      names = "--vectors",
+      description =
+          "An .fvecs file: the first --docs vectors are indexed, the next --queries query.")
+  Path vectors;
+
+  @Option(
+      names = "--ef",
+      split = ",",
+      defaultValue = "16,32,64,128,256",
+      description = "Beam widths to search with (Lucene: k = ef, then the top 10).")
+  List<Integer> efs;
+
+  @Option(names = "--m", defaultValue = "16", description = "Max links per node (16).")
+  int m;
+
+  @Option(
+      names = "--ef-construction",
+      defaultValue = "200",
+      description = "Insert beam width (200).")
+  int efConstruction;
+
+  @Option(
+      names = "--threads",
+      defaultValue = "1",
+      description = "Build threads of the mutable graph (Lucene builds on one). Default 1.")
+  int threads;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Seed of vectors and levels.")
+  long seed;
+
+  @Option(
+      names = "--impl",
+      defaultValue = "mutable,lucene",
+      split = ",",
+      description = "Implementations to run: mutable, lucene.")
+  List<String> impls;
+
+  @Option(
+      names = "--queries-from",
+      defaultValue = "documents",
+      description =
+          "Synthetic queries: 'documents' (a random document's own vector, as the reference"
+              + " benchmark does) or 'random' (near a cluster centre).")
+  String queriesFrom;
+
+  @Option(
+      names = "--latent-dim",
+      defaultValue = "0",
+      description =
+          "When > 0, synthetic vectors of this intrinsic dimension mapped into --dim (closer to"
+              + " text embeddings) instead of SyntheticCorpus's isotropic clusters.")
+  int latentDim;
+
+  @Option(
+      names = "--rounds",
+      defaultValue = "3",
+      description =
+          "Timed passes per (impl, ef), alternating between the implementations so both see the"
+              + " same machine load; the fastest pass counts.")
+  int rounds;
+
+  static final int K = 10;
+
+  /** One implementation under test: a searcher and what its build cost. */
+  private interface Impl {
+    String name();
+
+    int[] search(float[] query, int ef) throws IOException;
+
+    long visited(float[] query, int ef) throws IOException;
+
+    double buildSeconds();
+
+    double buildCpuSeconds();
+
+    int buildThreads();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    BenchVectors v;
+    if (vectors != null) {
+      v = BenchVectors.fvecs(vectors, docs, queries);
+    } else if (latentDim > 0) {
+      v = BenchVectors.lowRank(seed, docs, queries, dim, latentDim);
+    } else {
+      v = BenchVectors.synthetic(seed, docs, queries, dim, !queriesFrom.equals("random"));
+    }
+    float[] kth = v.kthBestScores(K);
+    List<Impl> built = new ArrayList<>();
+    Path dir = Files.createTempDirectory("hnsw-bench-lucene");
+    try {
+      for (String impl : impls) {
+        built.add(
+            switch (impl) {
+              case "mutable" -> buildMutable(v);
+              case "lucene" -> buildLucene(v, dir);
+              default -> throw new IllegalArgumentException("unknown --impl " + impl);
+            });
+      }
+      ObjectMapper json = new ObjectMapper();
+      for (int ef : efs) {
+        double[] bestWall = new double[built.size()];
+        double[] bestCpu = new double[built.size()];
+        double[] recall = new double[built.size()];
+        java.util.Arrays.fill(bestWall, Double.MAX_VALUE);
+        java.util.Arrays.fill(bestCpu, Double.MAX_VALUE);
+        for (int round = -1; round < rounds; round++) { // round -1 warms up
+          for (int i = 0; i < built.size(); i++) {
+            Impl impl = built.get(i);
+            long cpu0 = THREADS.getCurrentThreadCpuTime();
+            long wall0 = System.nanoTime();
+            double sum = 0;
+            for (int q = 0; q < v.queries().length; q++) {
+              sum += v.recall(q, impl.search(v.queries()[q], ef), kth[q], K);
+            }
+            double wall = (System.nanoTime() - wall0) / 1e9;
+            double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+            if (round >= 0) {
+              bestWall[i] = Math.min(bestWall[i], wall);
+              bestCpu[i] = Math.min(bestCpu[i], cpu);
+            }
+            recall[i] = sum;
+          }
+        }
+        for (int i = 0; i < built.size(); i++) {
+          Impl impl = built.get(i);
+          long visited = 0;
+          for (float[] q : v.queries()) {
+            visited += impl.visited(q, ef);
+          }
+          System.out.println(
+              json.writeValueAsString(
+                  line(impl, v, ef, recall[i], bestWall[i], bestCpu[i], visited)));
+        }
+      }
+    } finally {
+      for (Impl impl : built) {
+        if (impl instanceof AutoCloseable c) {
+          c.close();
+        }
+      }
+      LuceneHnswIndex.deleteRecursively(dir);
+    }
+    return 0;
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** CPU time of the whole process (all threads, GC included), in nanoseconds. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  private Impl buildMutable(BenchVectors v) {
+    HnswConfig config =
+        HnswConfig.DEFAULT
+            .withM(m)
+            .withEfConstruction(efConstruction)
+            .withSeed(seed)
+            .withBuildThreads(threads);
+    MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(v.dimension()), config);
+    int[] ids = new int[v.docs().length];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i;
+    }
+    long cpu0 = processCpuNanos();
+    long t0 = System.nanoTime();
+    graph.insertAll(ids, v.docs());
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    double cpu = (processCpuNanos() - cpu0) / 1e9;
+    return new Impl() {
+      @Override
+      public String name() {
+        return "mutable-hnsw";
+      }
+
+      @Override
+      public int[] search(float[] query, int ef) {
+        return graph.search(query, K, ef).nodes();
+      }
+
+      @Override
+      public long visited(float[] query, int ef) {
+        return graph.search(query, K, ef).visited();
+      }
+
+      @Override
+      public double buildSeconds() {
+        return seconds;
+      }
+
+      @Override
+      public double buildCpuSeconds() {
+        return cpu;
+      }
+
+      @Override
+      public int buildThreads() {
+        return threads;
+      }
+    };
+  }
+
+  private Impl buildLucene(BenchVectors v, Path dir) throws IOException {
+    long cpu0 = processCpuNanos();
+    LuceneHnswIndex index = LuceneHnswIndex.build(dir, v.docs(), m, efConstruction);
+    double cpu = (processCpuNanos() - cpu0) / 1e9;
+    final class LuceneImpl implements Impl, AutoCloseable {
+      @Override
+      public String name() {
+        return "lucene-hnsw";
+      }
+
+      @Override
+      public int[] search(float[] query, int ef) throws IOException {
+        return index.search(query, ef, K);
+      }
+
+      @Override
+      public long visited(float[] query, int ef) throws IOException {
+        return index.visited(query, ef);
+      }
+
+      @Override
+      public double buildSeconds() {
+        return index.buildSeconds();
+      }
+
+      @Override
+      public double buildCpuSeconds() {
+        return cpu;
+      }
+
+      @Override
+      public int buildThreads() {
+        return 1;
+      }
+
+      @Override
+      public void close() throws IOException {
+        index.close();
+      }
+    }
+    return new LuceneImpl();
+  }
+
+  private Map<String, Object> line(
+      Impl impl,
+      BenchVectors v,
+      int ef,
+      double recallSum,
+      double searchSeconds,
+      double searchCpuSeconds,
+      long visited) {
+    int nq = v.queries().length;
+    int n = v.docs().length;
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("impl", impl.name());
+    m.put("n", n);
+    m.put("dim", v.dimension());
+    m.put("M", this.m);
+    m.put("efConstruction", efConstruction);
+    m.put("ef", ef);
+    m.put("recallAt10", round(recallSum / nq, 4));
+    m.put("qps", round(nq / searchSeconds, 1));
+    m.put("buildSeconds", round(impl.buildSeconds(), 2));
+    m.put("buildThreads", impl.buildThreads());
+    m.put("buildDocsPerSecPerThread", round(n / impl.buildSeconds() / impl.buildThreads(), 1));
+    m.put("visitedPerQuery", round(visited / (double) nq, 1));
+    // On a shared machine wall time depends on the neighbours; CPU time much less so.
+    m.put("cpuQps", round(nq / searchCpuSeconds, 1));
+    m.put("buildCpuSeconds", round(impl.buildCpuSeconds(), 2));
+    m.put("buildDocsPerCpuSec", round(n / impl.buildCpuSeconds(), 1));
+    return m;
+  }
+
+  private static double round(double x, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(x * f) / f;
+  }
+}

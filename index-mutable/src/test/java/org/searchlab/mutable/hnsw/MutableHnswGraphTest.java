@@ -1,0 +1,234 @@
+package org.searchlab.mutable.hnsw;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.FilterThresholds;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.QueryPlan;
+import org.searchlab.core.scoring.VectorScores;
+import org.searchlab.core.testing.TestSeeds;
+
+/** Behaviour of the graph on small inputs: edge cases, errors, determinism, updates, snapshots. */
+class MutableHnswGraphTest {
+  static final int DIM = 16;
+
+  private static float[][] vectors(SplittableRandom r, int n) {
+    return TestVectors.clustered(r, n, DIM, 8, 1.0);
+  }
+
+  private static MutableHnswGraph build(HnswConfig config, float[][] data) {
+    MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(DIM), config);
+    int[] ids = new int[data.length];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i;
+    }
+    g.insertAll(ids, data);
+    return g;
+  }
+
+  @Test
+  void emptyGraphFindsNothing() {
+    MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT);
+    GraphHits hits = g.search(new float[DIM], 10, 10);
+    assertEquals(0, hits.size());
+    assertEquals(QueryPlan.HNSW, hits.plan());
+    assertEquals(-1, g.entryNode());
+  }
+
+  @Test
+  void badInputFailsFast() {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("badInputFailsFast"));
+    MutableHnswGraph g = build(HnswConfig.DEFAULT, vectors(r, 50));
+    assertThrows(InvalidRequestException.class, () -> g.insert(3, new float[DIM]));
+    assertThrows(InvalidRequestException.class, () -> g.insert(-1, new float[DIM]));
+    assertThrows(InvalidRequestException.class, () -> g.insert(100, new float[DIM + 1]));
+    assertThrows(InvalidRequestException.class, () -> g.update(3, new float[DIM + 1]));
+    assertThrows(InvalidRequestException.class, () -> g.search(new float[DIM + 1], 10, 10));
+    assertThrows(InvalidRequestException.class, () -> g.search(new float[DIM], 0, 10));
+    assertThrows(InvalidRequestException.class, () -> g.search(new float[DIM], 10, -1));
+    assertThrows(
+        InvalidRequestException.class,
+        () -> g.insertAll(new int[] {200, 200}, new float[][] {new float[DIM], new float[DIM]}));
+    assertThrows(InvalidRequestException.class, () -> HnswConfig.DEFAULT.withM(1));
+    assertThrows(InvalidRequestException.class, () -> HnswConfig.DEFAULT.withEfConstruction(0));
+    assertThrows(InvalidRequestException.class, () -> HnswConfig.DEFAULT.withBuildThreads(0));
+    assertThrows(
+        InvalidRequestException.class, () -> HnswConfig.DEFAULT.withApproximateThreshold(1.5));
+    assertFalse(g.remove(1000));
+    assertFalse(g.remove(-1));
+  }
+
+  @Test
+  void scoresAreLuceneDotProductClosenessInDescendingOrder() {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("scoresAreCloseness"));
+    float[][] data = vectors(r, 500);
+    MutableHnswGraph g = build(HnswConfig.DEFAULT, data);
+    float[] q = TestVectors.near(r, data[7], 0.3);
+    GraphHits hits = g.search(q, 10, 50);
+    assertEquals(10, hits.size());
+    for (int i = 0; i < hits.size(); i++) {
+      assertEquals(VectorScores.closeness(q, data[hits.nodes()[i]]), hits.scores()[i], 1e-6f);
+      if (i > 0) {
+        assertTrue(hits.scores()[i - 1] >= hits.scores()[i]);
+      }
+    }
+  }
+
+  @Test
+  void oneBuildThreadEqualsSequentialInsertsAndParallelBuildIsDeterministic() {
+    long seed = TestSeeds.seed("buildDeterminism");
+    float[][] data = vectors(new SplittableRandom(seed), 3000);
+    HnswConfig config = HnswConfig.DEFAULT.withEfConstruction(64).withSeed(seed);
+    MutableHnswGraph bulk = build(config, data);
+    MutableHnswGraph oneByOne = MutableHnswGraph.create(VectorStore.create(DIM), config);
+    for (int i = 0; i < data.length; i++) {
+      oneByOne.insert(i, data[i]);
+    }
+    assertSameGraph(bulk, oneByOne, data.length);
+    MutableHnswGraph p1 = build(config.withBuildThreads(2), data);
+    MutableHnswGraph p2 = build(config.withBuildThreads(3), data);
+    assertSameGraph(p1, p2, data.length);
+  }
+
+  private static void assertSameGraph(MutableHnswGraph a, MutableHnswGraph b, int n) {
+    assertEquals(a.entryNode(), b.entryNode());
+    for (int node = 0; node < n; node++) {
+      assertEquals(a.level(node), b.level(node));
+      for (int level = 0; level <= a.level(node); level++) {
+        assertArrayEquals(a.neighbors(node, level), b.neighbors(node, level), "node " + node);
+      }
+    }
+  }
+
+  @Test
+  void unchangedUpdateDoesNoGraphWorkAndChangedUpdateMovesTheNode() {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("updates"));
+    float[][] data = vectors(r, 1000);
+    MutableHnswGraph g = build(HnswConfig.DEFAULT, data);
+    int[][] before = new int[data.length][];
+    for (int i = 0; i < data.length; i++) {
+      before[i] = g.neighbors(i, 0);
+    }
+    assertFalse(g.update(42, data[42].clone()));
+    for (int i = 0; i < data.length; i++) {
+      assertSame(before[i], g.neighbors(i, 0), "lists untouched by a no-op update");
+    }
+    float[] moved = TestVectors.gaussianUnit(r, DIM);
+    assertTrue(g.update(42, moved));
+    assertArrayEquals(moved, g.vectors().get(42));
+    assertEquals(data.length, g.size());
+    assertEquals(42, g.search(moved, 1, 50).nodes()[0]);
+  }
+
+  @Test
+  void removingEveryNodeKeepsEntryPointValidAndLiveNodesReachable() {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("removeAll"));
+    float[][] data = vectors(r, 600);
+    MutableHnswGraph g = build(HnswConfig.DEFAULT.withM(4), data);
+    for (int round = 0; round < data.length; round++) {
+      int victim = round % 3 == 0 ? g.entryNode() : pickLive(g, r, data.length);
+      assertTrue(g.remove(victim));
+      assertNull(g.vectors().get(victim));
+      assertFalse(g.contains(victim));
+      if (g.size() > 0) {
+        assertTrue(g.contains(g.entryNode()), "entry point is live");
+        if (round % 50 == 0) {
+          assertEquals(g.size(), TestVectors.reachableFromEntry(g, data.length));
+        }
+        for (int node : g.search(data[victim], 5, 20).nodes()) {
+          assertTrue(g.contains(node));
+        }
+      }
+    }
+    assertEquals(0, g.size());
+    assertEquals(-1, g.entryNode());
+    assertEquals(0, g.search(data[0], 5, 20).size());
+    g.insert(5, data[5]);
+    assertEquals(5, g.search(data[5], 1, 10).nodes()[0]);
+  }
+
+  private static int pickLive(MutableHnswGraph g, SplittableRandom r, int n) {
+    int node;
+    do {
+      node = r.nextInt(n);
+    } while (!g.contains(node));
+    return node;
+  }
+
+  @Test
+  void thresholdsChooseThePlanPerQuery() {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("plans"));
+    float[][] data = vectors(r, 1000);
+    MutableHnswGraph g = build(HnswConfig.DEFAULT, data);
+    AcceptBits even = node -> node % 2 == 0;
+    float[] q = data[10];
+    assertEquals(
+        QueryPlan.HNSW, g.search(q, 5, 20, even, 500, FilterThresholds.INDEX_DEFAULT).plan());
+    assertEquals(
+        QueryPlan.EXACT, g.search(q, 5, 20, even, 500, new FilterThresholds(0.6, 0.7)).plan());
+    GraphHits ff = g.search(q, 5, 20, even, 500, new FilterThresholds(0.1, 0.7));
+    assertEquals(QueryPlan.FILTER_FIRST, ff.plan());
+    GraphHits exact = g.search(q, 5, 20, even, 500, new FilterThresholds(1, 1));
+    assertArrayEquals(exact.nodes(), ff.nodes());
+    for (int node : ff.nodes()) {
+      assertEquals(0, node % 2);
+    }
+    AcceptBits none = node -> false;
+    assertEquals(0, g.search(q, 5, 20, none, 0, FilterThresholds.INDEX_DEFAULT).size());
+  }
+
+  @Test
+  void snapshotRejectsCorruptionAndMismatchedConfig(@TempDir Path dir) throws IOException {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("snapshotCorruption"));
+    MutableHnswGraph g = build(HnswConfig.DEFAULT, vectors(r, 300));
+    g.remove(17);
+    Path file = dir.resolve("g.snap");
+    g.writeSnapshot(file);
+    MutableHnswGraph loaded = MutableHnswGraph.load(file, HnswConfig.DEFAULT);
+    assertEquals(299, loaded.size());
+    assertFalse(loaded.contains(17));
+    assertThrows(IOException.class, () -> MutableHnswGraph.load(file, HnswConfig.DEFAULT.withM(8)));
+    byte[] bytes = Files.readAllBytes(file);
+    bytes[bytes.length / 2] ^= 0x10;
+    Path bad = dir.resolve("bad.snap");
+    Files.write(bad, bytes);
+    assertThrows(IOException.class, () -> MutableHnswGraph.load(bad, HnswConfig.DEFAULT));
+    byte[] version = Files.readAllBytes(file);
+    version[11] = 99;
+    Files.write(bad, version);
+    IOException e =
+        assertThrows(IOException.class, () -> MutableHnswGraph.load(bad, HnswConfig.DEFAULT));
+    assertTrue(e.getMessage().contains("version"), e.getMessage());
+  }
+
+  @Test
+  void vectorStoreSetGetRemove() {
+    VectorStore store = VectorStore.create(3);
+    assertNull(store.get(0));
+    assertNull(store.get(-1));
+    float[] v = {1, 2, 3};
+    store.set(100, v);
+    v[0] = 9; // the store keeps a copy
+    assertArrayEquals(new float[] {1, 2, 3}, store.get(100));
+    assertEquals(1, store.size());
+    assertEquals(101, store.idUpperBound());
+    assertTrue(store.remove(100));
+    assertFalse(store.remove(100));
+    assertNull(store.get(100));
+    assertEquals(0, store.size());
+    assertThrows(InvalidRequestException.class, () -> store.set(0, new float[2]));
+    assertThrows(InvalidRequestException.class, () -> VectorStore.create(0));
+  }
+}
