@@ -229,6 +229,8 @@ class MutableIndexTest {
       SearchResult b = two.search(req);
       assertSameScores(a, b, text);
       assertEquals(a.total(), b.total(), text);
+      SearchRequest countOnly = req.toBuilder().hits(0).build();
+      assertEquals(a.total(), one.search(countOnly).total(), "hits=0 still counts: " + text);
       SearchRequest unranked = SearchRequest.builder().filter(f).hits(0).build();
       assertEquals(one.search(unranked).total(), two.search(unranked).total());
     }

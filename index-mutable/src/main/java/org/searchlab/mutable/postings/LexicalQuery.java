@@ -155,7 +155,7 @@ public final class LexicalQuery {
     float[] blockSums = new float[fieldCount];
     long matches = 0;
     long scored = 0;
-    boolean pruning = trackTotal <= 0 || k == 0;
+    boolean pruning = trackTotal <= 0;
     boolean exact = !pruning;
     float theta = Float.NEGATIVE_INFINITY;
     int firstEssential = 0;
