@@ -45,7 +45,7 @@ class MutableIndexCrashTest {
     Map<String, Document> state = new HashMap<>();
     for (int round = 0; round < 10; round++) {
       long acked = applied;
-      int wantAcks = 5 + random.nextInt(60);
+      int wantAcks = 3 + random.nextInt(30);
       try (ForkedJvm child =
           ForkedJvm.start(CrashFeeder.class, dir.toString(), Long.toString(seed), "" + applied)) {
         int acks = 0;
