@@ -211,6 +211,20 @@ class MutableIndexTest {
   }
 
   @Test
+  void periodicSnapshotsCoverEveryWrite() throws Exception {
+    MutableIndex index =
+        open(tmp.resolve("idx"), small().withSnapshotInterval(Duration.ofMillis(100)));
+    feed(index, corpus.documents(300));
+    long last = index.stats().lastSerial();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (index.stats().flushedSerial() < last && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(last, index.stats().flushedSerial(), "a periodic snapshot covers every write");
+    assertTrue(index.stats().counter("snapshots") >= 1);
+  }
+
+  @Test
   void threadsPerSearchGiveTheSameResults() throws IOException {
     List<Document> docs = new ArrayList<>();
     for (Document d : corpus.documents(6000)) {
