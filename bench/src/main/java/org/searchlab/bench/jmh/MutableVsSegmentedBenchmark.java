@@ -24,6 +24,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
@@ -60,16 +62,19 @@ import org.searchlab.segmented.SegmentedConfig;
  * {@code target/jmh-indexes}) and reused; the build prints its docs/s and CPU seconds. Every query
  * state checks that its queries find something before measuring.
  */
-@BenchmarkMode({Mode.Throughput, Mode.AverageTime})
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
+// Throughput only: with one client thread the mean latency is its inverse. Each query trial also
+// prints queries per CPU second of the whole process (so concurrent segment search threads count),
+// which stays meaningful when other processes share the cores.
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
 // One fork per trial: each store lives in its own JVM, so one store's garbage and JIT profile do
-// not bias the other. Short warm-ups: a query is well under a millisecond to a few milliseconds and
-// the JIT settles within two seconds of calls.
+// not bias the other. Three 3-second warm-ups: a query takes a few milliseconds of CPU and the JIT
+// settles within a few thousand calls, even when the cores are shared.
 @Fork(
     value = 1,
     jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "-Xmx5g"})
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 3, time = 3)
 @Threads(1)
 public class MutableVsSegmentedBenchmark {
   static final long SEED = 42;
@@ -185,9 +190,38 @@ public class MutableVsSegmentedBenchmark {
     @Param({"384"})
     public int dimension;
 
+    static final String[] SET_NAMES = {
+      "lexical", "lexical+filter", "vector", "vector+filter", "hybrid", "hybrid+filter"
+    };
+
     SearchIndex index;
     final SearchRequest[][] sets = new SearchRequest[6][QUERIES];
     int next;
+    int lastSet;
+    boolean measuring;
+    long wall0;
+    double cpu0;
+    int next0;
+    long measuredQueries;
+    double measuredWall;
+    double measuredCpu;
+
+    @Setup(Level.Iteration)
+    public void mark(IterationParams p) {
+      measuring = p.getType() == IterationType.MEASUREMENT;
+      wall0 = System.nanoTime();
+      cpu0 = cpuSeconds();
+      next0 = next;
+    }
+
+    @TearDown(Level.Iteration)
+    public void account() {
+      if (measuring) {
+        measuredQueries += next - next0;
+        measuredWall += (System.nanoTime() - wall0) / 1e9;
+        measuredCpu += cpuSeconds() - cpu0;
+      }
+    }
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -213,11 +247,23 @@ public class MutableVsSegmentedBenchmark {
     }
 
     SearchResult run(int set) throws IOException {
+      lastSet = set;
       return index.search(sets[set][next++ % QUERIES]);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
+      System.out.printf(
+          "%n[queries] store=%s query=%s: %d queries, %.1f q/s wall = %.2f ms mean latency;"
+              + " %.1f queries per CPU s = %.2f CPU ms per query; %.2f cores used%n",
+          store,
+          SET_NAMES[lastSet],
+          measuredQueries,
+          measuredQueries / measuredWall,
+          1000 * measuredWall / measuredQueries,
+          measuredQueries / measuredCpu,
+          1000 * measuredCpu / measuredQueries,
+          measuredCpu / measuredWall);
       index.close();
     }
   }
