@@ -190,6 +190,11 @@ public final class ServeCommand implements Callable<Integer> {
     };
   }
 
+  /** Whether this build can open {@code store}. */
+  public static boolean available(Store store) {
+    return store == Store.SEGMENTED;
+  }
+
   /**
    * Opens the named query-text embedder. The dataset work adds its MiniLM implementation here
    * (package {@code org.searchlab.server.embed}).
