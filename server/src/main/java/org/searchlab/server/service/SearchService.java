@@ -73,7 +73,8 @@ public final class SearchService {
       }
       long t0 = System.nanoTime();
       float[] vector = embedder.embed(embedText);
-      embedNanos = System.nanoTime() - t0;
+      // At least 1 ns, so "an embedding happened" survives a coarse clock.
+      embedNanos = Math.max(1, System.nanoTime() - t0);
       metrics.embed(embedNanos);
       request = request.toBuilder().vector(vector).build();
     }
