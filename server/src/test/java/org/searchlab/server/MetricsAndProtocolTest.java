@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.Document;
 import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.testing.TestSeeds;
@@ -64,10 +66,14 @@ class MetricsAndProtocolTest {
         .orElseThrow(() -> new AssertionError("no sample " + name + labels));
   }
 
-  @Test
-  void metricsExposeTimersFeedIndexAndJvm() throws Exception {
-    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("MetricsTest"), ServerFixture.DIMS);
-    try (ServerFixture f = ServerFixture.start(TestStore.SEGMENTED)) {
+  @ParameterizedTest
+  @EnumSource(
+      value = TestStore.class,
+      names = {"SEGMENTED", "MUTABLE"})
+  void metricsExposeTimersFeedIndexAndJvm(TestStore store) throws Exception {
+    SyntheticCorpus corpus =
+        new SyntheticCorpus(TestSeeds.seed("MetricsTest." + store), ServerFixture.DIMS);
+    try (ServerFixture f = ServerFixture.start(store)) {
       List<Document> docs = f.load(corpus, 300);
       Document d = docs.get(5);
       for (int i = 0; i < 3; i++) {
@@ -125,9 +131,12 @@ class MetricsAndProtocolTest {
       find(s, "process_cpu_usage", Map.of());
       find(s, "process_cpu_time_ns_total", Map.of());
       find(s, "searchlab_executor_queued", Map.of("pool", "search"));
-      if (!f.index.stats().memoryBytes().isEmpty()) {
-        String part = f.index.stats().memoryBytes().keySet().iterator().next();
+      // Memory per part: every part the store reports is a labelled gauge.
+      for (String part : f.index.stats().memoryBytes().keySet()) {
         find(s, "searchlab_index_memory_bytes", Map.of("part", part));
+      }
+      if (store == TestStore.MUTABLE) {
+        assertFalse(f.index.stats().memoryBytes().isEmpty(), "the mutable store reports memory");
       }
 
       ServerFixture.Response health = f.send("GET", "/health", (String) null);
