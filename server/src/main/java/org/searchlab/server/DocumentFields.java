@@ -38,7 +38,7 @@ public final class DocumentFields {
         case Schema.ID -> {}
         case Schema.TITLE -> title = Json.string(v, field);
         case Schema.DESCRIPTION -> description = Json.string(v, field);
-        case Schema.CATEGORY -> category = Json.string(v, field);
+        case Schema.CATEGORY -> category = keyword(Json.string(v, field), field);
         case Schema.PRICE -> price = Json.integer(v, field, Integer.MIN_VALUE, Integer.MAX_VALUE);
         case Schema.AVERAGE_RATING -> rating = Json.floatValue(v, field);
         case Schema.EMBEDDING -> embedding = tensor(v, field);
@@ -58,13 +58,28 @@ public final class DocumentFields {
       case Schema.ID -> update;
       case Schema.TITLE -> update.withTitle(Json.string(value, what));
       case Schema.DESCRIPTION -> update.withDescription(Json.string(value, what));
-      case Schema.CATEGORY -> update.withCategory(Json.string(value, what));
+      case Schema.CATEGORY -> update.withCategory(keyword(Json.string(value, what), what));
       case Schema.PRICE ->
           update.withPrice(Json.integer(value, what, Integer.MIN_VALUE, Integer.MAX_VALUE));
       case Schema.AVERAGE_RATING -> update.withAverageRating(Json.floatValue(value, what));
       case Schema.EMBEDDING -> update.withEmbedding(tensor(value, what));
       default -> throw unknown(field, update.id());
     };
+  }
+
+  /**
+   * Lucene's limit on one indexed term ({@code IndexWriter.MAX_TERM_LENGTH}); a longer keyword
+   * would make the segmented store throw deep inside indexing, which must not become a 500.
+   */
+  static final int MAX_KEYWORD_BYTES = 32766;
+
+  private static String keyword(String v, String what) {
+    int bytes = v.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes > MAX_KEYWORD_BYTES) {
+      throw new InvalidRequestException(
+          what + " is " + bytes + " bytes long; a keyword may have at most " + MAX_KEYWORD_BYTES);
+    }
+    return v;
   }
 
   private static float[] tensor(JsonNode v, String what) {

@@ -148,6 +148,16 @@ abstract class ErrorResponsesTestCase {
   }
 
   @Test
+  void tooLongKeyword() throws Exception {
+    String cat = "c".repeat(40_000);
+    esError(
+        f.send("PUT", "/product/_doc/long-cat", "{\"title\":\"t\",\"category\":\"" + cat + "\"}"),
+        400,
+        "at most 32766");
+    assertEquals(404, f.send("GET", "/product/_doc/long-cat", (String) null).status());
+  }
+
+  @Test
   void unknownQueryType() throws Exception {
     JsonNode e =
         esError(
