@@ -172,6 +172,32 @@ class MetricsAndProtocolTest {
   }
 
   @Test
+  void pipelinedHttp11RequestsAreAnsweredInOrder() throws Exception {
+    try (ServerFixture f = ServerFixture.start(TestStore.EXACT);
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", f.port())) {
+      socket.setSoTimeout(30_000);
+      String search = "{\"query\":{\"match_all\":{}},\"size\":0}";
+      String requests =
+          "POST /product/_search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              + "Content-Length: "
+              + search.length()
+              + "\r\n\r\n"
+              + search
+              + "GET /nothing-here HTTP/1.1\r\nHost: x\r\n\r\n"
+              + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+      socket.getOutputStream().write(requests.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String all =
+          new String(
+              socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int first = all.indexOf("HTTP/1.1 200");
+      int second = all.indexOf("HTTP/1.1 404", first + 1);
+      int third = all.indexOf("HTTP/1.1 200", second + 1);
+      assertTrue(first >= 0 && second > first && third > second, all);
+      assertTrue(all.contains("\"status\":\"ok\""), all);
+    }
+  }
+
+  @Test
   void http2UpgradeAndKeepAlive() throws Exception {
     try (ServerFixture f = ServerFixture.start(TestStore.EXACT)) {
       HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
