@@ -55,7 +55,9 @@ final class LocalIds {
 
   /** Whether {@code local} is visible to a search that started at serial {@code s}. */
   boolean visible(int local, long s) {
-    return born.get(local) <= s && died.get(local) > s;
+    // died is read first, with acquire: the writer stores born (and everything else about the
+    // version) before it releases died = MAX, so a reader that sees MAX also sees the new born.
+    return died.getAcquire(local) > s && born.get(local) <= s;
   }
 
   boolean alive(int local) {
@@ -79,9 +81,11 @@ final class LocalIds {
     } else {
       local = limit;
     }
-    died.set(local, Long.MAX_VALUE);
-    born.set(local, serial);
+    // A reused id is invisible (died = 0) until died = MAX is released, after its external id
+    // and its birth serial (which keeps it invisible to every search already running).
     external.set(local, id);
+    born.set(local, serial);
+    died.setRelease(local, Long.MAX_VALUE);
     if (local == limit) {
       limit = local + 1; // volatile: pages for this id exist before readers may iterate to it
     }
@@ -111,8 +115,8 @@ final class LocalIds {
   /** Writer only: a retired id no structure references any more. */
   void free(int local) {
     assert !alive.get(local) : "freeing live id " + local;
+    died.setRelease(local, 0);
     born.set(local, 0);
-    died.set(local, 0);
     external.set(local, null);
     if (freeCount == free.length) {
       free = java.util.Arrays.copyOf(free, freeCount * 2);
