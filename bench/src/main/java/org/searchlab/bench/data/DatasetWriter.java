@@ -1,0 +1,176 @@
+package org.searchlab.bench.data;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import org.searchlab.core.Document;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Schema;
+
+/**
+ * Writes a dataset directory in {@link org.searchlab.bench.data the package's format} from a stream
+ * of embedded documents: documents and vectors first, then queries and ground truth, and {@code
+ * dataset.json} last, so a directory with {@code dataset.json} is complete. Memory stays bounded
+ * by the queries and one category number per document, so the stream can hold millions. Not
+ * thread-safe; one writer per build.
+ */
+final class DatasetWriter {
+  /** Neighbours kept per query in the ground truth. */
+  static final int GROUND_TRUTH_K = 100;
+
+  private DatasetWriter() {}
+
+  /** What to write besides the documents. */
+  record Spec(
+      String source,
+      String model,
+      String template,
+      int queries,
+      long seed,
+      double noise,
+      String base,
+      int threads) {}
+
+  /**
+   * Writes the dataset.
+   *
+   * @param n the exact number of documents {@code docs} yields
+   * @param dimension the embedding dimension every document has
+   * @param docs documents with unit embeddings, in ordinal order
+   */
+  static DatasetInfo write(
+      Path dir, Spec spec, int n, int dimension, Iterator<Document> docs, PrintStream log)
+      throws IOException {
+    Files.createDirectories(dir);
+    Files.deleteIfExists(dir.resolve(Dataset.INFO_FILE));
+    Schema schema = new Schema(dimension);
+    int queries = Math.min(spec.queries(), n);
+    int[] sampled = QuerySampler.sample(n, queries, spec.seed());
+    Map<Integer, Integer> queryOfOrdinal = new HashMap<>();
+    for (int q = 0; q < sampled.length; q++) {
+      queryOfOrdinal.put(sampled[q], q);
+    }
+    Document[] queryDocs = new Document[queries];
+    Map<String, Integer> categoryNumbers = new HashMap<>();
+    int[] docCategories = new int[n];
+
+    int written = 0;
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    try (BufferedWriter out =
+            Files.newBufferedWriter(dir.resolve(Dataset.DOCS_FILE), StandardCharsets.UTF_8);
+        VecsFiles.Writer vectors = new VecsFiles.Writer(dir.resolve(Dataset.VECTORS_FILE))) {
+      while (docs.hasNext()) {
+        Document d = schema.validate(docs.next());
+        if (!d.hasEmbedding()) {
+          throw new InvalidRequestException("document '" + d.id() + "' has no embedding");
+        }
+        if (!ids.add(d.id())) {
+          throw new InvalidRequestException("document id '" + d.id() + "' appears twice");
+        }
+        if (written >= n) {
+          throw new IllegalStateException("more than the announced " + n + " documents");
+        }
+        out.write(DocumentJson.toLine(d));
+        out.write('\n');
+        vectors.write(d.embedding());
+        docCategories[written] =
+            d.category() == null
+                ? -1
+                : categoryNumbers.computeIfAbsent(d.category(), c -> categoryNumbers.size());
+        Integer q = queryOfOrdinal.get(written);
+        if (q != null) {
+          queryDocs[q] = d;
+        }
+        written++;
+      }
+    }
+    if (written != n) {
+      throw new IllegalStateException("announced " + n + " documents, got " + written);
+    }
+
+    float[][] queryVectors = new float[queries][];
+    int[] queryCategories = new int[queries];
+    try (BufferedWriter out =
+        Files.newBufferedWriter(dir.resolve(Dataset.QUERIES_FILE), StandardCharsets.UTF_8)) {
+      for (int q = 0; q < queries; q++) {
+        Document d = queryDocs[q];
+        queryVectors[q] = d.embedding();
+        queryCategories[q] = d.category() == null ? -1 : categoryNumbers.get(d.category());
+        ObjectNode node = DocumentJson.MAPPER.createObjectNode();
+        node.put("query", q);
+        node.put("doc_ordinal", sampled[q]);
+        node.put("doc_id", d.id());
+        node.put("text", QuerySampler.queryText(d.title()));
+        if (d.category() == null) {
+          node.putNull("category");
+        } else {
+          node.put("category", d.category());
+        }
+        out.write(DocumentJson.MAPPER.writeValueAsString(node));
+        out.write('\n');
+      }
+    }
+
+    long start = System.nanoTime();
+    GroundTruthBuilder.Result gt =
+        GroundTruthBuilder.compute(
+            dir.resolve(Dataset.VECTORS_FILE),
+            docCategories,
+            queryVectors,
+            queryCategories,
+            GROUND_TRUTH_K,
+            spec.threads(),
+            log);
+    log.printf(
+        "ground truth: %d queries x %d documents in %.1f s%n",
+        queries, n, (System.nanoTime() - start) / 1e9);
+    writeGroundTruth(dir, Dataset.GROUND_TRUTH_ALL, gt.allNeighbors(), gt.allScores());
+    writeGroundTruth(dir, Dataset.GROUND_TRUTH_CATEGORY, gt.catNeighbors(), gt.catScores());
+
+    DatasetInfo info =
+        new DatasetInfo(
+            spec.source(),
+            spec.model(),
+            spec.template(),
+            dimension,
+            n,
+            queries,
+            GROUND_TRUTH_K,
+            spec.seed(),
+            spec.noise(),
+            spec.base(),
+            categoryNumbers.size());
+    DocumentJson.MAPPER
+        .writerWithDefaultPrettyPrinter()
+        .writeValue(dir.resolve(Dataset.INFO_FILE).toFile(), info);
+    return info;
+  }
+
+  private static void writeGroundTruth(Path dir, String name, int[][] neighbors, float[][] scores)
+      throws IOException {
+    try (VecsFiles.Writer ivecs = new VecsFiles.Writer(dir.resolve(name + ".ivecs"));
+        VecsFiles.Writer fvecs = new VecsFiles.Writer(dir.resolve(name + ".fvecs"))) {
+      for (int q = 0; q < neighbors.length; q++) {
+        assert isDescending(scores[q]) : "ground truth of query " + q + " is not sorted";
+        ivecs.write(neighbors[q]);
+        fvecs.write(scores[q]);
+      }
+    }
+  }
+
+  private static boolean isDescending(float[] s) {
+    for (int i = 1; i < s.length; i++) {
+      if (s[i] > s[i - 1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

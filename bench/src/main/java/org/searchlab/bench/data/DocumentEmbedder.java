@@ -1,0 +1,103 @@
+package org.searchlab.bench.data;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.searchlab.core.Document;
+import org.searchlab.core.embed.Embedder;
+
+/**
+ * Fills in missing document embeddings with a model, through the {@link EmbeddingCache}, in batches
+ * with a progress bar. The text given to the model is the reference benchmark's template {@value
+ * #TEMPLATE}. Not thread-safe (the parallelism is inside {@link Embedder#embedAll}).
+ */
+final class DocumentEmbedder {
+  /** The reference benchmark's document text template. */
+  static final String TEMPLATE = "Item: Title: {title} Description: {description}";
+
+  /**
+   * Texts per {@link Embedder#embedAll} call: 1 to any; larger batches keep all cores busy longer
+   * between cache flushes, smaller ones report progress more often. 256 ≈ 3 s of work on 2 cores.
+   */
+  static final int BATCH = 256;
+
+  private final Embedder embedder;
+  private final String model;
+  private final EmbeddingCache cache;
+  private final PrintStream log;
+
+  DocumentEmbedder(Embedder embedder, String model, EmbeddingCache cache, PrintStream log) {
+    this.embedder = embedder;
+    this.model = model;
+    this.cache = cache;
+    this.log = log;
+  }
+
+  String model() {
+    return model;
+  }
+
+  static String text(Document d) {
+    return TEMPLATE.replace("{title}", d.title()).replace("{description}", d.description());
+  }
+
+  /** Counts of how embeddings were obtained. */
+  record Counts(int provided, int cached, int computed, double computeSeconds) {}
+
+  /** Returns the documents with every embedding present, in the same order. */
+  List<Document> embed(List<Document> docs) throws IOException {
+    List<Document> out = new ArrayList<>(docs);
+    List<Integer> missing = new ArrayList<>();
+    int provided = 0;
+    int cached = 0;
+    for (int i = 0; i < docs.size(); i++) {
+      Document d = docs.get(i);
+      if (d.hasEmbedding()) {
+        provided++;
+        continue;
+      }
+      float[] v = cache.get(text(d));
+      if (v != null) {
+        cached++;
+        out.set(i, withEmbedding(d, v));
+      } else {
+        missing.add(i);
+      }
+    }
+    log.printf(
+        "embeddings: %d provided, %d from cache (%s), %d to compute with %s%n",
+        provided, cached, cache.file(), missing.size(), model);
+    Progress progress = new Progress("embedding", missing.size(), log);
+    for (int start = 0; start < missing.size(); start += BATCH) {
+      List<Integer> batch = missing.subList(start, Math.min(missing.size(), start + BATCH));
+      List<String> texts = new ArrayList<>(batch.size());
+      for (int i : batch) {
+        texts.add(text(docs.get(i)));
+      }
+      List<float[]> vectors = embedder.embedAll(texts);
+      for (int j = 0; j < batch.size(); j++) {
+        cache.put(texts.get(j), vectors.get(j));
+        out.set(batch.get(j), withEmbedding(docs.get(batch.get(j)), vectors.get(j)));
+      }
+      cache.flush();
+      progress.advance(batch.size());
+    }
+    if (!missing.isEmpty()) {
+      progress.finish();
+    }
+    lastCounts = new Counts(provided, cached, missing.size(), progress.elapsedSeconds());
+    return out;
+  }
+
+  private Counts lastCounts = new Counts(0, 0, 0, 0);
+
+  Counts lastCounts() {
+    return lastCounts;
+  }
+
+  static Document withEmbedding(Document d, float[] v) {
+    return new Document(
+        d.id(), d.title(), d.description(), d.category(), d.price(), d.averageRating(), v);
+  }
+}
