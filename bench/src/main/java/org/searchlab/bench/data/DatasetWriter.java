@@ -17,8 +17,8 @@ import org.searchlab.core.Schema;
 /**
  * Writes a dataset directory in {@link org.searchlab.bench.data the package's format} from a stream
  * of embedded documents: documents and vectors first, then queries and ground truth, and {@code
- * dataset.json} last, so a directory with {@code dataset.json} is complete. Memory stays bounded
- * by the queries and one category number per document, so the stream can hold millions. Not
+ * dataset.json} last, so a directory with {@code dataset.json} is complete. Memory stays bounded by
+ * the queries and one category number per document, so the stream can hold millions. Not
  * thread-safe; one writer per build.
  */
 final class DatasetWriter {

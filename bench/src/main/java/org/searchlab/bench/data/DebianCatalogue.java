@@ -134,7 +134,9 @@ final class DebianCatalogue {
         }
         Entry e = new Entry(name, version, section, size, shortDescription, md5);
         newest.merge(
-            name, e, (old, neu) -> DebianVersion.compare(neu.version(), old.version()) > 0 ? neu : old);
+            name,
+            e,
+            (old, neu) -> DebianVersion.compare(neu.version(), old.version()) > 0 ? neu : old);
       }
     }
   }
@@ -158,9 +160,9 @@ final class DebianCatalogue {
   }
 
   /**
-   * Debian's long-description markup to plain text: each line starts with a space, a line of
-   * {@code " ."} is a paragraph break; lines starting with two spaces are verbatim (kept on their
-   * own line).
+   * Debian's long-description markup to plain text: each line starts with a space, a line of {@code
+   * " ."} is a paragraph break; lines starting with two spaces are verbatim (kept on their own
+   * line).
    */
   static String longDescription(String raw) {
     List<String> paragraphs = new ArrayList<>();

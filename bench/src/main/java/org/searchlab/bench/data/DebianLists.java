@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Finds apt's package lists and English translations for the Debian source, fetching them once
- * with {@code apt-get -o Acquire::Languages=en update} when they are missing, and keeping a copy
- * in the dataset cache: a later plain {@code apt-get update} deletes the translations from apt's
+ * Finds apt's package lists and English translations for the Debian source, fetching them once with
+ * {@code apt-get -o Acquire::Languages=en update} when they are missing, and keeping a copy in the
+ * dataset cache: a later plain {@code apt-get update} deletes the translations from apt's
  * directory. Not thread-safe (it copies files).
  */
 final class DebianLists {
@@ -59,7 +59,8 @@ final class DebianLists {
     for (Path t : apt.translations()) {
       translations.add(copy(t, copies));
     }
-    log.println("debian: copied " + (packages.size() + translations.size()) + " lists to " + copies);
+    log.println(
+        "debian: copied " + (packages.size() + translations.size()) + " lists to " + copies);
     return new Lists(packages, translations);
   }
 

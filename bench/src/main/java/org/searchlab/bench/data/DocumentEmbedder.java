@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.searchlab.core.Document;
 import org.searchlab.core.embed.Embedder;
 
@@ -22,13 +23,19 @@ final class DocumentEmbedder {
    */
   static final int BATCH = 256;
 
-  private final Embedder embedder;
+  private final Supplier<Embedder> embedders;
   private final String model;
   private final EmbeddingCache cache;
   private final PrintStream log;
+  private Counts lastCounts = new Counts(0, 0, 0, 0);
 
-  DocumentEmbedder(Embedder embedder, String model, EmbeddingCache cache, PrintStream log) {
-    this.embedder = embedder;
+  /**
+   * @param embedders makes the model, called only when some text is not in the cache (loading the
+   *     model costs a second or two); the embedder is closed at the end of {@link #embed}
+   */
+  DocumentEmbedder(
+      Supplier<Embedder> embedders, String model, EmbeddingCache cache, PrintStream log) {
+    this.embedders = embedders;
     this.model = model;
     this.cache = cache;
     this.log = log;
@@ -69,6 +76,25 @@ final class DocumentEmbedder {
         "embeddings: %d provided, %d from cache (%s), %d to compute with %s%n",
         provided, cached, cache.file(), missing.size(), model);
     Progress progress = new Progress("embedding", missing.size(), log);
+    if (missing.isEmpty()) {
+      lastCounts = new Counts(provided, cached, 0, 0);
+      return out;
+    }
+    try (Embedder embedder = embedders.get()) {
+      embedMissing(docs, missing, embedder, out, progress);
+    }
+    progress.finish();
+    lastCounts = new Counts(provided, cached, missing.size(), progress.elapsedSeconds());
+    return out;
+  }
+
+  private void embedMissing(
+      List<Document> docs,
+      List<Integer> missing,
+      Embedder embedder,
+      List<Document> out,
+      Progress progress)
+      throws IOException {
     for (int start = 0; start < missing.size(); start += BATCH) {
       List<Integer> batch = missing.subList(start, Math.min(missing.size(), start + BATCH));
       List<String> texts = new ArrayList<>(batch.size());
@@ -83,14 +109,7 @@ final class DocumentEmbedder {
       cache.flush();
       progress.advance(batch.size());
     }
-    if (!missing.isEmpty()) {
-      progress.finish();
-    }
-    lastCounts = new Counts(provided, cached, missing.size(), progress.elapsedSeconds());
-    return out;
   }
-
-  private Counts lastCounts = new Counts(0, 0, 0, 0);
 
   Counts lastCounts() {
     return lastCounts;

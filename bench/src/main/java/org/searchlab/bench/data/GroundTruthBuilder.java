@@ -25,8 +25,8 @@ final class GroundTruthBuilder {
   static final int TILE = 256;
 
   /** The result: per query, best-first ordinals and dot products. */
-  record Result(int[][] allNeighbors, float[][] allScores, int[][] catNeighbors, float[][] catScores)
-  {}
+  record Result(
+      int[][] allNeighbors, float[][] allScores, int[][] catNeighbors, float[][] catScores) {}
 
   private GroundTruthBuilder() {}
 

@@ -4,9 +4,9 @@ import java.io.PrintStream;
 import java.time.Duration;
 
 /**
- * A text progress bar with rate and time remaining, for long steps such as embedding. On a
- * terminal it redraws one line; otherwise (a log file) it prints a line every 10 seconds. Not
- * thread-safe: one thread reports progress.
+ * A text progress bar with rate and time remaining, for long steps such as embedding. On a terminal
+ * it redraws one line; otherwise (a log file) it prints a line every 10 seconds. Not thread-safe:
+ * one thread reports progress.
  */
 final class Progress {
   private static final int WIDTH = 30;

@@ -24,9 +24,9 @@ import org.searchlab.core.Document;
  * </ul>
  *
  * <p>The noise level {@code σ} is per component. For 384-d unit vectors the noise has norm about
- * {@code σ·√384}, so the default {@value #DEFAULT_NOISE} gives a variant a cosine of about 0.93 with
- * its base: close to it, as near-duplicate products are, yet not a duplicate. A larger {@code σ}
- * spreads the variants out (0.05 ≈ cosine 0.72), a smaller one packs them into tighter clusters.
+ * {@code σ·√384}, so the default {@value #DEFAULT_NOISE} gives a variant a cosine of about 0.93
+ * with its base: close to it, as near-duplicate products are, yet not a duplicate. A larger {@code
+ * σ} spreads the variants out (0.05 ≈ cosine 0.72), a smaller one packs them into tighter clusters.
  *
  * <p>Every document depends only on {@code (seed, i)}, so the corpus is deterministic. Not
  * thread-safe: an iterator is used by one thread.
@@ -58,8 +58,7 @@ final class SyntheticVariants implements Iterator<Document> {
     for (int i = 0; i < base.size(); i++) {
       lists.computeIfAbsent(String.valueOf(base.get(i).category()), c -> new ArrayList<>()).add(i);
     }
-    lists.forEach(
-        (c, l) -> byCategory.put(c, l.stream().mapToInt(Integer::intValue).toArray()));
+    lists.forEach((c, l) -> byCategory.put(c, l.stream().mapToInt(Integer::intValue).toArray()));
   }
 
   @Override

@@ -27,8 +27,8 @@ import org.searchlab.core.embed.Embedder;
  * <p>What it computes: the model's tokenizer (uncased WordPiece), the transformer, mean pooling
  * over the tokens and L2 normalisation. A text longer than 510 word pieces is cut into 510-piece
  * windows whose embeddings are averaged, weighted by their lengths (the langchain4j encoder's
- * rule); the result is normalised again here, so {@code |‖v‖² − 1|} is well
- * inside {@link org.searchlab.core.Schema#UNIT_TOLERANCE}.
+ * rule); the result is normalised again here, so {@code |‖v‖² − 1|} is well inside {@link
+ * org.searchlab.core.Schema#UNIT_TOLERANCE}.
  *
  * <p>Parallelism: {@link #embedAll} embeds the texts of a batch concurrently on a pool of {@code
  * threads} threads, one text per task, and every ONNX run uses one intra-op thread, so {@code
