@@ -3,7 +3,9 @@ package org.searchlab.bench.data;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.searchlab.core.Document;
 import org.searchlab.core.embed.Embedder;
@@ -97,14 +99,21 @@ final class DocumentEmbedder {
       throws IOException {
     for (int start = 0; start < missing.size(); start += BATCH) {
       List<Integer> batch = missing.subList(start, Math.min(missing.size(), start + BATCH));
-      List<String> texts = new ArrayList<>(batch.size());
+      // About 4% of Debian packages share their text with another; embed each text once.
+      Map<String, float[]> vectors = new LinkedHashMap<>();
       for (int i : batch) {
-        texts.add(text(docs.get(i)));
+        String t = text(docs.get(i));
+        if (cache.get(t) == null) {
+          vectors.put(t, null);
+        }
       }
-      List<float[]> vectors = embedder.embedAll(texts);
-      for (int j = 0; j < batch.size(); j++) {
-        cache.put(texts.get(j), vectors.get(j));
-        out.set(batch.get(j), withEmbedding(docs.get(batch.get(j)), vectors.get(j)));
+      List<String> texts = new ArrayList<>(vectors.keySet());
+      List<float[]> computed = embedder.embedAll(texts);
+      for (int j = 0; j < texts.size(); j++) {
+        cache.put(texts.get(j), computed.get(j));
+      }
+      for (int i : batch) {
+        out.set(i, withEmbedding(docs.get(i), cache.get(text(docs.get(i)))));
       }
       cache.flush();
       progress.advance(batch.size());

@@ -18,6 +18,7 @@ final class Progress {
   private final long startNanos = System.nanoTime();
   private long lastPrintNanos;
   private long done;
+  private boolean finished;
 
   Progress(String label, long total, PrintStream out) {
     this.label = label;
@@ -37,9 +38,11 @@ final class Progress {
     }
   }
 
-  /** Ends the bar with a final line. */
+  /** Ends the bar with a final line (unless the last {@link #advance} drew it). */
   void finish() {
-    print(System.nanoTime(), true);
+    if (!finished) {
+      print(System.nanoTime(), true);
+    }
   }
 
   double elapsedSeconds() {
@@ -47,6 +50,7 @@ final class Progress {
   }
 
   private void print(long now, boolean last) {
+    finished = last;
     double seconds = Math.max((now - startNanos) / 1e9, 1e-9);
     double rate = done / seconds;
     double fraction = total == 0 ? 1 : Math.min(1.0, (double) done / total);
