@@ -25,10 +25,12 @@ import org.searchlab.core.embed.Embedder;
  * all-MiniLM-L6-v2 (quantized ONNX) run in-process: text to a 384-d unit vector.
  *
  * <p>What it computes: the model's tokenizer (uncased WordPiece), the transformer, mean pooling
- * over the tokens and L2 normalisation. A text longer than 510 word pieces is cut into 510-piece
- * windows whose embeddings are averaged, weighted by their lengths (the langchain4j encoder's
- * rule); the result is normalised again here, so {@code |‖v‖² − 1|} is well inside {@link
- * org.searchlab.core.Schema#UNIT_TOLERANCE}.
+ * over the tokens and L2 normalisation. The tokenizer configuration shipped with the model
+ * truncates to 128 word pieces, {@code [CLS]} and {@code [SEP]} included (all-MiniLM-L6-v2 was
+ * trained at that length), so only the start of a long text counts: for a product, the title and
+ * the first hundred or so words of the description. (langchain4j's averaging over 510-piece windows
+ * therefore never applies.) The result is normalised again here, so {@code |‖v‖² − 1|} is well
+ * inside {@link org.searchlab.core.Schema#UNIT_TOLERANCE}.
  *
  * <p>Parallelism: {@link #embedAll} embeds the texts of a batch concurrently on a pool of {@code
  * threads} threads, one text per task, and every ONNX run uses one intra-op thread, so {@code

@@ -113,10 +113,15 @@ class MiniLmEmbedderTest {
   }
 
   @Test
-  void aLongTextIsEmbeddedInWindowsAndStaysUnitLength() {
-    String word = "compression ";
-    float[] v = embedder.embed(word.repeat(1200)); // > 510 word pieces: several windows
+  void textBeyond128WordPiecesDoesNotChangeTheVector() {
+    String start = "word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 ".repeat(30);
+    float[] v = embedder.embed(start);
+    float[] longer =
+        embedder.embed(start + "an unrelated ending about databases and servers. ".repeat(20));
+    float[] shifted = embedder.embed("alpha beta " + start);
     Schema.DEFAULT.validateVector("long text embedding", v);
+    assertArrayEquals(v, longer, 1e-6f, "the tail after 128 word pieces is cut");
+    assertTrue(VectorUtil.cosine(v, shifted) < 0.99f, "the start of the text does count");
   }
 
   @Test
