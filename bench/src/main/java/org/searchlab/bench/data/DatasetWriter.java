@@ -7,8 +7,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
@@ -94,6 +96,7 @@ final class DatasetWriter {
     if (written != n) {
       throw new IllegalStateException("announced " + n + " documents, got " + written);
     }
+    logCategories(categoryNumbers, docCategories, log);
 
     float[][] queryVectors = new float[queries][];
     int[] queryCategories = new int[queries];
@@ -151,6 +154,41 @@ final class DatasetWriter {
         .writerWithDefaultPrettyPrinter()
         .writeValue(dir.resolve(Dataset.INFO_FILE).toFile(), info);
     return info;
+  }
+
+  /** Logs how many documents each category has, largest first (the top 15 and the rest). */
+  private static void logCategories(
+      Map<String, Integer> numbers, int[] docCategories, PrintStream log) {
+    int[] counts = new int[numbers.size()];
+    int none = 0;
+    for (int c : docCategories) {
+      if (c < 0) {
+        none++;
+      } else {
+        counts[c]++;
+      }
+    }
+    List<Map.Entry<String, Integer>> byCount = new ArrayList<>(numbers.entrySet());
+    byCount.sort((a, b) -> Integer.compare(counts[b.getValue()], counts[a.getValue()]));
+    StringBuilder line = new StringBuilder();
+    int shown = 0;
+    int rest = 0;
+    for (Map.Entry<String, Integer> e : byCount) {
+      if (shown++ < 15) {
+        line.append(shown == 1 ? "" : ", ")
+            .append(e.getKey())
+            .append(' ')
+            .append(counts[e.getValue()]);
+      } else {
+        rest += counts[e.getValue()];
+      }
+    }
+    log.printf(
+        "categories: %d; %s%s%s%n",
+        numbers.size(),
+        line,
+        byCount.size() > 15 ? ", " + (byCount.size() - 15) + " others " + rest : "",
+        none > 0 ? "; no category " + none : "");
   }
 
   private static void writeGroundTruth(Path dir, String name, int[][] neighbors, float[][] scores)

@@ -136,12 +136,15 @@ class DatasetFormatTest {
 
   /** Exact top-100 by sorting every document: score descending, ordinal ascending. */
   static int[] naiveTop(List<Document> docs, float[] q, String category, boolean filtered) {
+    float[] scores = new float[docs.size()];
+    for (int i = 0; i < scores.length; i++) {
+      scores[i] = VectorUtil.dotProduct(q, docs.get(i).embedding());
+    }
     return IntStream.range(0, docs.size())
         .filter(i -> !filtered || (category != null && category.equals(docs.get(i).category())))
         .boxed()
         .sorted(
-            Comparator.comparingDouble(
-                    (Integer i) -> -VectorUtil.dotProduct(q, docs.get(i).embedding()))
+            Comparator.comparingDouble((Integer i) -> -scores[i])
                 .thenComparingInt(Integer::intValue))
         .limit(DatasetWriter.GROUND_TRUTH_K)
         .mapToInt(Integer::intValue)
