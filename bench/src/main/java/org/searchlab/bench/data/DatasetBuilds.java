@@ -57,6 +57,7 @@ final class DatasetBuilds {
     List<Document> embedded = embed(c, docs);
     return DatasetWriter.write(
         c.out(),
+        c.cacheDir(),
         spec(c, "debian", 0, ""),
         embedded.size(),
         embedded.get(0).embedding().length,
@@ -111,6 +112,7 @@ final class DatasetBuilds {
     String model = anyMissing ? c.model() + (anyProvided ? "+provided" : "") : "provided";
     return DatasetWriter.write(
         c.out(),
+        c.cacheDir(),
         new DatasetWriter.Spec(
             "ndjson",
             model,
@@ -164,6 +166,7 @@ final class DatasetBuilds {
           };
       return DatasetWriter.write(
           c.out(),
+          c.cacheDir(),
           new DatasetWriter.Spec(
               "synthetic", "synthetic-generator", "", c.queries(), c.seed(), 0, "", c.threads()),
           docs,
@@ -186,6 +189,7 @@ final class DatasetBuilds {
             docs, baseDocs.size(), noise);
     return DatasetWriter.write(
         c.out(),
+        c.cacheDir(),
         new DatasetWriter.Spec(
             "synthetic",
             baseModel + "+noise",

@@ -3,12 +3,20 @@ package org.searchlab.bench.data;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -43,12 +51,20 @@ final class DatasetWriter {
   /**
    * Writes the dataset.
    *
+   * @param cacheDir where computed ground truth is kept, keyed by a hash of the vectors, the
+   *     categories and the queries, so a rebuild of the same data copies it instead of recomputing
    * @param n the exact number of documents {@code docs} yields
    * @param dimension the embedding dimension every document has
    * @param docs documents with unit embeddings, in ordinal order
    */
   static DatasetInfo write(
-      Path dir, Spec spec, int n, int dimension, Iterator<Document> docs, PrintStream log)
+      Path dir,
+      Path cacheDir,
+      Spec spec,
+      int n,
+      int dimension,
+      Iterator<Document> docs,
+      PrintStream log)
       throws IOException {
     Files.createDirectories(dir);
     Files.deleteIfExists(dir.resolve(Dataset.INFO_FILE));
@@ -121,21 +137,8 @@ final class DatasetWriter {
       }
     }
 
-    long start = System.nanoTime();
-    GroundTruthBuilder.Result gt =
-        GroundTruthBuilder.compute(
-            dir.resolve(Dataset.VECTORS_FILE),
-            docCategories,
-            queryVectors,
-            queryCategories,
-            GROUND_TRUTH_K,
-            spec.threads(),
-            log);
-    log.printf(
-        "ground truth: %d queries x %d documents in %.1f s%n",
-        queries, n, (System.nanoTime() - start) / 1e9);
-    writeGroundTruth(dir, Dataset.GROUND_TRUTH_ALL, gt.allNeighbors(), gt.allScores());
-    writeGroundTruth(dir, Dataset.GROUND_TRUTH_CATEGORY, gt.catNeighbors(), gt.catScores());
+    groundTruth(
+        dir, cacheDir, n, docCategories, queryVectors, queryCategories, spec.threads(), log);
 
     DatasetInfo info =
         new DatasetInfo(
@@ -154,6 +157,77 @@ final class DatasetWriter {
         .writerWithDefaultPrettyPrinter()
         .writeValue(dir.resolve(Dataset.INFO_FILE).toFile(), info);
     return info;
+  }
+
+  private static final List<String> GROUND_TRUTH_FILES =
+      List.of(
+          Dataset.GROUND_TRUTH_ALL + ".ivecs",
+          Dataset.GROUND_TRUTH_ALL + ".fvecs",
+          Dataset.GROUND_TRUTH_CATEGORY + ".ivecs",
+          Dataset.GROUND_TRUTH_CATEGORY + ".fvecs");
+
+  /** Computes the ground truth, or copies it from the cache when the same inputs were seen. */
+  private static void groundTruth(
+      Path dir,
+      Path cacheDir,
+      int n,
+      int[] docCategories,
+      float[][] queryVectors,
+      int[] queryCategories,
+      int threads,
+      PrintStream log)
+      throws IOException {
+    MessageDigest digest;
+    try {
+      digest = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+    for (String f : List.of(Dataset.VECTORS_FILE, Dataset.QUERIES_FILE)) {
+      try (InputStream in = new DigestInputStream(Files.newInputStream(dir.resolve(f)), digest)) {
+        in.transferTo(OutputStream.nullOutputStream());
+      }
+    }
+    ByteBuffer cats = ByteBuffer.allocate(4 * (docCategories.length + queryCategories.length + 1));
+    cats.putInt(GROUND_TRUTH_K);
+    for (int c : docCategories) {
+      cats.putInt(c);
+    }
+    for (int c : queryCategories) {
+      cats.putInt(c);
+    }
+    digest.update(cats.array());
+    Path cached =
+        cacheDir.resolve("groundtruth").resolve(HexFormat.of().formatHex(digest.digest()));
+    if (GROUND_TRUTH_FILES.stream().allMatch(f -> Files.isRegularFile(cached.resolve(f)))) {
+      for (String f : GROUND_TRUTH_FILES) {
+        Files.copy(cached.resolve(f), dir.resolve(f), StandardCopyOption.REPLACE_EXISTING);
+      }
+      log.println("ground truth: the same vectors and queries were seen before; copied " + cached);
+      return;
+    }
+    long start = System.nanoTime();
+    GroundTruthBuilder.Result gt =
+        GroundTruthBuilder.compute(
+            dir.resolve(Dataset.VECTORS_FILE),
+            docCategories,
+            queryVectors,
+            queryCategories,
+            GROUND_TRUTH_K,
+            threads,
+            log);
+    log.printf(
+        "ground truth: %d queries x %d documents in %.1f s%n",
+        queryVectors.length, n, (System.nanoTime() - start) / 1e9);
+    writeGroundTruth(dir, Dataset.GROUND_TRUTH_ALL, gt.allNeighbors(), gt.allScores());
+    writeGroundTruth(dir, Dataset.GROUND_TRUTH_CATEGORY, gt.catNeighbors(), gt.catScores());
+    Files.createDirectories(cached);
+    for (String f : GROUND_TRUTH_FILES) {
+      // Copy to a temporary name first so a half-written entry is never taken for a whole one.
+      Path tmp = cached.resolve(f + ".tmp");
+      Files.copy(dir.resolve(f), tmp, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(tmp, cached.resolve(f), StandardCopyOption.ATOMIC_MOVE);
+    }
   }
 
   /** Logs how many documents each category has, largest first (the top 15 and the rest). */

@@ -87,7 +87,13 @@ class RelevanceSanityTest {
             MiniLmEmbedder.DIMENSION,
             System.out);
     DatasetBuilds.debian(rebuild, packages, translations, 0);
-    for (String f : List.of(Dataset.VECTORS_FILE, Dataset.DOCS_FILE, Dataset.QUERIES_FILE)) {
+    for (String f :
+        List.of(
+            Dataset.VECTORS_FILE,
+            Dataset.DOCS_FILE,
+            Dataset.QUERIES_FILE,
+            Dataset.GROUND_TRUTH_ALL + ".ivecs",
+            Dataset.GROUND_TRUTH_CATEGORY + ".fvecs")) {
       assertArrayEquals(
           Files.readAllBytes(tmp.resolve("a").resolve(f)),
           Files.readAllBytes(tmp.resolve("b").resolve(f)),
