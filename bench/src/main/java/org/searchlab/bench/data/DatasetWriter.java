@@ -80,6 +80,7 @@ final class DatasetWriter {
     int[] docCategories = new int[n];
 
     int written = 0;
+    Progress progress = new Progress("writing documents", n, log);
     java.util.Set<String> ids = new java.util.HashSet<>();
     try (BufferedWriter out =
             Files.newBufferedWriter(dir.resolve(Dataset.DOCS_FILE), StandardCharsets.UTF_8);
@@ -107,8 +108,12 @@ final class DatasetWriter {
           queryDocs[q] = d;
         }
         written++;
+        if ((written & 0xfff) == 0) {
+          progress.advance(0x1000);
+        }
       }
     }
+    progress.advance(written & 0xfff);
     if (written != n) {
       throw new IllegalStateException("announced " + n + " documents, got " + written);
     }
