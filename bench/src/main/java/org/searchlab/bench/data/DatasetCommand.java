@@ -44,7 +44,7 @@ public final class DatasetCommand implements Runnable {
             + " optional embedding); missing embeddings are computed.",
         "synthetic: --docs N variants of a --base dataset (recombined text, vectors"
             + " normalize(v + noise)), or core's seeded generator without --base.",
-        "Embeddings are cached by text hash in --cache, so rebuilding is fast."
+        "Embeddings (by text hash) and ground truth are cached in --cache, so a rebuild is fast."
       })
   static final class Build implements Callable<Integer> {
     @Option(names = "--source", required = true, description = "debian, ndjson or synthetic.")
@@ -56,7 +56,9 @@ public final class DatasetCommand implements Runnable {
     @Option(
         names = "--packages",
         split = ",",
-        description = "debian: apt Packages lists (plain, .gz or .lz4). Default: apt's lists.")
+        description =
+            "debian: apt Packages lists (plain, .gz or .lz4). Default: the copies in the cache, else"
+                + " apt's lists in /var/lib/apt/lists.")
     List<Path> packages = new ArrayList<>();
 
     @Option(
@@ -114,7 +116,9 @@ public final class DatasetCommand implements Runnable {
 
     @Option(
         names = "--cache",
-        description = "Embedding cache directory (default: 'cache' beside --out).")
+        description =
+            "Cache directory: embeddings, ground truth, copies of apt's lists (default: 'cache'"
+                + " beside --out).")
     Path cache;
 
     @Override
