@@ -60,7 +60,7 @@ final class DirectoryDataset implements Dataset {
     List<String> ids = new ArrayList<>(info.documents());
     try (BufferedReader in = Files.newBufferedReader(dir.resolve(DOCS_FILE))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        ids.add(DocumentJson.MAPPER.readTree(line).get("id").asText());
+        ids.add(DocumentJson.id(line));
       }
     }
     VecsFiles.VectorFile vectors = new VecsFiles.VectorFile(dir.resolve(VECTORS_FILE));

@@ -1,10 +1,13 @@
 package org.searchlab.bench.data;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
@@ -18,6 +21,32 @@ final class DocumentJson {
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   private DocumentJson() {}
+
+  /**
+   * The {@code id} of one line, reading no further than needed: {@link #toLine} writes it first, so
+   * opening a dataset of millions of documents does not parse every description.
+   */
+  static String id(String line) {
+    try (JsonParser p = MAPPER.getFactory().createParser(line)) {
+      if (p.nextToken() == JsonToken.START_OBJECT
+          && Schema.ID.equals(p.nextFieldName())
+          && p.nextToken() == JsonToken.VALUE_STRING) {
+        return p.getText();
+      }
+    } catch (IOException e) {
+      throw new InvalidRequestException("not a JSON document line: " + e.getMessage());
+    }
+    JsonNode id;
+    try {
+      id = MAPPER.readTree(line).get(Schema.ID);
+    } catch (JsonProcessingException e) {
+      throw new InvalidRequestException("not a JSON document line: " + e.getOriginalMessage());
+    }
+    if (id == null) {
+      throw new InvalidRequestException("document line without \"id\": " + line);
+    }
+    return id.asText();
+  }
 
   /** One line without the embedding (the embedding lives in {@code vectors.fvecs}). */
   static String toLine(Document doc) {

@@ -203,6 +203,14 @@ class DatasetFormatTest {
   }
 
   @Test
+  void idsAreReadFromTheFirstFieldOrWhereverTheyAre() {
+    assertEquals("a", DocumentJson.id("{\"id\":\"a\",\"title\":\"x\"}"));
+    assertEquals("b", DocumentJson.id("{\"title\":\"x\",\"id\":\"b\"}"));
+    assertEquals("7", DocumentJson.id("{\"id\":7}"));
+    assertThrows(InvalidRequestException.class, () -> DocumentJson.id("{\"title\":\"x\"}"));
+  }
+
+  @Test
   void queryTextIsTheFirstEightWordsWithoutQuotes() {
     assertEquals(
         "GNU C compiler for the x86 architecture, with",
