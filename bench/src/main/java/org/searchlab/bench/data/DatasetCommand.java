@@ -9,7 +9,10 @@ import org.searchlab.server.embed.MiniLmEmbedder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code searchlab dataset}: builds datasets; {@code build} is its one subcommand. */
+/**
+ * {@code searchlab dataset}: builds datasets; {@code build} is its one subcommand. Picocli creates
+ * one instance per invocation; not thread-safe.
+ */
 @Command(
     name = "dataset",
     mixinStandardHelpOptions = true,
@@ -30,7 +33,7 @@ public final class DatasetCommand implements Runnable {
     synthetic
   }
 
-  /** {@code searchlab dataset build}. */
+  /** {@code searchlab dataset build}: one build per instance; not thread-safe. */
   @Command(
       name = "build",
       mixinStandardHelpOptions = true,

@@ -1,7 +1,7 @@
 package org.searchlab.bench.data;
 
 /**
- * The metadata of a built dataset, stored as {@code dataset.json}.
+ * The metadata of a built dataset, stored as {@code dataset.json}. Immutable.
  *
  * @param source how the documents were made: {@code debian}, {@code ndjson} or {@code synthetic}
  * @param model the embedding model (e.g. {@code all-MiniLM-L6-v2-q}), or {@code provided} when

@@ -2,6 +2,7 @@ package org.searchlab.bench.data;
 
 /**
  * One benchmark query made from a sampled document, as the reference benchmark makes them.
+ * Immutable by convention: the vector array is shared and must not be modified.
  *
  * @param index position in {@code queries.ndjson}, 0-based
  * @param docOrdinal ordinal of the document the query was made from
