@@ -15,6 +15,7 @@ import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.server.SearchServer;
 import org.searchlab.server.ServerConfig;
 import org.searchlab.server.ServerLog;
+import org.searchlab.server.embed.MiniLmEmbedder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -116,8 +117,9 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--embedder",
       description =
-          "Query-text embedder for knn.query_vector_builder and embed(...): none. Default:"
-              + " ${DEFAULT-VALUE}.")
+          "Query-text embedder for knn.query_vector_builder and embed(...): none, or minilm"
+              + " (all-MiniLM-L6-v2 in-process, 384-d, the model of 'searchlab dataset build';"
+              + " needs --dims 384). Default: ${DEFAULT-VALUE}.")
   String embedder = "none";
 
   @Mixin CommonStoreOptions common = new CommonStoreOptions();
@@ -148,7 +150,7 @@ public final class ServeCommand implements Callable<Integer> {
             .withNames(indexName, documentType)
             .withHnsw(common.hnswM, common.efConstruction);
     Files.createDirectories(dataDir);
-    Optional<Embedder> emb = openEmbedder(embedder);
+    Optional<Embedder> emb = openEmbedder(embedder, dims);
     SearchIndex index;
     try {
       index = openStore(kind, dataDir, schema);
@@ -192,15 +194,30 @@ public final class ServeCommand implements Callable<Integer> {
   }
 
   /**
-   * Opens the named query-text embedder. The dataset work adds its MiniLM implementation here
-   * (package {@code org.searchlab.server.embed}).
+   * Opens the named query-text embedder: {@code none}, or {@code minilm} (the in-process
+   * all-MiniLM-L6-v2 of {@link MiniLmEmbedder}, using every core for batches; a single query text
+   * is embedded on the calling search thread).
+   *
+   * @param dims the schema's vector dimension, which the embedder's output must match
    */
-  static Optional<Embedder> openEmbedder(String name) {
+  static Optional<Embedder> openEmbedder(String name, int dims) {
     return switch (name.toLowerCase(Locale.ROOT)) {
       case "none" -> Optional.empty();
+      case MiniLmEmbedder.NAME -> {
+        if (dims != MiniLmEmbedder.DIMENSION) {
+          throw new InvalidRequestException(
+              "--embedder minilm gives "
+                  + MiniLmEmbedder.DIMENSION
+                  + "-d vectors but --dims is "
+                  + dims
+                  + "; use --dims "
+                  + MiniLmEmbedder.DIMENSION);
+        }
+        yield Optional.of(MiniLmEmbedder.create());
+      }
       default ->
           throw new InvalidRequestException(
-              "--embedder '" + name + "' is unknown; available: none");
+              "--embedder '" + name + "' is unknown; available: none, " + MiniLmEmbedder.NAME);
     };
   }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.embed.Embedder;
 import org.searchlab.core.wal.SyncPolicy;
 import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.hnsw.HnswConfig;
@@ -138,6 +139,15 @@ class ServeCommandTest {
   }
 
   @Test
+  void minilmIsTheRealModel() {
+    try (Embedder e = ServeCommand.openEmbedder("MiniLM", 384).orElseThrow()) {
+      assertEquals("minilm", e.name());
+      assertEquals(384, e.embed("command-line JSON processor").length);
+    }
+    assertTrue(ServeCommand.openEmbedder("none", 32).isEmpty());
+  }
+
+  @Test
   void badValuesNameTheValue() {
     assertEquals(512 * 1024, ServeCommand.parseSize("512kb"));
     InvalidRequestException size =
@@ -147,7 +157,10 @@ class ServeCommandTest {
         assertThrows(InvalidRequestException.class, () -> ServeCommand.parseStore("rocks"));
     assertTrue(store.getMessage().contains("'rocks'"));
     InvalidRequestException embedder =
-        assertThrows(InvalidRequestException.class, () -> ServeCommand.openEmbedder("gpt"));
+        assertThrows(InvalidRequestException.class, () -> ServeCommand.openEmbedder("gpt", 384));
     assertTrue(embedder.getMessage().contains("'gpt'"));
+    InvalidRequestException dims =
+        assertThrows(InvalidRequestException.class, () -> ServeCommand.openEmbedder("minilm", 32));
+    assertTrue(dims.getMessage().contains("--dims is 32"), dims.getMessage());
   }
 }
