@@ -14,7 +14,12 @@ import picocli.CommandLine.Command;
     version = "searchlab 0.1.0",
     description =
         "Segmented (Lucene) and mutable (Vespa-style) search indexes, measured side by side.",
-    subcommands = {CommandLine.HelpCommand.class, TestCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      TestCommand.class,
+      ExperimentCommand.class,
+      JmhCommand.class,
+    })
 public final class SearchlabCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
