@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code searchlab experiment}: the benchmark's procedure against each store variant, the
- * segment-count sweep and (with {@code --grid}) the HNSW grid; writes {@code
- * results/<UTC timestamp>/} with {@code results.jsonl}, {@code report.md} and PNG plots.
+ * segment-count sweep and (with {@code --grid}) the HNSW grid; writes {@code results/<UTC
+ * timestamp>/} with {@code results.jsonl}, {@code report.md} and PNG plots.
  */
 @Command(
     name = "experiment",
@@ -44,7 +44,9 @@ final class ExperimentCommand implements Callable<Integer> {
   @Option(names = "--docs", description = "Documents per variant (overrides the profile).")
   Integer docs;
 
-  @Option(names = "--dim", description = "Embedding dimension of the synthetic corpus (default 384).")
+  @Option(
+      names = "--dim",
+      description = "Embedding dimension of the synthetic corpus (default 384).")
   Integer dim;
 
   @Option(
@@ -55,34 +57,51 @@ final class ExperimentCommand implements Callable<Integer> {
   @Option(
       names = "--variants",
       split = ",",
-      description = "Variants to run: mutable,segmented,segmented-forcemerged (default: all three).")
+      description =
+          "Variants to run: mutable,segmented,segmented-forcemerged (default: all three).")
   List<String> variants;
 
-  @Option(names = "--clients", split = ",", description = "Client counts, e.g. 1,4,16 (overrides the profile).")
+  @Option(
+      names = "--clients",
+      split = ",",
+      description = "Client counts, e.g. 1,4,16 (overrides the profile).")
   List<Integer> clients;
 
-  @Option(names = "--duration", description = "Measured seconds per query cell (overrides the profile).")
+  @Option(
+      names = "--duration",
+      description = "Measured seconds per query cell (overrides the profile).")
   Double duration;
 
-  @Option(names = "--warmup", description = "Warm-up seconds per query cell (overrides the profile).")
+  @Option(
+      names = "--warmup",
+      description = "Warm-up seconds per query cell (overrides the profile).")
   Double warmup;
 
-  @Option(names = "--sweep-docs", description = "Documents of the segment-count sweep (0 skips it).")
+  @Option(
+      names = "--sweep-docs",
+      description = "Documents of the segment-count sweep (0 skips it).")
   Integer sweepDocs;
 
-  @Option(names = "--grid-docs", description = "Documents of the HNSW grid (with --grid; default 20000).")
+  @Option(
+      names = "--grid-docs",
+      description = "Documents of the HNSW grid (with --grid; default 20000).")
   Integer gridDocs;
 
   @Option(names = "--recall-queries", description = "Queries checked against exact search.")
   Integer recallQueries;
 
-  @Option(names = "--seed", defaultValue = "20241122", description = "Corpus and query seed. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--seed",
+      defaultValue = "20241122",
+      description = "Corpus and query seed. Default: ${DEFAULT-VALUE}.")
   long seed;
 
   @Option(names = "--out", description = "Output directory (default: results/<UTC timestamp>).")
   Path out;
 
-  @Option(names = "--keep-data", description = "Keep the servers' index directories under the output.")
+  @Option(
+      names = "--keep-data",
+      description = "Keep the servers' index directories under the output.")
   boolean keepData;
 
   @Override
@@ -113,7 +132,8 @@ final class ExperimentCommand implements Callable<Integer> {
       p = p.withRecallQueries(recallQueries);
     }
     List<Variant> vs = new ArrayList<>();
-    for (String v : variants == null ? List.of("mutable", "segmented", "segmented-forcemerged") : variants) {
+    for (String v :
+        variants == null ? List.of("mutable", "segmented", "segmented-forcemerged") : variants) {
       vs.add(Variant.parse(v));
     }
     Path home = Path.of(System.getProperty("searchlab.home", ".")).toAbsolutePath().normalize();

@@ -39,7 +39,8 @@ final class JmhCommand implements Callable<Integer> {
     }
     // Forked benchmark JVMs need the SIMD module like every other searchlab JVM.
     if (!jmhOptions.contains("-jvmArgsAppend")) {
-      args.addAll(List.of("-jvmArgsAppend", "--add-modules jdk.incubator.vector -Djava.awt.headless=true"));
+      args.addAll(
+          List.of("-jvmArgsAppend", "--add-modules jdk.incubator.vector -Djava.awt.headless=true"));
     }
     args.addAll(jmhOptions);
     org.openjdk.jmh.Main.main(args.toArray(String[]::new));

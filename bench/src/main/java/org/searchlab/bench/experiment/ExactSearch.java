@@ -128,8 +128,7 @@ public final class ExactSearch {
     List<Map<Integer, Float>> perField = new ArrayList<>();
     for (int f = 0; f < FIELDS; f++) {
       Map<Integer, Float> fieldScores = new HashMap<>();
-      float avgdl =
-          docCount[f] == 0 ? 1 : Bm25.avgFieldLength(sumTotalTermFreq[f], docCount[f]);
+      float avgdl = docCount[f] == 0 ? 1 : Bm25.avgFieldLength(sumTotalTermFreq[f], docCount[f]);
       float[] cache = Bm25.normInverseCache(avgdl);
       for (String t : tokens) {
         Postings p = postings.get(f).get(t);
@@ -193,7 +192,8 @@ public final class ExactSearch {
     }
 
     Postings freeze() {
-      return new Postings(java.util.Arrays.copyOf(docs, size), java.util.Arrays.copyOf(freqs, size));
+      return new Postings(
+          java.util.Arrays.copyOf(docs, size), java.util.Arrays.copyOf(freqs, size));
     }
   }
 }

@@ -17,8 +17,8 @@ import org.searchlab.bench.report.ReportWriter;
  * Runs a whole experiment: loads the corpus, computes exact top-10s, runs the benchmark's procedure
  * for each selected variant (one server at a time; the segmented variants share one server, the
  * force-merged one measured after the other), then the segment-count sweep and the HNSW grid when
- * the profile asks for them; computes overlap@10 between variants; writes {@code results.jsonl}
- * and the report. Single-threaded orchestration; not thread-safe.
+ * the profile asks for them; computes overlap@10 between variants; writes {@code results.jsonl} and
+ * the report. Single-threaded orchestration; not thread-safe.
  */
 public final class ExperimentRunner {
   private final Profile profile;
@@ -110,14 +110,17 @@ public final class ExperimentRunner {
         List<BenchQuery> sweepQuality = sweepCorpus.queries().subList(0, quality.size());
         progress.step("exact", "exact top-10 over the sweep corpus");
         Map<String, List<List<String>>> truth =
-            ProcedureRun.exactTopTen(new ExactSearch(sweepCorpus.docs(), sweepQuality), sweepQuality);
+            ProcedureRun.exactTopTen(
+                new ExactSearch(sweepCorpus.docs(), sweepQuality), sweepQuality);
         new SegmentSweep(ctx, sweepCorpus, sweepQuality, truth).run();
         deleteData(ctx.outDir.resolve("data").resolve("sweep"));
       }
       if (grid) {
         Corpus gridCorpus = head(profile.gridDocs());
         List<BenchQuery> gridQuality =
-            gridCorpus.queries().subList(0, Math.min(profile.recallQueries(), gridCorpus.queries().size()));
+            gridCorpus
+                .queries()
+                .subList(0, Math.min(profile.recallQueries(), gridCorpus.queries().size()));
         new HnswGrid(ctx, gridCorpus, gridQuality, new ExactSearch(gridCorpus.docs(), gridQuality))
             .run(gridStores);
       }
@@ -133,8 +136,16 @@ public final class ExperimentRunner {
       Files.deleteIfExists(outDir.resolve("results.partial.jsonl"));
       double minutes = (System.nanoTime() - t0) / 60e9;
       new ReportWriter(outDir)
-          .write(rows, profile.name(), corpus.source(), variants.stream().map(Variant::label).toList(), minutes);
-      progress.step("done", String.format("%d rows in %.1f min; report %s", rows.size(), minutes, outDir.resolve("report.md")));
+          .write(
+              rows,
+              profile.name(),
+              corpus.source(),
+              variants.stream().map(Variant::label).toList(),
+              minutes);
+      progress.step(
+          "done",
+          String.format(
+              "%d rows in %.1f min; report %s", rows.size(), minutes, outDir.resolve("report.md")));
       return rows;
     }
   }
@@ -164,9 +175,9 @@ public final class ExperimentRunner {
   }
 
   /**
-   * Sets overlap@10 on the query rows measured after flush or merge: the segmented variants
-   * against {@code mutable}, {@code mutable} against {@code segmented} (or the force-merged one
-   * when only that ran).
+   * Sets overlap@10 on the query rows measured after flush or merge: the segmented variants against
+   * {@code mutable}, {@code mutable} against {@code segmented} (or the force-merged one when only
+   * that ran).
    */
   private List<ResultRow> withOverlap(List<ResultRow> rows, Map<String, List<List<String>>> ids) {
     List<ResultRow> out = new ArrayList<>(rows.size());

@@ -17,11 +17,11 @@ import org.searchlab.bench.load.ProcessCpu;
 import org.searchlab.core.Document;
 
 /**
- * Feeds documents as the benchmark did: Elasticsearch {@code _bulk} requests of {@link
- * #ES_BATCH} documents from {@link #ES_THREADS} client threads, or Vespa {@code /document/v1}
- * operations, one per request, from {@link #VESPA_THREADS} keep-alive connections (the Vespa feed
- * client's HTTP/2 multiplexing replaced by parallel HTTP/1.1 connections). A 429 is retried after
- * its {@code Retry-After}; other rejections are counted.
+ * Feeds documents as the benchmark did: Elasticsearch {@code _bulk} requests of {@link #ES_BATCH}
+ * documents from {@link #ES_THREADS} client threads, or Vespa {@code /document/v1} operations, one
+ * per request, from {@link #VESPA_THREADS} keep-alive connections (the Vespa feed client's HTTP/2
+ * multiplexing replaced by parallel HTTP/1.1 connections). A 429 is retried after its {@code
+ * Retry-After}; other rejections are counted.
  *
  * <p>Thread-safe: each call uses its own threads; the HTTP client is shared.
  */
@@ -100,7 +100,8 @@ public final class Feeder {
                           return;
                         }
                         int from = (int) (u % units) * unitSize;
-                        List<Document> slice = docs.subList(from, Math.min(docs.size(), from + unitSize));
+                        List<Document> slice =
+                            docs.subList(from, Math.min(docs.size(), from + unitSize));
                         long failed = elasticsearch ? bulk(slice, op) : single(slice.get(0), op);
                         errors.addAndGet(failed);
                         done.addAndGet(slice.size() - failed);
@@ -142,7 +143,9 @@ public final class Feeder {
     }
     HttpRequest req =
         Json.post(
-            base.resolve("/" + EsDialect.INDEX + "/_bulk"), body.toString(), "application/x-ndjson");
+            base.resolve("/" + EsDialect.INDEX + "/_bulk"),
+            body.toString(),
+            "application/x-ndjson");
     HttpResponse<byte[]> r = sendRetrying(req);
     if (r.statusCode() != 200) {
       return slice.size();
@@ -172,7 +175,9 @@ public final class Feeder {
                 + URLEncoder.encode(d.id(), StandardCharsets.UTF_8));
     ObjectNode body = Json.object();
     HttpRequest.Builder req =
-        HttpRequest.newBuilder(uri).timeout(Json.REQUEST_TIMEOUT).header("Content-Type", "application/json");
+        HttpRequest.newBuilder(uri)
+            .timeout(Json.REQUEST_TIMEOUT)
+            .header("Content-Type", "application/json");
     if (op == FeedOp.PUT) {
       body.set("fields", source(d));
       req.POST(HttpRequest.BodyPublishers.ofString(body.toString()));
@@ -194,7 +199,11 @@ public final class Feeder {
       // without hammering it.
       long waitMs = 50;
       try {
-        waitMs = r.headers().firstValue("Retry-After").map(v -> Long.parseLong(v.trim()) * 100).orElse(50L);
+        waitMs =
+            r.headers()
+                .firstValue("Retry-After")
+                .map(v -> Long.parseLong(v.trim()) * 100)
+                .orElse(50L);
       } catch (NumberFormatException e) {
         // keep the default
       }

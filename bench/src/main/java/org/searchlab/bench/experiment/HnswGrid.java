@@ -24,7 +24,8 @@ final class HnswGrid {
   private final List<BenchQuery> qualityQueries;
   private final List<List<String>> exact;
 
-  HnswGrid(RunContext ctx, Corpus corpus, List<BenchQuery> qualityQueries, ExactSearch exactSearch) {
+  HnswGrid(
+      RunContext ctx, Corpus corpus, List<BenchQuery> qualityQueries, ExactSearch exactSearch) {
     this.ctx = ctx;
     this.corpus = corpus;
     this.qualityQueries = qualityQueries;
@@ -55,7 +56,8 @@ final class HnswGrid {
                   ctx.serverLog(name),
                   ctx.load)) {
             s.admin.createIndex(corpus.dimension(), m, efc);
-            FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+            FeedStats feed =
+                s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
             s.admin.refresh();
             if (store.equals("segmented")) {
               s.admin.forceMerge(1);
@@ -74,7 +76,9 @@ final class HnswGrid {
               }
               ctx.progress.cell(
                   Phases.GRID,
-                  String.format("%s M=%d efC=%d ef=%d recall=%.3f", store, m, efc, ef, recall == null ? Double.NaN : recall),
+                  String.format(
+                      "%s M=%d efC=%d ef=%d recall=%.3f",
+                      store, m, efc, ef, recall == null ? Double.NaN : recall),
                   ProcedureRun.seconds(p));
               CellStats c = s.cell(load, 1, p.warmup(), p.duration());
               ctx.add(Rows.grid(info, variant, m, efc, ef, c, recall));

@@ -12,10 +12,10 @@ import org.searchlab.bench.load.CellStats;
 
 /**
  * The benchmark's procedure for one store family on one server: feed 0→N, flush, queries at every
- * client count (then, for the segmented family, force-merge to 1 segment and the same queries
- * again as {@code segmented-forcemerged}), refeed, update every price, and refeed while filtered
- * queries run. Hit ids of the quality queries are kept per (variant, type, filter) for overlap.
- * Runs on the caller's thread; not thread-safe.
+ * client count (then, for the segmented family, force-merge to 1 segment and the same queries again
+ * as {@code segmented-forcemerged}), refeed, update every price, and refeed while filtered queries
+ * run. Hit ids of the quality queries are kept per (variant, type, filter) for overlap. Runs on the
+ * caller's thread; not thread-safe.
  */
 final class ProcedureRun {
   private final RunContext ctx;
@@ -59,8 +59,7 @@ final class ProcedureRun {
    * Runs the procedure.
    *
    * @param stages the variants measured on this server, in order: {@code [mutable]}, {@code
-   *     [segmented]}, {@code [segmented-forcemerged]} or {@code [segmented,
-   *     segmented-forcemerged]}
+   *     [segmented]}, {@code [segmented-forcemerged]} or {@code [segmented, segmented-forcemerged]}
    */
   void run(List<Variant> stages) throws IOException, InterruptedException {
     Variant first = stages.get(0);
@@ -83,7 +82,8 @@ final class ProcedureRun {
       s.admin.flush();
       Integer segments = s.admin.segments();
       ctx.add(Rows.feed(ctx.info, writeVariant, Phases.FEED, segments, null, feed));
-      ctx.progress.step(Phases.FEED, writeVariant + ": " + describe(feed) + ", segments " + segments);
+      ctx.progress.step(
+          Phases.FEED, writeVariant + ": " + describe(feed) + ", segments " + segments);
 
       for (Variant v : stages) {
         String phase = Phases.AFTER_FLUSH;
@@ -176,7 +176,8 @@ final class ProcedureRun {
               String.format("%s %s filtered clients=%d", variant, t.label(), clients),
               seconds(p));
           CellStats c = s.cell(requests, clients, p.warmup(), p.duration());
-          cells.add(Rows.query(ctx.info, variant, Phases.DURING_REFEED, t, true, clients, null, null, c));
+          cells.add(
+              Rows.query(ctx.info, variant, Phases.DURING_REFEED, t, true, clients, null, null, c));
         }
       }
     } finally {

@@ -157,50 +157,161 @@ public record Profile(
 
   public Profile withDocs(int v) {
     return new Profile(
-        name, v, dimension, clients, refeedClients, warmup, duration, queryCount, recallQueries,
-        Math.min(sweepDocs, v), sweepSegments, sweepClients, sweepDuration, gridDocs, serverHeap,
+        name,
+        v,
+        dimension,
+        clients,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        recallQueries,
+        Math.min(sweepDocs, v),
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
         mainPhases);
   }
 
   public Profile withDimension(int v) {
     return new Profile(
-        name, docs, v, clients, refeedClients, warmup, duration, queryCount, recallQueries,
-        sweepDocs, sweepSegments, sweepClients, sweepDuration, gridDocs, serverHeap, mainPhases);
+        name,
+        docs,
+        v,
+        clients,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        recallQueries,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
+        mainPhases);
   }
 
   public Profile withClients(List<Integer> v) {
     return new Profile(
-        name, docs, dimension, v, refeedClients, warmup, duration, queryCount, recallQueries,
-        sweepDocs, sweepSegments, sweepClients, sweepDuration, gridDocs, serverHeap, mainPhases);
+        name,
+        docs,
+        dimension,
+        v,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        recallQueries,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
+        mainPhases);
   }
 
   public Profile withDuration(Duration v) {
     return new Profile(
-        name, docs, dimension, clients, refeedClients, warmup, v, queryCount, recallQueries,
-        sweepDocs, sweepSegments, sweepClients, sweepDuration, gridDocs, serverHeap, mainPhases);
+        name,
+        docs,
+        dimension,
+        clients,
+        refeedClients,
+        warmup,
+        v,
+        queryCount,
+        recallQueries,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
+        mainPhases);
   }
 
   public Profile withWarmup(Duration v) {
     return new Profile(
-        name, docs, dimension, clients, refeedClients, v, duration, queryCount, recallQueries,
-        sweepDocs, sweepSegments, sweepClients, sweepDuration, gridDocs, serverHeap, mainPhases);
+        name,
+        docs,
+        dimension,
+        clients,
+        refeedClients,
+        v,
+        duration,
+        queryCount,
+        recallQueries,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
+        mainPhases);
   }
 
   public Profile withSweep(int docsV, List<Integer> segmentsV, Duration durationV) {
     return new Profile(
-        name, docs, dimension, clients, refeedClients, warmup, duration, queryCount, recallQueries,
-        docsV, segmentsV, sweepClients, durationV, gridDocs, serverHeap, mainPhases);
+        name,
+        docs,
+        dimension,
+        clients,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        recallQueries,
+        docsV,
+        segmentsV,
+        sweepClients,
+        durationV,
+        gridDocs,
+        serverHeap,
+        mainPhases);
   }
 
   public Profile withGridDocs(int v) {
     return new Profile(
-        name, docs, dimension, clients, refeedClients, warmup, duration, queryCount, recallQueries,
-        sweepDocs, sweepSegments, sweepClients, sweepDuration, v, serverHeap, mainPhases);
+        name,
+        docs,
+        dimension,
+        clients,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        recallQueries,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        v,
+        serverHeap,
+        mainPhases);
   }
 
   public Profile withRecallQueries(int v) {
     return new Profile(
-        name, docs, dimension, clients, refeedClients, warmup, duration, queryCount, v, sweepDocs,
-        sweepSegments, sweepClients, sweepDuration, gridDocs, serverHeap, mainPhases);
+        name,
+        docs,
+        dimension,
+        clients,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        v,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
+        mainPhases);
   }
 }

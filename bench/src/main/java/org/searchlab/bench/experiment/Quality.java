@@ -8,8 +8,8 @@ import java.util.Set;
  * Result-quality measures over lists of top hits. Stateless and thread-safe.
  *
  * <ul>
- *   <li>recall@k: |returned top-k ∩ exact top-k| / |exact top-k|, averaged over queries whose
- *       exact answer is not empty;
+ *   <li>recall@k: |returned top-k ∩ exact top-k| / |exact top-k|, averaged over queries whose exact
+ *       answer is not empty;
  *   <li>overlap@k: |A top-k ∩ B top-k| / max(|A|, |B|), averaged over queries where either side
  *       returned something (the benchmark's measure between the engines).
  * </ul>

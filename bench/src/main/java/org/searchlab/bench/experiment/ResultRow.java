@@ -12,9 +12,25 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
-  "variant", "phase", "query_type", "filtered", "clients", "segments", "search_threads",
-  "qps", "avg_ms", "p50_ms", "p95_ms", "p99_ms", "p999_ms", "cpu_cores", "qps_per_core",
-  "recall_at_10", "overlap_at_10", "docs_per_sec", "docs_per_sec_per_core"
+  "variant",
+  "phase",
+  "query_type",
+  "filtered",
+  "clients",
+  "segments",
+  "search_threads",
+  "qps",
+  "avg_ms",
+  "p50_ms",
+  "p95_ms",
+  "p99_ms",
+  "p999_ms",
+  "cpu_cores",
+  "qps_per_core",
+  "recall_at_10",
+  "overlap_at_10",
+  "docs_per_sec",
+  "docs_per_sec_per_core"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -52,10 +68,37 @@ public record ResultRow(
   /** A copy with recall and overlap set. */
   public ResultRow withQuality(Double recall, Double overlap) {
     return new ResultRow(
-        variant, phase, queryType, filtered, clients, segments, searchThreads, qps, avgMs, p50Ms,
-        p95Ms, p99Ms, p999Ms, cpuCores, qpsPerCore, recall, overlap, docsPerSec, docsPerSecPerCore,
-        requests, errors, seconds, hnswM, hnswEfConstruction, ef, profile, machine, jdk, commit,
-        docs, dim);
+        variant,
+        phase,
+        queryType,
+        filtered,
+        clients,
+        segments,
+        searchThreads,
+        qps,
+        avgMs,
+        p50Ms,
+        p95Ms,
+        p99Ms,
+        p999Ms,
+        cpuCores,
+        qpsPerCore,
+        recall,
+        overlap,
+        docsPerSec,
+        docsPerSecPerCore,
+        requests,
+        errors,
+        seconds,
+        hnswM,
+        hnswEfConstruction,
+        ef,
+        profile,
+        machine,
+        jdk,
+        commit,
+        docs,
+        dim);
   }
 
   /** Whether this is a query cell (not a feed cell). */

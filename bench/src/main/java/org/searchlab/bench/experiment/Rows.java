@@ -51,7 +51,12 @@ final class Rows {
   }
 
   static ResultRow feed(
-      RunInfo info, String variant, String phase, Integer segments, String searchThreads, FeedStats f) {
+      RunInfo info,
+      String variant,
+      String phase,
+      Integer segments,
+      String searchThreads,
+      FeedStats f) {
     return new ResultRow(
         variant,
         phase,
@@ -90,10 +95,36 @@ final class Rows {
       RunInfo info, String variant, int m, int efConstruction, int ef, CellStats s, Double recall) {
     ResultRow r = query(info, variant, "grid", QueryType.VECTOR, false, 1, null, null, s);
     return new ResultRow(
-        r.variant(), r.phase(), r.queryType(), r.filtered(), r.clients(), r.segments(),
-        r.searchThreads(), r.qps(), r.avgMs(), r.p50Ms(), r.p95Ms(), r.p99Ms(), r.p999Ms(),
-        r.cpuCores(), r.qpsPerCore(), recall, null, null, null, r.requests(), r.errors(),
-        r.seconds(), m, efConstruction, ef, r.profile(), r.machine(), r.jdk(), r.commit(),
-        r.docs(), r.dim());
+        r.variant(),
+        r.phase(),
+        r.queryType(),
+        r.filtered(),
+        r.clients(),
+        r.segments(),
+        r.searchThreads(),
+        r.qps(),
+        r.avgMs(),
+        r.p50Ms(),
+        r.p95Ms(),
+        r.p99Ms(),
+        r.p999Ms(),
+        r.cpuCores(),
+        r.qpsPerCore(),
+        recall,
+        null,
+        null,
+        null,
+        r.requests(),
+        r.errors(),
+        r.seconds(),
+        m,
+        efConstruction,
+        ef,
+        r.profile(),
+        r.machine(),
+        r.jdk(),
+        r.commit(),
+        r.docs(),
+        r.dim());
   }
 }

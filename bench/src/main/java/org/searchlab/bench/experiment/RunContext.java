@@ -25,7 +25,12 @@ final class RunContext {
   private final List<ResultRow> rows = Collections.synchronizedList(new ArrayList<>());
 
   RunContext(
-      Profile profile, Path outDir, RunInfo info, Progress progress, LoadGenerator load, PrintStream log) {
+      Profile profile,
+      Path outDir,
+      RunInfo info,
+      Progress progress,
+      LoadGenerator load,
+      PrintStream log) {
     this.profile = profile;
     this.outDir = outDir;
     this.info = info;

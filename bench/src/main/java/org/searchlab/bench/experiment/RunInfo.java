@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * @param docs documents in the variant's index
  * @param dim embedding dimension
  */
-public record RunInfo(Machine machine, String jdk, String commit, String profile, int docs, int dim) {
+public record RunInfo(
+    Machine machine, String jdk, String commit, String profile, int docs, int dim) {
 
   /**
    * The machine.
@@ -61,7 +62,9 @@ public record RunInfo(Machine machine, String jdk, String commit, String profile
     try {
       String head = run(home, "git", "rev-parse", "HEAD");
       String status = run(home, "git", "status", "--porcelain", "--untracked-files=no");
-      return head == null ? "unknown" : status != null && !status.isEmpty() ? head + "-dirty" : head;
+      return head == null
+          ? "unknown"
+          : status != null && !status.isEmpty() ? head + "-dirty" : head;
     } catch (IOException e) {
       return "unknown";
     } catch (InterruptedException e) {

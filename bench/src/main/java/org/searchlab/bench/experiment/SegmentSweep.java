@@ -12,10 +12,10 @@ import org.searchlab.bench.load.CellStats;
  * bulk batch and merge policy {@code none} (batches sent one at a time, refresh only on request, so
  * B batches make exactly B segments), then is force-merged down through the profile's segment
  * counts. At each count, filtered vector, lexical and hybrid queries run at the sweep's client
- * counts with {@code searchThreads} = 0 (segments searched one after another) and with the
- * server's default pool (Elasticsearch's concurrent segment search). Switching the thread setting
- * restarts the server on the same data directory; the order alternates so each count needs one
- * restart. Runs on the caller's thread; not thread-safe.
+ * counts with {@code searchThreads} = 0 (segments searched one after another) and with the server's
+ * default pool (Elasticsearch's concurrent segment search). Switching the thread setting restarts
+ * the server on the same data directory; the order alternates so each count needs one restart. Runs
+ * on the caller's thread; not thread-safe.
  */
 final class SegmentSweep {
   static final String VARIANT = "segmented";
@@ -66,8 +66,7 @@ final class SegmentSweep {
       FeedStats feed = s.feeder(batch).feed(corpus.docs(), FeedOp.PUT, s.server.cpu(), 1);
       s.admin.refresh();
       ctx.progress.step(
-          Phases.SWEEP,
-          ProcedureRun.describe(feed) + ", segments " + s.admin.segments());
+          Phases.SWEEP, ProcedureRun.describe(feed) + ", segments " + s.admin.segments());
       for (int target : p.sweepSegments()) {
         Integer before = s.admin.segments();
         if (before == null || before > target) {
@@ -106,7 +105,8 @@ final class SegmentSweep {
         ctx.progress.cell(
             Phases.SWEEP,
             String.format(
-                "segments=%s threads=%s %s filtered clients=%d", segments, threads, t.label(), clients),
+                "segments=%s threads=%s %s filtered clients=%d",
+                segments, threads, t.label(), clients),
             seconds(p));
         CellStats c =
             s.cell(

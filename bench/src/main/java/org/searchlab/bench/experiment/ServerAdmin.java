@@ -28,8 +28,8 @@ public final class ServerAdmin {
 
   /**
    * {@code PUT /product} with the benchmark's mapping (dims, dot_product, HNSW m and
-   * ef_construction, the shared analyzer). Returns the status; an index that exists already
-   * answers 400 and is not an error here.
+   * ef_construction, the shared analyzer). Returns the status; an index that exists already answers
+   * 400 and is not an error here.
    */
   public int createIndex(int dimension, int m, int efConstruction)
       throws IOException, InterruptedException {
@@ -38,7 +38,11 @@ public final class ServerAdmin {
     ObjectNode an = analysis.putObject("analyzer").putObject(TextAnalysis.NAME);
     an.put("tokenizer", "standard");
     an.putArray("filter").add("lowercase").add("asciifolding").add("porter2_stemmer");
-    analysis.putObject("filter").putObject("porter2_stemmer").put("type", "stemmer").put("language", "porter2");
+    analysis
+        .putObject("filter")
+        .putObject("porter2_stemmer")
+        .put("type", "stemmer")
+        .put("language", "porter2");
     ObjectNode props = body.putObject("mappings").putObject("properties");
     props.putObject("id").put("type", "keyword");
     props.putObject("title").put("type", "text").put("analyzer", TextAnalysis.NAME);
@@ -47,8 +51,14 @@ public final class ServerAdmin {
     props.putObject("price").put("type", "integer").put("index", false);
     props.putObject("average_rating").put("type", "float").put("index", false);
     ObjectNode emb = props.putObject("embedding");
-    emb.put("type", "dense_vector").put("dims", dimension).put("index", true).put("similarity", "dot_product");
-    emb.putObject("index_options").put("type", "hnsw").put("m", m).put("ef_construction", efConstruction);
+    emb.put("type", "dense_vector")
+        .put("dims", dimension)
+        .put("index", true)
+        .put("similarity", "dot_product");
+    emb.putObject("index_options")
+        .put("type", "hnsw")
+        .put("m", m)
+        .put("ef_construction", efConstruction);
     HttpRequest req =
         HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX))
             .timeout(Json.REQUEST_TIMEOUT)
@@ -76,8 +86,8 @@ public final class ServerAdmin {
   }
 
   /**
-   * The searchable segment count, {@code indices.product.shards.0[0].num_search_segments} of
-   * {@code GET /product/_segments}, or {@code null} when the server does not report it.
+   * The searchable segment count, {@code indices.product.shards.0[0].num_search_segments} of {@code
+   * GET /product/_segments}, or {@code null} when the server does not report it.
    */
   public Integer segments() throws IOException, InterruptedException {
     HttpRequest req =
@@ -114,7 +124,11 @@ public final class ServerAdmin {
   private static void expectOk(HttpResponse<byte[]> r, String what) throws IOException {
     if (r.statusCode() / 100 != 2) {
       throw new IOException(
-          what + " answered " + r.statusCode() + ": " + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
+          what
+              + " answered "
+              + r.statusCode()
+              + ": "
+              + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
     }
   }
 }

@@ -43,7 +43,12 @@ public record ServerOptions(
 
   public ServerOptions withHnsw(int m, int efConstruction) {
     return new ServerOptions(
-        store, segmentPerBatch, mergePolicyNone, searchThreads, m, efConstruction,
+        store,
+        segmentPerBatch,
+        mergePolicyNone,
+        searchThreads,
+        m,
+        efConstruction,
         refreshIntervalMs);
   }
 
@@ -66,7 +71,8 @@ public record ServerOptions(
       f.addAll(List.of("--search-threads", searchThreads.toString()));
     }
     if (segmented && refreshIntervalMs != null) {
-      f.addAll(List.of("--refresh-interval", refreshIntervalMs < 0 ? "-1" : refreshIntervalMs + "ms"));
+      f.addAll(
+          List.of("--refresh-interval", refreshIntervalMs < 0 ? "-1" : refreshIntervalMs + "ms"));
     }
     if (hnswM != null) {
       f.addAll(List.of("--hnsw-m", hnswM.toString()));

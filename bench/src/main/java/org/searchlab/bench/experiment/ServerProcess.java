@@ -48,9 +48,9 @@ public final class ServerProcess implements AutoCloseable {
   public static ServerProcess start(ServerOptions options, Path dataDir, String heap, Path log)
       throws IOException, InterruptedException {
     int port = freePort();
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> cmd = new ArrayList<>();
-    cmd.add(java.toString());
+    cmd.add(javaBin.toString());
     cmd.addAll(
         List.of(
             "--add-modules",
@@ -94,14 +94,16 @@ public final class ServerProcess implements AutoCloseable {
 
   private void awaitHealthy(Path log) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-    try (HttpClient probe =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+    try (HttpClient probe = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
       HttpRequest health =
           HttpRequest.newBuilder(base.resolve("/health")).timeout(Duration.ofSeconds(2)).build();
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
           throw new IOException(
-              "server exited with status " + process.exitValue() + " before it was healthy; see " + log);
+              "server exited with status "
+                  + process.exitValue()
+                  + " before it was healthy; see "
+                  + log);
         }
         try {
           if (probe.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {

@@ -27,7 +27,8 @@ final class Session implements AutoCloseable {
     this.admin = new ServerAdmin(load.http(), server.base());
   }
 
-  static Session start(ServerOptions options, Path dataDir, String heap, Path log, LoadGenerator load)
+  static Session start(
+      ServerOptions options, Path dataDir, String heap, Path log, LoadGenerator load)
       throws IOException, InterruptedException {
     ServerProcess p = ServerProcess.start(options, dataDir, heap, log);
     return new Session(p, SearchDialect.ofStore(options.store()), load);
@@ -60,7 +61,8 @@ final class Session implements AutoCloseable {
   }
 
   /** Runs one closed-loop cell against this server. */
-  CellStats cell(List<HttpRequest> requests, int clients, java.time.Duration warmup, java.time.Duration window)
+  CellStats cell(
+      List<HttpRequest> requests, int clients, java.time.Duration warmup, java.time.Duration window)
       throws InterruptedException {
     return load.run(requests, clients, warmup, window, server.cpu());
   }

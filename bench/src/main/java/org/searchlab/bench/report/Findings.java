@@ -121,8 +121,7 @@ final class Findings {
       }
       total++;
       double lat = conc.get().avgMs() / seq.get().avgMs();
-      double cpu =
-          ReportWriter.cpuMsPerQuery(conc.get()) / ReportWriter.cpuMsPerQuery(seq.get());
+      double cpu = ReportWriter.cpuMsPerQuery(conc.get()) / ReportWriter.cpuMsPerQuery(seq.get());
       lower += lat < 1 ? 1 : 0;
       costlier += cpu > 1 ? 1 : 0;
       parts.add(
@@ -171,11 +170,15 @@ final class Findings {
             seg1.get().avgMs(),
             fm1.get().avgMs(),
             clients.get(0),
-            seg1.get().avgMs() < fm1.get().avgMs() ? "multi-segment faster, as in the benchmark" : "multi-segment not faster, unlike the benchmark",
+            seg1.get().avgMs() < fm1.get().avgMs()
+                ? "multi-segment faster, as in the benchmark"
+                : "multi-segment not faster, unlike the benchmark",
             segHi.get().avgMs(),
             fmHi.get().avgMs(),
             hi,
-            segHi.get().avgMs() > fmHi.get().avgMs() ? "multi-segment slower, as in the benchmark" : "multi-segment not slower, unlike the benchmark"));
+            segHi.get().avgMs() > fmHi.get().avgMs()
+                ? "multi-segment slower, as in the benchmark"
+                : "multi-segment not slower, unlike the benchmark"));
   }
 
   /** p99 during refeed relative to after flush, per family, hybrid at the middle refeed count. */
@@ -183,7 +186,12 @@ final class Findings {
     List<String> parts = new ArrayList<>();
     for (String v : new String[] {"mutable", "segmented", "segmented-forcemerged"}) {
       idx.all().stream()
-          .filter(r -> r.isQueryCell() && r.variant().equals(v) && r.phase().equals("during_refeed") && r.queryType().equals("hybrid"))
+          .filter(
+              r ->
+                  r.isQueryCell()
+                      && r.variant().equals(v)
+                      && r.phase().equals("during_refeed")
+                      && r.queryType().equals("hybrid"))
           .filter(r -> r.clients() == 16 || r.clients() == idx.headlineClients())
           .findFirst()
           .ifPresent(

@@ -33,8 +33,8 @@ final class Plots {
   }
 
   /**
-   * Saturation curves of one query type: average latency, p99 and server CPU cores against QPS,
-   * one line per variant (points are the client counts), unfiltered on top, filtered below.
+   * Saturation curves of one query type: average latency, p99 and server CPU cores against QPS, one
+   * line per variant (points are the client counts), unfiltered on top, filtered below.
    */
   String saturation(String type) throws IOException {
     List<XYChart> charts = new ArrayList<>();
@@ -63,7 +63,8 @@ final class Plots {
       return null;
     }
     String name = "saturation-" + type + ".png";
-    BitmapEncoder.saveBitmap(charts, 2, 3, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+    BitmapEncoder.saveBitmap(
+        charts, 2, 3, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
     return name;
   }
 
@@ -126,16 +127,23 @@ final class Plots {
           if (pts.isEmpty()) {
             continue;
           }
-          String label = (threads.equals("0") ? "sequential" : "concurrent") + ", " + clients + " cl";
+          String label =
+              (threads.equals("0") ? "sequential" : "concurrent") + ", " + clients + " cl";
           add(qps, label, pts, r -> r.segments(), ResultRow::qps);
           add(p99, label, pts, r -> r.segments(), ResultRow::p99Ms);
-          add(cpq, label, pts, r -> r.segments(), r -> r.qps() > 0 ? 1000 * r.cpuCores() / r.qps() : 0);
+          add(
+              cpq,
+              label,
+              pts,
+              r -> r.segments(),
+              r -> r.qps() > 0 ? 1000 * r.cpuCores() / r.qps() : 0);
         }
       }
       charts.addAll(List.of(qps, p99, cpq));
     }
     String name = "sweep-segments.png";
-    BitmapEncoder.saveBitmap(charts, 3, 3, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+    BitmapEncoder.saveBitmap(
+        charts, 3, 3, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
     return name;
   }
 
@@ -188,7 +196,14 @@ final class Plots {
             label -> {
               List<ResultRow> pts =
                   grid.stream()
-                      .filter(r -> label.equals(r.variant() + " M=" + r.hnswM() + " efC=" + r.hnswEfConstruction()))
+                      .filter(
+                          r ->
+                              label.equals(
+                                  r.variant()
+                                      + " M="
+                                      + r.hnswM()
+                                      + " efC="
+                                      + r.hnswEfConstruction()))
                       .sorted((a, b) -> Integer.compare(a.ef(), b.ef()))
                       .toList();
               add(chart, label, pts, ResultRow::qps, r -> orZero(r.recallAt10()));
@@ -199,7 +214,8 @@ final class Plots {
   }
 
   private static XYChart xy(String title, String x, String y) {
-    XYChart c = new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(x).yAxisTitle(y).build();
+    XYChart c =
+        new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(x).yAxisTitle(y).build();
     style(c.getStyler());
     c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     return c;

@@ -111,7 +111,8 @@ public final class ReportWriter {
       return;
     }
     md.append("## Writes\n\n")
-        .append("| variant | phase | docs | seconds | docs/s | server cores | docs/s per core | segments after | rejected |\n")
+        .append(
+            "| variant | phase | docs | seconds | docs/s | server cores | docs/s per core | segments after | rejected |\n")
         .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ResultRow r : feeds) {
       md.append(
@@ -130,7 +131,9 @@ public final class ReportWriter {
     }
     String seg = idx.feed("segmented", "feed").isPresent() ? "segmented" : "segmented-forcemerged";
     if (idx.feed(MUTABLE, "feed").isPresent() && idx.feed(seg, "feed").isPresent()) {
-      md.append("\nWrite ratios, mutable ÷ ").append(seg).append(" (above 1 favours mutable):\n\n")
+      md.append("\nWrite ratios, mutable ÷ ")
+          .append(seg)
+          .append(" (above 1 favours mutable):\n\n")
           .append("| phase | docs/s ratio | docs/s per core ratio |\n|---|---:|---:|\n");
       for (String p : new String[] {"feed", "refeed", "update", "refeed_with_queries"}) {
         Optional<ResultRow> m = idx.feed(MUTABLE, p);
@@ -153,8 +156,12 @@ public final class ReportWriter {
     md.append("## Queries after flush (and after force-merge)\n\n");
     for (String t : TYPES) {
       for (boolean filtered : new boolean[] {false, true}) {
-        md.append("### ").append(t).append(filtered ? ", filtered" : "").append("\n\n")
-            .append("| variant | clients | QPS | avg ms | p50 ms | p95 ms | p99 ms | p99.9 ms | server cores | QPS/core | recall@10 | overlap@10 | errors |\n")
+        md.append("### ")
+            .append(t)
+            .append(filtered ? ", filtered" : "")
+            .append("\n\n")
+            .append(
+                "| variant | clients | QPS | avg ms | p50 ms | p95 ms | p99 ms | p99.9 ms | server cores | QPS/core | recall@10 | overlap@10 | errors |\n")
             .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String v : idx.queryVariants()) {
           for (int c : idx.clients()) {
@@ -165,9 +172,19 @@ public final class ReportWriter {
                             String.format(
                                 Locale.ROOT,
                                 "| %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %s | %s | %d |%n",
-                                v, c, r.qps(), r.avgMs(), r.p50Ms(), r.p95Ms(), r.p99Ms(),
-                                r.p999Ms(), r.cpuCores(), r.qpsPerCore(), num(r.recallAt10()),
-                                num(r.overlapAt10()), r.errors())));
+                                v,
+                                c,
+                                r.qps(),
+                                r.avgMs(),
+                                r.p50Ms(),
+                                r.p95Ms(),
+                                r.p99Ms(),
+                                r.p999Ms(),
+                                r.cpuCores(),
+                                r.qpsPerCore(),
+                                num(r.recallAt10()),
+                                num(r.overlapAt10()),
+                                r.errors())));
           }
         }
         md.append('\n');
@@ -180,15 +197,18 @@ public final class ReportWriter {
       return;
     }
     md.append("## Ratios (as the benchmark computed them)\n\n")
-        .append("Throughput ratio = mutable ÷ segmented; latency ratio = segmented ÷ mutable. Above 1")
+        .append(
+            "Throughput ratio = mutable ÷ segmented; latency ratio = segmented ÷ mutable. Above 1")
         .append(" favours mutable, below 1 favours the segmented variant.\n\n");
     for (String seg : idx.queryVariants()) {
       if (seg.equals(MUTABLE)) {
         continue;
       }
-      ratioTable(md, idx, seg, "QPS per core ratio (mutable ÷ " + seg + ")", r -> r.qpsPerCore(), true);
+      ratioTable(
+          md, idx, seg, "QPS per core ratio (mutable ÷ " + seg + ")", r -> r.qpsPerCore(), true);
       ratioTable(md, idx, seg, "Throughput ratio, QPS (mutable ÷ " + seg + ")", r -> r.qps(), true);
-      ratioTable(md, idx, seg, "Average latency ratio (" + seg + " ÷ mutable)", r -> r.avgMs(), false);
+      ratioTable(
+          md, idx, seg, "Average latency ratio (" + seg + " ÷ mutable)", r -> r.avgMs(), false);
       ratioTable(md, idx, seg, "p99 latency ratio (" + seg + " ÷ mutable)", r -> r.p99Ms(), false);
     }
   }
@@ -228,15 +248,19 @@ public final class ReportWriter {
 
   private void refeedSection(StringBuilder md, RowIndex idx) {
     List<ResultRow> during =
-        idx.all().stream().filter(r -> r.isQueryCell() && r.phase().equals("during_refeed")).toList();
+        idx.all().stream()
+            .filter(r -> r.isQueryCell() && r.phase().equals("during_refeed"))
+            .toList();
     if (during.isEmpty()) {
       return;
     }
     md.append("## Filtered queries during refeed\n\n")
-        .append("| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | server cores during |\n")
+        .append(
+            "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | server cores during |\n")
         .append("|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (ResultRow r : during) {
-      Optional<ResultRow> before = idx.query(r.variant(), "after_flush", r.queryType(), true, r.clients());
+      Optional<ResultRow> before =
+          idx.query(r.variant(), "after_flush", r.queryType(), true, r.clients());
       md.append(
           String.format(
               Locale.ROOT,
@@ -283,18 +307,31 @@ public final class ReportWriter {
       md.append('\n').append(sep).append('\n');
       for (int s : segments) {
         Optional<ResultRow> anyRow = idx.sweep(s, "default", t, clients.get(0));
-        md.append("| ").append(s).append(" | ").append(anyRow.map(r -> num(r.recallAt10())).orElse("–")).append(" |");
+        md.append("| ")
+            .append(s)
+            .append(" | ")
+            .append(anyRow.map(r -> num(r.recallAt10())).orElse("–"))
+            .append(" |");
         for (int c : clients) {
           Optional<ResultRow> seq = idx.sweep(s, "0", t, c);
           Optional<ResultRow> conc = idx.sweep(s, "default", t, c);
-          md.append(' ').append(fmt(seq, ResultRow::qps, "%.0f")).append(" | ")
-              .append(fmt(conc, ResultRow::qps, "%.0f")).append(" | ")
-              .append(fmt(seq, ResultRow::avgMs, "%.2f")).append(" | ")
-              .append(fmt(conc, ResultRow::avgMs, "%.2f")).append(" | ")
-              .append(fmt(seq, ResultRow::p99Ms, "%.2f")).append(" | ")
-              .append(fmt(conc, ResultRow::p99Ms, "%.2f")).append(" | ")
-              .append(fmt(seq, ReportWriter::cpuMsPerQuery, "%.2f")).append(" | ")
-              .append(fmt(conc, ReportWriter::cpuMsPerQuery, "%.2f")).append(" |");
+          md.append(' ')
+              .append(fmt(seq, ResultRow::qps, "%.0f"))
+              .append(" | ")
+              .append(fmt(conc, ResultRow::qps, "%.0f"))
+              .append(" | ")
+              .append(fmt(seq, ResultRow::avgMs, "%.2f"))
+              .append(" | ")
+              .append(fmt(conc, ResultRow::avgMs, "%.2f"))
+              .append(" | ")
+              .append(fmt(seq, ResultRow::p99Ms, "%.2f"))
+              .append(" | ")
+              .append(fmt(conc, ResultRow::p99Ms, "%.2f"))
+              .append(" | ")
+              .append(fmt(seq, ReportWriter::cpuMsPerQuery, "%.2f"))
+              .append(" | ")
+              .append(fmt(conc, ReportWriter::cpuMsPerQuery, "%.2f"))
+              .append(" |");
         }
         md.append('\n');
       }
@@ -308,15 +345,23 @@ public final class ReportWriter {
       return;
     }
     md.append("## HNSW parameter grid (unfiltered top-10 vector queries, 1 client)\n\n")
-        .append("| variant | M | efConstruction | ef | recall@10 | QPS | avg ms | p99 ms | QPS/core |\n")
+        .append(
+            "| variant | M | efConstruction | ef | recall@10 | QPS | avg ms | p99 ms | QPS/core |\n")
         .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ResultRow r : grid) {
       md.append(
           String.format(
               Locale.ROOT,
               "| %s | %d | %d | %d | %s | %.0f | %.2f | %.2f | %.0f |%n",
-              r.variant(), r.hnswM(), r.hnswEfConstruction(), r.ef(), num(r.recallAt10()), r.qps(),
-              r.avgMs(), r.p99Ms(), r.qpsPerCore()));
+              r.variant(),
+              r.hnswM(),
+              r.hnswEfConstruction(),
+              r.ef(),
+              num(r.recallAt10()),
+              r.qps(),
+              r.avgMs(),
+              r.p99Ms(),
+              r.qpsPerCore()));
     }
     md.append('\n');
   }

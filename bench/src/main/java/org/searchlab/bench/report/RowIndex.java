@@ -29,7 +29,8 @@ final class RowIndex {
                     && Objects.equals(r.filtered(), filtered));
   }
 
-  Optional<ResultRow> query(String variant, String phase, String type, boolean filtered, int clients) {
+  Optional<ResultRow> query(
+      String variant, String phase, String type, boolean filtered, int clients) {
     return queries(variant, phase, type, filtered)
         .filter(r -> r.clients() != null && r.clients() == clients)
         .findFirst();
@@ -66,14 +67,24 @@ final class RowIndex {
   /** Variants with query rows in their main phase, in a stable order. */
   List<String> queryVariants() {
     return Stream.of("mutable", "segmented", "segmented-forcemerged")
-        .filter(v -> rows.stream().anyMatch(r -> r.isQueryCell() && r.variant().equals(v) && r.phase().equals(mainPhase(v))))
+        .filter(
+            v ->
+                rows.stream()
+                    .anyMatch(
+                        r ->
+                            r.isQueryCell()
+                                && r.variant().equals(v)
+                                && r.phase().equals(mainPhase(v))))
         .toList();
   }
 
   /** Client counts of the main query phases, ascending. */
   List<Integer> clients() {
     return rows.stream()
-        .filter(r -> r.isQueryCell() && (r.phase().equals("after_flush") || r.phase().equals("after_merge")))
+        .filter(
+            r ->
+                r.isQueryCell()
+                    && (r.phase().equals("after_flush") || r.phase().equals("after_merge")))
         .map(ResultRow::clients)
         .distinct()
         .sorted()
