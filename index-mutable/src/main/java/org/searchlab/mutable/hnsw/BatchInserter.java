@@ -1,0 +1,132 @@
+package org.searchlab.mutable.hnsw;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.searchlab.core.InvalidRequestException;
+
+/**
+ * The parallel build path of {@link MutableHnswGraph#insertAll}: Vespa's two-phase insert, in
+ * batches.
+ *
+ * <ol>
+ *   <li>The writer stores every vector and draws every level in input order (so levels do not
+ *       depend on thread timing).
+ *   <li>For each batch of {@link #BATCH} nodes, the build threads run phase one (neighbour search
+ *       and selection) against the graph as it stands, which the writer does not touch meanwhile. A
+ *       node also scores the nodes before it in the same batch directly, so that it does not miss
+ *       them for not being linked yet.
+ *   <li>The writer then links the batch in input order (phase two). Every selected neighbour is
+ *       either in the graph or earlier in the batch, hence linked already.
+ * </ol>
+ *
+ * Given the batch size, the result does not depend on the thread count or scheduling. With one
+ * build thread nodes are inserted one by one, exactly like {@link MutableHnswGraph#insert}.
+ *
+ * <p>Thread-safety: one use by the writer thread; it owns its pool for the duration of the call.
+ */
+final class BatchInserter {
+  /** Nodes per batch: big enough to keep the threads busy, small enough to see recent links. */
+  static final int BATCH = 256;
+
+  private final MutableHnswGraph graph;
+
+  BatchInserter(MutableHnswGraph graph) {
+    this.graph = graph;
+  }
+
+  void insertAll(int[] nodes, float[][] vectors) {
+    Set<Integer> seen = new HashSet<>();
+    for (int node : nodes) {
+      graph.checkAbsent(node);
+      if (!seen.add(node)) {
+        throw new InvalidRequestException("node " + node + " appears twice in insertAll");
+      }
+    }
+    int threads = graph.config().buildThreads();
+    if (threads == 1) {
+      for (int i = 0; i < nodes.length; i++) {
+        graph.insert(nodes[i], vectors[i]);
+      }
+      return;
+    }
+    VectorStore store = graph.vectors();
+    int[] levels = new int[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      store.set(nodes[i], vectors[i]);
+      levels[i] = graph.randomLevel();
+    }
+    HnswSearcher[] searchers = new HnswSearcher[threads];
+    for (int t = 0; t < threads; t++) {
+      searchers[t] = new HnswSearcher(graph);
+    }
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads - 1,
+            r -> {
+              Thread th = new Thread(r, "hnsw-build");
+              th.setDaemon(true);
+              return th;
+            });
+    try {
+      MutableHnswGraph.Prepared[] prepared = new MutableHnswGraph.Prepared[BATCH];
+      for (int from = 0; from < nodes.length; from += BATCH) {
+        int to = Math.min(nodes.length, from + BATCH);
+        runPhaseOne(pool, searchers, nodes, levels, from, to, prepared);
+        for (int i = from; i < to; i++) {
+          graph.link(prepared[i - from]);
+          prepared[i - from] = null;
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void runPhaseOne(
+      ExecutorService pool,
+      HnswSearcher[] searchers,
+      int[] nodes,
+      int[] levels,
+      int from,
+      int to,
+      MutableHnswGraph.Prepared[] out) {
+    AtomicInteger next = new AtomicInteger(from);
+    VectorStore store = graph.vectors();
+    Future<?>[] futures = new Future<?>[searchers.length - 1];
+    for (int t = 1; t < searchers.length; t++) {
+      HnswSearcher s = searchers[t];
+      futures[t - 1] = pool.submit(() -> work(s, next, nodes, levels, from, to, out, store));
+    }
+    work(searchers[0], next, nodes, levels, from, to, out, store);
+    for (Future<?> f : futures) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while building the graph", e);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException("a graph build thread failed", e.getCause());
+      }
+    }
+  }
+
+  private void work(
+      HnswSearcher s,
+      AtomicInteger next,
+      int[] nodes,
+      int[] levels,
+      int from,
+      int to,
+      MutableHnswGraph.Prepared[] out,
+      VectorStore store) {
+    int i;
+    while ((i = next.getAndIncrement()) < to) {
+      out[i - from] =
+          graph.prepare(s, nodes[i], store.get(nodes[i]), levels[i], nodes, levels, from, i);
+    }
+  }
+}

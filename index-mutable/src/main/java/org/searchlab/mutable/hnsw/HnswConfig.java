@@ -1,0 +1,93 @@
+package org.searchlab.mutable.hnsw;
+
+import org.searchlab.core.InvalidRequestException;
+
+/**
+ * The tuning parameters of a {@link MutableHnswGraph}. Immutable; change one value with a {@code
+ * withX} method.
+ *
+ * @param m maximum links per node on the upper levels, 2·m on level 0 (the paper's {@code M},
+ *     Lucene's {@code maxConn}); in [2, 512]. Higher gives better recall at a given {@code ef} and
+ *     costs memory and build time. Default 16.
+ * @param efConstruction candidates kept by the insert-time beam search (the paper's {@code
+ *     efConstruction}, Lucene's {@code beamWidth}); in [1, 4096]. Higher gives a better graph and a
+ *     slower build. Default 200.
+ * @param seed seed of the level generator; equal seeds and equal insert orders give equal graphs on
+ *     the single-threaded path.
+ * @param buildThreads threads searching for neighbours in {@link MutableHnswGraph#insertAll}; in
+ *     [1, 256]. More threads build faster up to the core count; 1 builds exactly like sequential
+ *     inserts. Default 1.
+ * @param approximateThreshold below this filter hit ratio (accepted nodes / live nodes) a filtered
+ *     search is an exact scan of the accepted nodes (Vespa's {@code approximate-threshold}); in [0,
+ *     1]. Higher makes more filtered queries exact (recall 1, cost linear in accepted nodes).
+ *     Default 0.02.
+ * @param filterFirstThreshold below this hit ratio (and at or above {@code approximateThreshold})
+ *     the graph is explored filter-first with two-hop expansion (ACORN-1, Vespa's {@code
+ *     filter-first-threshold}); in [0, 1]. Higher uses filter-first for more queries. Default 0.2.
+ */
+public record HnswConfig(
+    int m,
+    int efConstruction,
+    long seed,
+    int buildThreads,
+    double approximateThreshold,
+    double filterFirstThreshold) {
+
+  /** M 16, efConstruction 200, seed 42, one build thread, thresholds 0.02 and 0.2. */
+  public static final HnswConfig DEFAULT = new HnswConfig(16, 200, 42L, 1, 0.02, 0.2);
+
+  public HnswConfig {
+    range("m", m, 2, 512);
+    range("efConstruction", efConstruction, 1, 4096);
+    range("buildThreads", buildThreads, 1, 256);
+    ratio("approximateThreshold", approximateThreshold);
+    ratio("filterFirstThreshold", filterFirstThreshold);
+  }
+
+  private static void range(String what, int v, int min, int max) {
+    if (v < min || v > max) {
+      throw new InvalidRequestException(what + " " + v + " is outside [" + min + ", " + max + "]");
+    }
+  }
+
+  private static void ratio(String what, double v) {
+    if (!(v >= 0 && v <= 1)) {
+      throw new InvalidRequestException(what + " " + v + " is outside [0, 1]");
+    }
+  }
+
+  public HnswConfig withM(int m) {
+    return new HnswConfig(
+        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  }
+
+  public HnswConfig withEfConstruction(int efConstruction) {
+    return new HnswConfig(
+        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  }
+
+  public HnswConfig withSeed(long seed) {
+    return new HnswConfig(
+        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  }
+
+  public HnswConfig withBuildThreads(int buildThreads) {
+    return new HnswConfig(
+        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  }
+
+  public HnswConfig withApproximateThreshold(double approximateThreshold) {
+    return new HnswConfig(
+        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  }
+
+  public HnswConfig withFilterFirstThreshold(double filterFirstThreshold) {
+    return new HnswConfig(
+        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  }
+
+  /** Maximum links of a node on {@code level}: 2·m on level 0, m above. */
+  int maxLinks(int level) {
+    return level == 0 ? 2 * m : m;
+  }
+}

@@ -1,0 +1,278 @@
+package org.searchlab.mutable.hnsw;
+
+import org.apache.lucene.util.VectorUtil;
+import org.searchlab.core.FilterThresholds;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.QueryPlan;
+import org.searchlab.core.scoring.VectorScores;
+
+/**
+ * The graph search: greedy descent through the upper levels, then a beam search on level 0 (Malkov
+ * &amp; Yashunin Algorithm 2), plain, filtered, filter-first (ACORN-1 two-hop), or an exact scan,
+ * chosen by the filter's hit ratio. Also the neighbour search of inserts.
+ *
+ * <p>Internally scores are raw dot products (higher is closer); results are converted to {@code (1
+ * + dot) / 2} closeness at the end.
+ *
+ * <p>Thread-safety: confined to one thread at a time (it owns the heaps and the visited set). It
+ * reads the graph without locks: a neighbour list is an immutable snapshot, a node whose vector is
+ * gone (removed under us) is skipped as infinitely far, and nodes added after the visited set was
+ * sized are skipped.
+ */
+final class HnswSearcher implements GraphSearcher {
+  static final int MAX_K = 10_000;
+  static final int MAX_EF = 100_000;
+
+  private final MutableHnswGraph graph;
+  private final VisitedSet visited = new VisitedSet();
+  private final ScoreHeap candidates = new ScoreHeap(true);
+  private final ScoreHeap results = new ScoreHeap(false);
+  private int scored;
+
+  HnswSearcher(MutableHnswGraph graph) {
+    this.graph = graph;
+  }
+
+  ScoreHeap results() {
+    return results;
+  }
+
+  int scored() {
+    return scored;
+  }
+
+  void resetScored() {
+    scored = 0;
+  }
+
+  @Override
+  public GraphHits search(
+      float[] query,
+      int k,
+      int ef,
+      AcceptBits accept,
+      int acceptedCount,
+      FilterThresholds thresholds) {
+    if (query.length != graph.vectors().dimension()) {
+      throw new InvalidRequestException(
+          "query vector length "
+              + query.length
+              + " differs from the dimension "
+              + graph.vectors().dimension());
+    }
+    if (k < 1 || k > MAX_K) {
+      throw new InvalidRequestException("k " + k + " is outside [1, " + MAX_K + "]");
+    }
+    if (ef < 0 || ef > MAX_EF) {
+      throw new InvalidRequestException("ef " + ef + " is outside [0, " + MAX_EF + "]");
+    }
+    scored = 0;
+    String plan = choosePlan(accept, acceptedCount, thresholds);
+    int beam = Math.max(k, ef);
+    if (plan.equals(QueryPlan.EXACT)) {
+      exact(query, k, accept);
+    } else {
+      long entry = graph.entry();
+      int ep = MutableHnswGraph.entryNode(entry);
+      if (ep >= 0) {
+        int[] eps = {greedyDescent(query, ep, MutableHnswGraph.entryLevel(entry), 0)};
+        searchLevel(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST));
+      } else {
+        results.clear();
+      }
+    }
+    return collect(k, plan);
+  }
+
+  private String choosePlan(AcceptBits accept, int acceptedCount, FilterThresholds thresholds) {
+    if (accept == AcceptBits.ALL) {
+      return QueryPlan.HNSW;
+    }
+    HnswConfig config = graph.config();
+    double ratio = acceptedCount / (double) Math.max(1, graph.size());
+    if (ratio < thresholds.approximateOr(config.approximateThreshold())) {
+      return QueryPlan.EXACT;
+    }
+    if (ratio < thresholds.filterFirstOr(config.filterFirstThreshold())) {
+      return QueryPlan.FILTER_FIRST;
+    }
+    return QueryPlan.HNSW;
+  }
+
+  private GraphHits collect(int k, String plan) {
+    while (results.size() > k) {
+      results.pop();
+    }
+    int n = results.size();
+    int[] nodes = new int[n];
+    float[] scores = new float[n];
+    for (int i = n - 1; i >= 0; i--) {
+      long code = results.pop();
+      nodes[i] = ScoreHeap.node(code);
+      scores[i] = VectorScores.fromDot(ScoreHeap.score(code));
+    }
+    return new GraphHits(nodes, scores, plan, scored);
+  }
+
+  /** Scans every node in the graph that {@code accept} passes; the top k are left in results. */
+  private void exact(float[] query, int k, AcceptBits accept) {
+    results.clear();
+    int bound = graph.idUpperBound();
+    VectorStore vectors = graph.vectors();
+    for (int node = 0; node < bound; node++) {
+      if (graph.contains(node) && accept.accept(node)) {
+        float[] v = vectors.get(node);
+        if (v != null) {
+          scored++;
+          results.insertWithOverflow(node, VectorUtil.dotProduct(query, v), k);
+        }
+      }
+    }
+  }
+
+  /** The dot product of {@code query} with {@code node}, NaN when the node's vector is gone. */
+  float score(float[] query, int node) {
+    float[] v = graph.vectors().get(node);
+    if (v == null) {
+      return Float.NaN;
+    }
+    scored++;
+    return VectorUtil.dotProduct(query, v);
+  }
+
+  /**
+   * Greedy search from {@code ep} on levels {@code fromLevel} down to {@code toLevel + 1}: at each
+   * level, move to the best neighbour until none is better. Returns the closest node found; if the
+   * entry vanished it starts over from the current entry point.
+   */
+  int greedyDescent(float[] query, int ep, int fromLevel, int toLevel) {
+    float best = score(query, ep);
+    int attempts = 0;
+    while (Float.isNaN(best) && attempts++ < 8) {
+      long entry = graph.entry();
+      ep = MutableHnswGraph.entryNode(entry);
+      if (ep < 0) {
+        return -1;
+      }
+      fromLevel = Math.min(fromLevel, MutableHnswGraph.entryLevel(entry));
+      best = score(query, ep);
+    }
+    int cur = ep;
+    for (int level = fromLevel; level > toLevel; level--) {
+      boolean changed = true;
+      while (changed) {
+        changed = false;
+        int[] links = graph.links(cur, level);
+        for (int n : links) {
+          float s = score(query, n);
+          if (s > best) {
+            best = s;
+            cur = n;
+            changed = true;
+          }
+        }
+      }
+    }
+    return cur;
+  }
+
+  /**
+   * Beam search on {@code level} from {@code eps[0..epCount)} keeping the {@code ef} best accepted
+   * nodes in {@link #results()} (a min-heap of raw dot products). With {@code filterFirst}, only
+   * accepted nodes are scored and a rejected neighbour is looked through to its own neighbours
+   * (ACORN-1's two-hop expansion), so the beam stays on accepted nodes at low hit ratios.
+   */
+  void searchLevel(
+      float[] query,
+      int[] eps,
+      int epCount,
+      int ef,
+      int level,
+      AcceptBits accept,
+      boolean filterFirst) {
+    results.clear();
+    candidates.clear();
+    visited.reset(graph.capacity());
+    boolean all = accept == AcceptBits.ALL;
+    for (int i = 0; i < epCount; i++) {
+      int ep = eps[i];
+      if (ep < 0 || !visited.visit(ep)) {
+        continue;
+      }
+      float s = score(query, ep);
+      if (Float.isNaN(s)) {
+        continue;
+      }
+      candidates.push(ep, s);
+      if (all || accept.accept(ep)) {
+        results.insertWithOverflow(ep, s, ef);
+      }
+    }
+    float floor = results.size() >= ef ? results.topScore() : Float.NEGATIVE_INFINITY;
+    while (candidates.size() > 0) {
+      long top = candidates.pop();
+      if (ScoreHeap.score(top) < floor) {
+        break;
+      }
+      int[] links = graph.links(ScoreHeap.node(top), level);
+      if (filterFirst) {
+        floor = expandFilterFirst(query, links, ef, level, accept, floor);
+        continue;
+      }
+      for (int n : links) {
+        if (!visited.visit(n)) {
+          continue;
+        }
+        float s = score(query, n);
+        if (!(s > floor)) {
+          continue; // also skips NaN: the node vanished under us
+        }
+        candidates.push(n, s);
+        if (all || accept.accept(n)) {
+          if (results.insertWithOverflow(n, s, ef) && results.size() >= ef) {
+            floor = results.topScore();
+          }
+        }
+      }
+    }
+  }
+
+  private float expandFilterFirst(
+      float[] query, int[] links, int ef, int level, AcceptBits accept, float floor) {
+    int budget = links.length;
+    for (int n : links) {
+      if (!visited.visit(n)) {
+        continue;
+      }
+      if (accept.accept(n)) {
+        floor = offer(query, n, ef, floor);
+        continue;
+      }
+      if (budget <= 0) {
+        continue;
+      }
+      // Look through the rejected neighbour: its accepted neighbours become our candidates.
+      for (int n2 : graph.links(n, level)) {
+        if (!visited.contains(n2) && accept.accept(n2)) {
+          visited.visit(n2);
+          floor = offer(query, n2, ef, floor);
+          if (--budget <= 0) {
+            break;
+          }
+        }
+      }
+    }
+    return floor;
+  }
+
+  private float offer(float[] query, int n, int ef, float floor) {
+    float s = score(query, n);
+    if (s > floor) {
+      candidates.push(n, s);
+      if (results.insertWithOverflow(n, s, ef) && results.size() >= ef) {
+        return results.topScore();
+      }
+    }
+    return floor;
+  }
+}

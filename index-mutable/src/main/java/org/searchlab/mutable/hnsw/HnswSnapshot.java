@@ -1,0 +1,152 @@
+package org.searchlab.mutable.hnsw;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
+
+/**
+ * The snapshot file of a {@link MutableHnswGraph}: graph and vectors, loadable without graph work.
+ *
+ * <p>Format (big-endian, {@link DataOutputStream}): magic {@code "SLHNSW"} as a long, format
+ * version int (1), dimension, m, efConstruction, id bound, node count, entry node, entry level;
+ * then per node id below the bound a level byte (-1 when absent) and, when present, its vector
+ * floats and for each level the link count, the links and their scores; then the CRC32C of
+ * everything before it as a long.
+ *
+ * <p>Thread-safety: {@link #write} runs on the graph's writer thread (so the graph is still);
+ * {@link #read} builds a new graph nobody else sees yet.
+ */
+final class HnswSnapshot {
+  static final long MAGIC = 0x534C484E53570000L; // "SLHNSW\0\0"
+  static final int VERSION = 1;
+
+  private HnswSnapshot() {}
+
+  static void write(MutableHnswGraph graph, Path file) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    CRC32C crc = new CRC32C();
+    try (OutputStream os = Files.newOutputStream(tmp);
+        DataOutputStream out =
+            new DataOutputStream(
+                new CheckedOutputStream(new BufferedOutputStream(os, 1 << 16), crc))) {
+      VectorStore vectors = graph.vectors();
+      int bound = graph.idUpperBound();
+      long entry = graph.entry();
+      out.writeLong(MAGIC);
+      out.writeInt(VERSION);
+      out.writeInt(vectors.dimension());
+      out.writeInt(graph.config().m());
+      out.writeInt(graph.config().efConstruction());
+      out.writeInt(bound);
+      out.writeInt(graph.size());
+      out.writeInt(MutableHnswGraph.entryNode(entry));
+      out.writeInt(MutableHnswGraph.entryLevel(entry));
+      for (int node = 0; node < bound; node++) {
+        int[][] lists = graph.contains(node) ? graph.listsForSnapshot(node) : null;
+        if (lists == null) {
+          out.writeByte(-1);
+          continue;
+        }
+        float[][] scores = graph.scoresForSnapshot(node);
+        out.writeByte(lists.length - 1);
+        for (float f : vectors.get(node)) {
+          out.writeFloat(f);
+        }
+        for (int level = 0; level < lists.length; level++) {
+          out.writeInt(lists[level].length);
+          for (int i = 0; i < lists[level].length; i++) {
+            out.writeInt(lists[level][i]);
+            out.writeFloat(scores[level][i]);
+          }
+        }
+      }
+      out.flush();
+      long checksum = crc.getValue();
+      out.writeLong(checksum);
+      out.flush();
+    }
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      ch.force(true);
+    }
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  static MutableHnswGraph read(Path file, HnswConfig config) throws IOException {
+    CRC32C crc = new CRC32C();
+    try (InputStream is = Files.newInputStream(file);
+        CheckedInputStream checked =
+            new CheckedInputStream(new BufferedInputStream(is, 1 << 16), crc);
+        DataInputStream in = new DataInputStream(checked)) {
+      if (in.readLong() != MAGIC) {
+        throw new IOException(file + " is not an HNSW snapshot (bad magic)");
+      }
+      int version = in.readInt();
+      if (version != VERSION) {
+        throw new IOException(
+            file + " has snapshot format version " + version + ", this code reads " + VERSION);
+      }
+      int dimension = in.readInt();
+      int m = in.readInt();
+      in.readInt(); // efConstruction at build time, informative
+      if (m != config.m()) {
+        throw new IOException(
+            file + " was built with m " + m + " but the config has " + config.m());
+      }
+      int bound = in.readInt();
+      int count = in.readInt();
+      int entryNode = in.readInt();
+      int entryLevel = in.readInt();
+      VectorStore vectors = VectorStore.create(dimension);
+      MutableHnswGraph graph = new MutableHnswGraph(vectors, config);
+      float[] v = new float[dimension];
+      for (int node = 0; node < bound; node++) {
+        int top = in.readByte();
+        if (top < 0) {
+          continue;
+        }
+        for (int i = 0; i < dimension; i++) {
+          v[i] = in.readFloat();
+        }
+        vectors.set(node, v);
+        int[][] lists = new int[top + 1][];
+        float[][] scores = new float[top + 1][];
+        for (int level = 0; level <= top; level++) {
+          int n = in.readInt();
+          if (n < 0 || n > config.maxLinks(level)) {
+            throw new IOException(file + ": node " + node + " has " + n + " links on " + level);
+          }
+          lists[level] = new int[n];
+          scores[level] = new float[n];
+          for (int i = 0; i < n; i++) {
+            lists[level][i] = in.readInt();
+            scores[level][i] = in.readFloat();
+          }
+        }
+        graph.restore(node, lists, scores);
+      }
+      long expected = crc.getValue();
+      long stored = in.readLong();
+      if (stored != expected) {
+        throw new IOException(
+            file + " is corrupt: checksum " + Long.toHexString(stored) + " != " + expected);
+      }
+      if (graph.size() != count) {
+        throw new IOException(file + " holds " + graph.size() + " nodes, header says " + count);
+      }
+      graph.restoreEntry(entryNode, entryLevel);
+      return graph;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package org.searchlab.mutable.hnsw;
+
+import org.apache.lucene.util.VectorUtil;
+
+/**
+ * The neighbour selection heuristic of Malkov &amp; Yashunin (Algorithm 4, without extending the
+ * candidates and without keeping pruned connections): walk the candidates from the closest, and
+ * keep one unless it is strictly closer to an already kept neighbour than to the base node.
+ *
+ * <p>The comparison is strict on purpose, as in hnswlib and unlike Lucene ({@code >=}): with exact
+ * duplicate vectors, a candidate is exactly as close to a kept duplicate of the base as to the base
+ * itself, and a non-strict test would prune every candidate after the first duplicate, leaving the
+ * new node linked only to its twins.
+ *
+ * <p>Thread-safety: stateless; reads vectors through the lock-free {@link VectorStore}.
+ */
+final class NeighborSelection {
+  private NeighborSelection() {}
+
+  /**
+   * Selects at most {@code max} diverse neighbours from candidates sorted by descending score.
+   *
+   * @param ids candidate nodes, best first
+   * @param scores their dot products with the base node
+   * @param count how many candidates are valid
+   * @param out receives the selected nodes (length {@code max})
+   * @param outScores receives their scores
+   * @return the number selected
+   */
+  static int select(
+      VectorStore vectors,
+      int[] ids,
+      float[] scores,
+      int count,
+      int max,
+      int[] out,
+      float[] outScores,
+      float[][] scratch) {
+    int selected = 0;
+    for (int i = 0; i < count && selected < max; i++) {
+      float[] v = vectors.get(ids[i]);
+      if (v == null) {
+        continue;
+      }
+      float score = scores[i];
+      boolean diverse = true;
+      for (int j = 0; j < selected; j++) {
+        if (VectorUtil.dotProduct(v, scratch[j]) > score) {
+          diverse = false;
+          break;
+        }
+      }
+      if (diverse) {
+        scratch[selected] = v;
+        out[selected] = ids[i];
+        outScores[selected++] = score;
+      }
+    }
+    return selected;
+  }
+}

@@ -1,0 +1,48 @@
+package org.searchlab.mutable.hnsw;
+
+/**
+ * Columnar storage of fixed-dimension float vectors keyed by a dense int local id: the mutable
+ * store's vector attribute, which the graph reads for distances.
+ *
+ * <p>Thread-safety: one writer thread calls {@link #set} and {@link #remove}; any number of reader
+ * threads call {@link #get} without locks. A stored vector is an immutable array published with
+ * release semantics, so a reader sees either the whole old vector, the whole new one, or {@code
+ * null}, never a torn mix. A vector set (or removed) before a reader's {@code get} starts, in
+ * happens-before order, is seen by it.
+ */
+public interface VectorStore {
+  /** A new empty store for vectors of {@code dimension} floats, {@code dimension} in [1, 4096]. */
+  static VectorStore create(int dimension) {
+    return new ArrayVectorStore(dimension);
+  }
+
+  /** The number of floats per vector. */
+  int dimension();
+
+  /**
+   * Stores a copy of {@code vector} under {@code id}, replacing any previous one. Writer thread
+   * only.
+   *
+   * @throws org.searchlab.core.InvalidRequestException if {@code id} is negative or the length is
+   *     not {@link #dimension()}
+   */
+  void set(int id, float[] vector);
+
+  /**
+   * The vector of {@code id}, or {@code null} when absent (never set, removed, or out of range).
+   * The returned array is shared and must not be modified. Lock-free, any thread.
+   */
+  float[] get(int id);
+
+  /** Removes the vector of {@code id}; returns whether one was present. Writer thread only. */
+  boolean remove(int id);
+
+  /** The number of vectors present. */
+  int size();
+
+  /** One more than the largest id ever set (an exclusive upper bound for iteration). */
+  int idUpperBound();
+
+  /** Approximate heap bytes used by the vectors and the id table. */
+  long ramBytesUsed();
+}

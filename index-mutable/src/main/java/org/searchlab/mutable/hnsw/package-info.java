@@ -1,0 +1,20 @@
+/**
+ * A mutable HNSW graph over dot-product unit vectors: in-place inserts, updates and real deletes by
+ * one writer thread while any number of reader threads search without locks.
+ *
+ * <p>Terms: a <em>node</em> is a dense int local document id; its vector lives in a {@link
+ * org.searchlab.mutable.hnsw.VectorStore} (the store's columnar attribute), the graph stores only
+ * ints. {@code M} is the maximum number of links per node on the upper levels (2·M on level 0);
+ * {@code efConstruction} is the number of candidates kept by the insert-time beam search; {@code
+ * ef} is the query-time beam width. Scores are Lucene's {@code DOT_PRODUCT} closeness, {@code (1 +
+ * dot) / 2}.
+ *
+ * <p>References: Y. A. Malkov, D. A. Yashunin, "Efficient and robust approximate nearest neighbor
+ * search using Hierarchical Navigable Small World graphs" (2016, arXiv:1603.09320): level
+ * distribution, Algorithm 2 (beam search) and Algorithm 4 (neighbour selection heuristic). L. Patel
+ * et al., "ACORN: Performant and Predicate-Agnostic Search Over Vector Embeddings and Structured
+ * Data" (2024, arXiv:2403.04871): the two-hop filter-first expansion. Vespa's {@code HnswIndex}
+ * ({@code searchlib/src/vespa/searchlib/tensor/hnsw_index.cpp}): two-phase inserts and {@code
+ * mutual_reconnect} on delete.
+ */
+package org.searchlab.mutable.hnsw;
