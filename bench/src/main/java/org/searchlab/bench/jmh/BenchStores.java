@@ -23,8 +23,8 @@ import org.searchlab.segmented.SegmentedConfig;
 /**
  * Opens the stores the benchmarks compare, by name, in a temporary directory, with the write-ahead
  * log in {@code async} mode (fsync every second) so that write benchmarks measure the index and not
- * the disk; report it next to write numbers. {@code segmented} gets Elasticsearch's defaults and
- * no scheduled refresh (the benchmarks refresh when they need to). Stateless and thread-safe.
+ * the disk; report it next to write numbers. {@code segmented} gets Elasticsearch's defaults and no
+ * scheduled refresh (the benchmarks refresh when they need to). Stateless and thread-safe.
  */
 final class BenchStores {
   static final WalConfig ASYNC_WAL =

@@ -26,10 +26,10 @@ import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 
 /**
- * Bulk put of whole documents with vectors (the feed phase): batches of {@link #BATCH} puts
- * cycling over a fixed corpus, so after the first pass every put replaces a document (the refeed
- * case). Reported per document. Write-ahead log in async mode for both stores (see {@link
- * BenchStores}). The set-up checks that one batch is acknowledged in full.
+ * Bulk put of whole documents with vectors (the feed phase): batches of {@link #BATCH} puts cycling
+ * over a fixed corpus, so after the first pass every put replaces a document (the refeed case).
+ * Reported per document. Write-ahead log in async mode for both stores (see {@link BenchStores}).
+ * The set-up checks that one batch is acknowledged in full.
  *
  * <p>Thread-safety: one {@link Scope#Benchmark} index; the batch cursor is per thread.
  */

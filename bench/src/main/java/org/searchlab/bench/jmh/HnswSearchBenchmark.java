@@ -32,8 +32,8 @@ import org.searchlab.core.SearchResult;
 
 /**
  * Approximate top-k vector search: the mutable store's one HNSW graph against Lucene's graph in a
- * single segment (the segmented store force-merged to 1), same documents, same queries, same
- * beam. The set-up checks recall@k against exact search so that a fast, wrong graph cannot win.
+ * single segment (the segmented store force-merged to 1), same documents, same queries, same beam.
+ * The set-up checks recall@k against exact search so that a fast, wrong graph cannot win.
  *
  * <p>Thread-safety: one {@link Scope#Benchmark} index shared by the benchmark threads (both stores
  * allow concurrent searches).

@@ -27,8 +27,8 @@ import org.searchlab.core.WriteResult;
 /**
  * Partial update of one document's price (the benchmark's update phase): the mutable store assigns
  * the attribute in place; the segmented store re-indexes the whole document (Lucene has no in-place
- * update of an indexed document). Write-ahead log in async mode for both (see {@link
- * BenchStores}). The set-up reads one update back.
+ * update of an indexed document). Write-ahead log in async mode for both (see {@link BenchStores}).
+ * The set-up reads one update back.
  *
  * <p>Thread-safety: one {@link Scope#Benchmark} index; the random generator is per thread.
  */

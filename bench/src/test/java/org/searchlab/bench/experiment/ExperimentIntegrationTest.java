@@ -25,12 +25,27 @@ import org.searchlab.core.testing.TestSeeds;
 class ExperimentIntegrationTest {
   private static final List<String> QUERY_FIELDS =
       List.of(
-          "variant", "phase", "query_type", "filtered", "clients", "segments", "search_threads",
-          "qps", "avg_ms", "p50_ms", "p95_ms", "p99_ms", "p999_ms", "cpu_cores", "qps_per_core",
-          "recall_at_10", "overlap_at_10");
+          "variant",
+          "phase",
+          "query_type",
+          "filtered",
+          "clients",
+          "segments",
+          "search_threads",
+          "qps",
+          "avg_ms",
+          "p50_ms",
+          "p95_ms",
+          "p99_ms",
+          "p999_ms",
+          "cpu_cores",
+          "qps_per_core",
+          "recall_at_10",
+          "overlap_at_10");
   private static final List<String> FEED_FIELDS =
       List.of("docs_per_sec", "cpu_cores", "docs_per_sec_per_core");
-  private static final List<String> CONTEXT_FIELDS = List.of("machine", "jdk", "commit", "docs", "dim");
+  private static final List<String> CONTEXT_FIELDS =
+      List.of("machine", "jdk", "commit", "docs", "dim");
 
   @Test
   void tinyRunProducesTheSchemaAndTheReport(@TempDir Path dir) throws Exception {
@@ -101,17 +116,30 @@ class ExperimentIntegrationTest {
     }
     for (String expected :
         List.of(
-            "mutable/feed", "mutable/after_flush", "mutable/refeed", "mutable/update",
-            "mutable/during_refeed", "mutable/refeed_with_queries", "segmented/feed",
-            "segmented/after_flush", "segmented-forcemerged/after_merge", "segmented/refeed",
-            "segmented/update", "segmented/during_refeed", "segmented/refeed_with_queries",
+            "mutable/feed",
+            "mutable/after_flush",
+            "mutable/refeed",
+            "mutable/update",
+            "mutable/during_refeed",
+            "mutable/refeed_with_queries",
+            "segmented/feed",
+            "segmented/after_flush",
+            "segmented-forcemerged/after_merge",
+            "segmented/refeed",
+            "segmented/update",
+            "segmented/during_refeed",
+            "segmented/refeed_with_queries",
             "segmented/sweep")) {
       assertTrue(phases.contains(expected), "missing " + expected + " in " + phases);
     }
     String report = Files.readString(out.resolve("report.md"));
     long pngs;
     try (var files = Files.list(out)) {
-      pngs = files.filter(f -> f.toString().endsWith(".png")).peek(f -> assertTrue(report.contains(f.getFileName().toString()))).count();
+      pngs =
+          files
+              .filter(f -> f.toString().endsWith(".png"))
+              .peek(f -> assertTrue(report.contains(f.getFileName().toString())))
+              .count();
     }
     assertTrue(pngs >= 4, "PNGs: " + pngs);
     assertTrue(report.contains("## What this run shows"), report);
