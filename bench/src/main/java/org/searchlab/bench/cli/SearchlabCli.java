@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       TestCommand.class,
+      org.searchlab.server.cli.ServeCommand.class,
       ExperimentCommand.class,
       JmhCommand.class,
     })

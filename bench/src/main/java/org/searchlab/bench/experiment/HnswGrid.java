@@ -50,7 +50,7 @@ final class HnswGrid {
           String name = "grid-" + store + "-m" + m + "-efc" + efc;
           try (Session s =
               Session.start(
-                  ServerOptions.defaults(store).withHnsw(m, efc),
+                  ServerOptions.defaults(store, corpus.dimension()).withHnsw(m, efc),
                   ctx.dataDir(name),
                   p.serverHeap(),
                   ctx.serverLog(name),

@@ -68,7 +68,7 @@ final class ProcedureRun {
     Profile p = ctx.profile;
     try (Session s =
         Session.start(
-            ServerOptions.defaults(family),
+            ServerOptions.defaults(family, corpus.dimension()),
             ctx.dataDir(family),
             p.serverHeap(),
             ctx.serverLog(family),

@@ -8,6 +8,7 @@ import java.util.List;
  * into the server's command-line flags. Immutable; change with the {@code withX} methods.
  *
  * @param store {@code mutable} or {@code segmented}
+ * @param dimension the schema's embedding dimension ({@code --dims})
  * @param segmentPerBatch segmented: one segment per bulk request (the sweep sets it)
  * @param mergePolicyNone segmented: merge policy {@code none} instead of tiered (the sweep)
  * @param searchThreads segmented: concurrent segment search threads; {@code null} keeps the
@@ -19,6 +20,7 @@ import java.util.List;
  */
 public record ServerOptions(
     String store,
+    int dimension,
     boolean segmentPerBatch,
     boolean mergePolicyNone,
     Integer searchThreads,
@@ -27,23 +29,26 @@ public record ServerOptions(
     Integer refreshIntervalMs) {
 
   /** A store with all its defaults. */
-  public static ServerOptions defaults(String store) {
-    return new ServerOptions(store, false, false, null, null, null, null);
+  public static ServerOptions defaults(String store, int dimension) {
+    return new ServerOptions(store, dimension, false, false, null, null, null, null);
   }
 
   public ServerOptions withSweepLayout() {
     return new ServerOptions(
-        store, true, true, searchThreads, hnswM, hnswEfConstruction, refreshIntervalMs);
+        store,
+        dimension, true, true, searchThreads, hnswM, hnswEfConstruction, refreshIntervalMs);
   }
 
   public ServerOptions withSearchThreads(Integer v) {
     return new ServerOptions(
-        store, segmentPerBatch, mergePolicyNone, v, hnswM, hnswEfConstruction, refreshIntervalMs);
+        store,
+        dimension, segmentPerBatch, mergePolicyNone, v, hnswM, hnswEfConstruction, refreshIntervalMs);
   }
 
   public ServerOptions withHnsw(int m, int efConstruction) {
     return new ServerOptions(
         store,
+        dimension,
         segmentPerBatch,
         mergePolicyNone,
         searchThreads,
@@ -54,12 +59,13 @@ public record ServerOptions(
 
   public ServerOptions withRefreshIntervalMs(Integer v) {
     return new ServerOptions(
-        store, segmentPerBatch, mergePolicyNone, searchThreads, hnswM, hnswEfConstruction, v);
+        store,
+        dimension, segmentPerBatch, mergePolicyNone, searchThreads, hnswM, hnswEfConstruction, v);
   }
 
   /** The flags after {@code serve}, without port and data directory. */
   public List<String> flags() {
-    List<String> f = new ArrayList<>(List.of("--store", store));
+    List<String> f = new ArrayList<>(List.of("--store", store, "--dims", Integer.toString(dimension)));
     boolean segmented = store.equals("segmented");
     if (segmented && segmentPerBatch) {
       f.add("--segment-per-batch");
@@ -68,7 +74,7 @@ public record ServerOptions(
       f.addAll(List.of("--merge-policy", "none"));
     }
     if (segmented && searchThreads != null) {
-      f.addAll(List.of("--search-threads", searchThreads.toString()));
+      f.add("--segment-search-threads=" + searchThreads);
     }
     if (segmented && refreshIntervalMs != null) {
       f.addAll(
@@ -78,7 +84,7 @@ public record ServerOptions(
       f.addAll(List.of("--hnsw-m", hnswM.toString()));
     }
     if (hnswEfConstruction != null) {
-      f.addAll(List.of("--hnsw-ef-construction", hnswEfConstruction.toString()));
+      f.addAll(List.of("--ef-construction", hnswEfConstruction.toString()));
     }
     return f;
   }
