@@ -52,7 +52,9 @@ final class SegmentSweep {
     int maxSegments = p.sweepSegments().get(0);
     int batch = Math.max(1, (corpus.docs().size() + maxSegments - 1) / maxSegments);
     ServerOptions base =
-        ServerOptions.defaults("segmented", corpus.dimension()).withSweepLayout().withRefreshIntervalMs(-1);
+        ServerOptions.defaults("segmented", corpus.dimension())
+            .withSweepLayout()
+            .withRefreshIntervalMs(-1);
     Path data = ctx.dataDir("sweep");
     Path log = ctx.serverLog("sweep");
     String threads = DEFAULT_POOL;

@@ -35,14 +35,19 @@ public record ServerOptions(
 
   public ServerOptions withSweepLayout() {
     return new ServerOptions(
-        store,
-        dimension, true, true, searchThreads, hnswM, hnswEfConstruction, refreshIntervalMs);
+        store, dimension, true, true, searchThreads, hnswM, hnswEfConstruction, refreshIntervalMs);
   }
 
   public ServerOptions withSearchThreads(Integer v) {
     return new ServerOptions(
         store,
-        dimension, segmentPerBatch, mergePolicyNone, v, hnswM, hnswEfConstruction, refreshIntervalMs);
+        dimension,
+        segmentPerBatch,
+        mergePolicyNone,
+        v,
+        hnswM,
+        hnswEfConstruction,
+        refreshIntervalMs);
   }
 
   public ServerOptions withHnsw(int m, int efConstruction) {
@@ -60,12 +65,19 @@ public record ServerOptions(
   public ServerOptions withRefreshIntervalMs(Integer v) {
     return new ServerOptions(
         store,
-        dimension, segmentPerBatch, mergePolicyNone, searchThreads, hnswM, hnswEfConstruction, v);
+        dimension,
+        segmentPerBatch,
+        mergePolicyNone,
+        searchThreads,
+        hnswM,
+        hnswEfConstruction,
+        v);
   }
 
   /** The flags after {@code serve}, without port and data directory. */
   public List<String> flags() {
-    List<String> f = new ArrayList<>(List.of("--store", store, "--dims", Integer.toString(dimension)));
+    List<String> f =
+        new ArrayList<>(List.of("--store", store, "--dims", Integer.toString(dimension)));
     boolean segmented = store.equals("segmented");
     if (segmented && segmentPerBatch) {
       f.add("--segment-per-batch");
