@@ -85,13 +85,36 @@ public final class ExactSearch {
         switch (type) {
           case LEXICAL -> lexical(q, filtered);
           case VECTOR -> vector(q, filtered, VECTOR_K);
-          case HYBRID -> {
-            Map<Integer, Float> sum = lexical(q, filtered);
-            vector(q, filtered, VECTOR_K).forEach((d, s) -> sum.merge(d, s, Float::sum));
-            yield sum;
-          }
+          case HYBRID -> hybrid(lexical(q, filtered), vector(q, filtered, VECTOR_K));
         };
     return top(scores, k);
+  }
+
+  /**
+   * The exact top-{@code k} ids of one query for every type and filter setting, keyed {@code
+   * "<type>|<filtered>"}; scores each document's vector once.
+   */
+  public Map<String, List<String>> topKAll(BenchQuery q, int k) {
+    float[] closeness = new float[docs.size()];
+    for (int d = 0; d < docs.size(); d++) {
+      float[] e = docs.get(d).embedding();
+      closeness[d] = e == null ? Float.NaN : VectorScores.closeness(q.vector(), e);
+    }
+    Map<String, List<String>> out = new HashMap<>();
+    for (boolean filtered : new boolean[] {false, true}) {
+      Map<Integer, Float> lex = lexical(q, filtered);
+      Map<Integer, Float> vec = vector(closeness, q, filtered, VECTOR_K);
+      out.put(QueryType.LEXICAL.label() + "|" + filtered, top(lex, k));
+      out.put(QueryType.VECTOR.label() + "|" + filtered, top(vec, k));
+      out.put(QueryType.HYBRID.label() + "|" + filtered, top(hybrid(new HashMap<>(lex), vec), k));
+    }
+    return out;
+  }
+
+  private static Map<Integer, Float> hybrid(
+      Map<Integer, Float> lexical, Map<Integer, Float> vector) {
+    vector.forEach((d, s) -> lexical.merge(d, s, Float::sum));
+    return lexical;
   }
 
   /** The exact {@code k} nearest neighbours (unfiltered), for the HNSW grid. */
@@ -104,13 +127,21 @@ public final class ExactSearch {
   }
 
   private Map<Integer, Float> vector(BenchQuery q, boolean filtered, int k) {
-    PriorityQueue<long[]> heap = new PriorityQueue<>(k + 1, ExactSearch::compareWorstFirst);
+    float[] closeness = new float[docs.size()];
     for (int d = 0; d < docs.size(); d++) {
       float[] e = docs.get(d).embedding();
-      if (e == null || !accepts(d, q, filtered)) {
+      closeness[d] = e == null ? Float.NaN : VectorScores.closeness(q.vector(), e);
+    }
+    return vector(closeness, q, filtered, k);
+  }
+
+  private Map<Integer, Float> vector(float[] closeness, BenchQuery q, boolean filtered, int k) {
+    PriorityQueue<long[]> heap = new PriorityQueue<>(k + 1, ExactSearch::compareWorstFirst);
+    for (int d = 0; d < docs.size(); d++) {
+      if (Float.isNaN(closeness[d]) || !accepts(d, q, filtered)) {
         continue;
       }
-      float s = VectorScores.closeness(q.vector(), e);
+      float s = closeness[d];
       heap.add(new long[] {Float.floatToIntBits(s), d});
       if (heap.size() > k) {
         heap.poll();

@@ -62,11 +62,23 @@ public final class Feeder {
     return run(docs, op, cpu, new AtomicBoolean(false), false, threads);
   }
 
-  /** Refeeds the documents over and over until {@code stop} is set (refeed under query load). */
+  /**
+   * Refeeds the documents over and over until {@code stop} is set (refeed under query load). Bulk
+   * requests carry at most {@link #LOOP_BATCH} documents from {@link #LOOP_THREADS} threads here,
+   * so that the requests still in flight when the queries end drain in seconds, while still keeping
+   * the server's write threads busy.
+   */
   public FeedStats feedUntil(List<Document> docs, ProcessCpu cpu, AtomicBoolean stop)
       throws InterruptedException {
-    return run(docs, FeedOp.PUT, cpu, stop, true, ES_THREADS);
+    Feeder small = new Feeder(http, base, elasticsearch, Math.min(batchSize, LOOP_BATCH));
+    return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS);
   }
+
+  /** Elasticsearch-dialect client threads of the looping refeed. */
+  public static final int LOOP_THREADS = 4;
+
+  /** Bulk size of the looping refeed under queries. */
+  public static final int LOOP_BATCH = 1_000;
 
   private FeedStats run(
       List<Document> docs,
@@ -78,7 +90,7 @@ public final class Feeder {
       throws InterruptedException {
     int unitSize = elasticsearch ? batchSize : 1;
     int units = (docs.size() + unitSize - 1) / unitSize;
-    int threads = elasticsearch ? esThreads : VESPA_THREADS;
+    int threads = elasticsearch ? esThreads : loop ? LOOP_THREADS * 4 : VESPA_THREADS;
     AtomicLong next = new AtomicLong();
     AtomicLong done = new AtomicLong();
     AtomicLong errors = new AtomicLong();

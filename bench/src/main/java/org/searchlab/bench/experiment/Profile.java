@@ -78,7 +78,9 @@ public record Profile(
 
   /**
    * The default: 100k documents (tens of segments in the segmented variant), the benchmark's 7
-   * client counts with 1 s warm-up + 3 s cells, and the sweep over 100 … 1 segments on 40k docs.
+   * client counts with 0.5 s warm-up + 2.5 s cells (126 query cells), and the sweep over 100 … 1
+   * segments on 30k docs with 1.5 s cells. Budget on an idle 2-core machine: ~7 min of query cells,
+   * ~4 min of sweep cells, the rest feeds, merges and server starts.
    */
   public static Profile standard() {
     return new Profile(
@@ -87,16 +89,16 @@ public record Profile(
         384,
         BENCHMARK_CLIENTS,
         List.of(1, 16, 64),
-        Duration.ofSeconds(1),
-        Duration.ofSeconds(3),
+        Duration.ofMillis(500),
+        Duration.ofMillis(2_500),
         2_000,
         200,
-        40_000,
+        30_000,
         SWEEP_SEGMENTS,
         List.of(1, 16),
-        Duration.ofSeconds(2),
+        Duration.ofMillis(1_500),
         0,
-        "4g",
+        "3g",
         true);
   }
 

@@ -1,5 +1,6 @@
 package org.searchlab.bench.experiment;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -102,6 +103,7 @@ public record ResultRow(
   }
 
   /** Whether this is a query cell (not a feed cell). */
+  @JsonIgnore
   public boolean isQueryCell() {
     return queryType != null;
   }

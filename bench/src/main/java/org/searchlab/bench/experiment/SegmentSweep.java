@@ -69,6 +69,7 @@ final class SegmentSweep {
       s.admin.refresh();
       ctx.progress.step(
           Phases.SWEEP, ProcedureRun.describe(feed) + ", segments " + s.admin.segments());
+      s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
       for (int target : p.sweepSegments()) {
         Integer before = s.admin.segments();
         if (before == null || before > target) {
@@ -84,6 +85,7 @@ final class SegmentSweep {
         s.admin.flush();
         s.close();
         s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
+        s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
         measure(s, info, s.admin.segments(), threads);
       }
     } finally {

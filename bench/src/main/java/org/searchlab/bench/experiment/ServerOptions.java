@@ -89,8 +89,7 @@ public record ServerOptions(
       f.add("--segment-search-threads=" + searchThreads);
     }
     if (segmented && refreshIntervalMs != null) {
-      f.addAll(
-          List.of("--refresh-interval", refreshIntervalMs < 0 ? "-1" : refreshIntervalMs + "ms"));
+      f.add("--refresh-interval-ms=" + refreshIntervalMs);
     }
     if (hnswM != null) {
       f.addAll(List.of("--hnsw-m", hnswM.toString()));

@@ -102,8 +102,10 @@ public final class ServerProcess implements AutoCloseable {
           throw new IOException(
               "server exited with status "
                   + process.exitValue()
-                  + " before it was healthy; see "
-                  + log);
+                  + " before it was healthy; "
+                  + log
+                  + " ends with:\n"
+                  + tail(log, 15));
         }
         try {
           if (probe.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -152,6 +154,15 @@ public final class ServerProcess implements AutoCloseable {
       } catch (IllegalStateException e) {
         // already shutting down: the hook runs anyway
       }
+    }
+  }
+
+  private static String tail(Path log, int lines) {
+    try {
+      List<String> all = Files.readAllLines(log);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(unreadable: " + e + ")";
     }
   }
 

@@ -45,6 +45,12 @@ final class Session implements AutoCloseable {
 
   /** Sends each request once, in order, and returns the hit ids of each answer. */
   List<List<String>> ids(List<HttpRequest> requests) throws IOException, InterruptedException {
+    return ids(requests, dialect);
+  }
+
+  /** The same, for requests in a given dialect. */
+  List<List<String>> ids(List<HttpRequest> requests, SearchDialect dialect)
+      throws IOException, InterruptedException {
     List<List<String>> out = new ArrayList<>(requests.size());
     for (HttpRequest r : requests) {
       HttpResponse<byte[]> resp = load.http().send(r, HttpResponse.BodyHandlers.ofByteArray());
@@ -65,6 +71,19 @@ final class Session implements AutoCloseable {
       List<HttpRequest> requests, int clients, java.time.Duration warmup, java.time.Duration window)
       throws InterruptedException {
     return load.run(requests, clients, warmup, window, server.cpu());
+  }
+
+  /**
+   * Warms a freshly started server's JIT: each query type, filtered and not, at 4 clients for
+   * {@code perType}, results discarded. Without it the first cells after a start measure the
+   * interpreter.
+   */
+  void warmUp(List<BenchQuery> queries, java.time.Duration perType) throws InterruptedException {
+    for (QueryType t : QueryType.values()) {
+      List<HttpRequest> mixed = new ArrayList<>(requests(queries, t, false));
+      mixed.addAll(requests(queries, t, true));
+      load.run(mixed, 4, java.time.Duration.ZERO, perType, server.cpu());
+    }
   }
 
   /** A feeder in this server's dialect. */

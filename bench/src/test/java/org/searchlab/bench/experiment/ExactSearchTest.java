@@ -35,9 +35,11 @@ class ExactSearchTest {
       double agree = 0;
       int n = 0;
       for (BenchQuery q : corpus.queries()) {
+        var all = exact.topKAll(q, 10);
         for (QueryType t : QueryType.values()) {
           for (boolean filtered : new boolean[] {false, true}) {
             List<String> mine = exact.topK(q, t, filtered, 10);
+            assertEquals(mine, all.get(ProcedureRun.key(t, filtered)), "topKAll vs topK");
             List<String> theirs = ids(ref.search(request(q, t, filtered)).hits());
             assertEquals(theirs.size(), mine.size(), "result size for " + t + " " + q);
             List<String> common = new ArrayList<>(mine);
