@@ -65,8 +65,10 @@ public final class ExperimentRunner {
 
     List<List<Variant>> families = families();
     int cells = 0;
-    for (List<Variant> f : families) {
-      cells += ProcedureRun.cells(profile, f);
+    if (profile.mainPhases()) {
+      for (List<Variant> f : families) {
+        cells += ProcedureRun.cells(profile, f);
+      }
     }
     double planned = cells * ProcedureRun.seconds(profile);
     Corpus sweepCorpus = profile.sweepDocs() > 0 ? head(profile.sweepDocs()) : null;

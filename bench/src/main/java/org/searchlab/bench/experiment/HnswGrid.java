@@ -64,6 +64,7 @@ final class HnswGrid {
               s.admin.refresh();
             }
             ctx.progress.step(Phases.GRID, name + ": " + ProcedureRun.describe(feed));
+            s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
             for (int ef : EF) {
               List<HttpRequest> quality = new ArrayList<>();
               for (BenchQuery q : qualityQueries) {
