@@ -111,6 +111,17 @@ final class Compactor implements AutoCloseable {
     if (batch.length == 0) {
       return 0;
     }
+    parts.generations.awaitOlderReaders();
+    for (int from = 0; from < batch.length; from += LISTS_PER_LOCK) {
+      writer.lock.lock();
+      try {
+        for (int i = from; i < Math.min(batch.length, from + LISTS_PER_LOCK); i++) {
+          parts.vectors.remove(batch[i]);
+        }
+      } finally {
+        writer.lock.unlock();
+      }
+    }
     BitSet gone = new BitSet();
     List<Set<String>> terms = new ArrayList<>();
     for (int f = 0; f < parts.fields.size(); f++) {

@@ -35,7 +35,8 @@ import org.searchlab.mutable.postings.FieldIndex;
  *       search, whose serial is older);
  *   <li>its postings and norms, attributes and stored document are written;
  *   <li>the previous version, if any, is retired with the same serial: statistics drop it, its
- *       graph node is removed, its alive bit cleared; get now finds the new version;
+ *       alive bit is cleared, get now finds the new version; its postings and graph node stay for
+ *       the searches still running, until the {@link Compactor} removes them;
  *   <li>after the whole batch, the graph nodes of the batch's new versions are linked (neighbour
  *       search on the build threads, linking here);
  *   <li>the batch's last serial is published: searches that start now see every new version and
@@ -282,9 +283,8 @@ final class IndexWriter implements AutoCloseable {
     List<FieldIndex> fields = parts.fields;
     fields.get(0).remove(TextAnalysis.tokens(doc.title()));
     fields.get(1).remove(TextAnalysis.tokens(doc.description()));
-    if (doc.embedding() != null) {
-      parts.vectors.remove(local);
-    }
+    // The graph node stays until the compactor removes it after a grace period, so searches that
+    // started before this retirement still find this version's vector (they see it whole).
     parts.ids.retire(id, local, serial, removeMapping);
     if (retiredCount == retired.length) {
       retired = java.util.Arrays.copyOf(retired, retiredCount * 2);

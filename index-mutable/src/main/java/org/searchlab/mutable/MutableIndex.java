@@ -154,6 +154,11 @@ public final class MutableIndex implements SearchIndex {
     }
   }
 
+  /** The index's structures, for tests in this package. */
+  IndexParts parts() {
+    return parts;
+  }
+
   /** The settings this index was opened with. */
   public MutableConfig config() {
     return config;

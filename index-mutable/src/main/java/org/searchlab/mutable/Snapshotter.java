@@ -105,6 +105,13 @@ final class Snapshotter {
         }
       }
     }
+    // The graph may hold nodes of versions retired before the snapshot: drop them.
+    int bound = parts.vectors.vectors().idUpperBound();
+    for (int d = 0; d < bound; d++) {
+      if (!parts.ids.alive(d)) {
+        parts.vectors.remove(d);
+      }
+    }
     parts.ids.freeGaps();
     parts.ids.publish(serial);
     return serial;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.IntPredicate;
 import org.searchlab.core.FilterThresholds;
-import org.searchlab.core.QueryPlan;
 import org.searchlab.core.scoring.VectorScores;
 import org.searchlab.mutable.hnsw.GraphHits;
 import org.searchlab.mutable.hnsw.HnswConfig;
@@ -31,13 +30,7 @@ final class VectorPart {
     this.vectors = vectors;
   }
 
-  // TEMPORARY seam until the graph lands: GRAPH_READY false scans exactly.
-  static final boolean GRAPH_READY = false;
-
   static VectorPart create(int dimension, HnswConfig config) {
-    if (!GRAPH_READY) {
-      return new VectorPart(null, VectorStore.create(dimension));
-    }
     MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(dimension), config);
     return new VectorPart(g, g.vectors());
   }
@@ -53,22 +46,12 @@ final class VectorPart {
 
   /** Writer only. */
   void insert(int id, float[] vector) {
-    if (graph == null) {
-      vectors.set(id, vector);
-      return;
-    }
     graph.insert(id, vector);
     graphOperations++;
   }
 
   /** Writer only: links many new nodes, searching for their neighbours on the build threads. */
   void insertAll(int[] ids, float[][] vecs) {
-    if (ids.length == 1 || graph == null) {
-      for (int i = 0; i < ids.length; i++) {
-        insert(ids[i], vecs[i]);
-      }
-      return;
-    }
     if (ids.length == 1) {
       insert(ids[0], vecs[0]);
       return;
@@ -79,10 +62,6 @@ final class VectorPart {
 
   /** Writer only. */
   void remove(int id) {
-    if (graph == null) {
-      vectors.remove(id);
-      return;
-    }
     if (graph.remove(id)) {
       graphOperations++;
     }
@@ -93,9 +72,9 @@ final class VectorPart {
     return graphOperations;
   }
 
-  /** Whether vectors are indexed by a graph (rather than only stored). */
+  /** Whether vectors are indexed by a graph (always, since the graph landed). */
   boolean hasGraph() {
-    return graph != null;
+    return true;
   }
 
   void writeSnapshot(Path file) throws IOException {
@@ -107,7 +86,7 @@ final class VectorPart {
   }
 
   long graphBytes() {
-    return graph == null ? 0 : graph.ramBytesUsed();
+    return graph.ramBytesUsed();
   }
 
   /** Hits of the vector part, best first, and the plan. */
@@ -126,13 +105,6 @@ final class VectorPart {
       IntPredicate accept,
       int acceptedCount,
       FilterThresholds thresholds) {
-    if (graph == null) {
-      int limit = vectors.idUpperBound();
-      int[] next = {0};
-      TopHits top = scan(query, k, () -> next[0] < limit ? next[0]++ : -1, accept);
-      TopHits.Sorted s = top.sorted();
-      return new Result(s.docs(), s.scores(), QueryPlan.EXACT);
-    }
     GraphHits hits = graph.search(query, k, ef, accept::test, acceptedCount, thresholds);
     return new Result(hits.nodes(), hits.scores(), hits.plan());
   }
@@ -150,11 +122,6 @@ final class VectorPart {
       }
     }
     return top;
-  }
-
-  /** The exact plan's name. */
-  static String exactPlan() {
-    return QueryPlan.EXACT;
   }
 
   /** Ascending local ids, −1 at the end. Not thread-safe. */

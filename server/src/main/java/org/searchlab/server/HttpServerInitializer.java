@@ -100,8 +100,9 @@ final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
       ChannelPipeline p = ctx.pipeline();
-      p.addAfter(ctx.name(), "h2-multiplexer", multiplexer());
+      // The multiplexer checks on being added that the frame codec is already before it.
       p.addAfter(ctx.name(), "h2-frame-codec", frameCodec());
+      p.addAfter("h2-frame-codec", "h2-multiplexer", multiplexer());
       p.remove(GZIP);
       p.remove(AGGREGATOR);
       p.remove(DISPATCHER);

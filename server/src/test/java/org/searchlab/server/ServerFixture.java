@@ -111,8 +111,12 @@ final class ServerFixture implements AutoCloseable {
 
   /** Loads documents through {@code _bulk} in batches and refreshes; returns them. */
   List<Document> load(SyntheticCorpus corpus, int n) throws Exception {
+    return load(corpus, n, 500);
+  }
+
+  /** Loads documents through {@code _bulk} in batches of {@code batch} and refreshes. */
+  List<Document> load(SyntheticCorpus corpus, int n, int batch) throws Exception {
     List<Document> docs = corpus.documents(n);
-    int batch = 500;
     for (int from = 0; from < n; from += batch) {
       StringBuilder sb = new StringBuilder();
       for (Document d : docs.subList(from, Math.min(n, from + batch))) {

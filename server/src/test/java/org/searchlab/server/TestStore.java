@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.testing.ExactIndex;
+import org.searchlab.mutable.MutableConfig;
+import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.segmented.SegmentedConfig;
 
@@ -28,6 +30,13 @@ enum TestStore {
               .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
               .withSearchThreads(2)
               .withRamBufferMB(32));
+    }
+  },
+  /** The mutable store (real-time visibility). */
+  MUTABLE {
+    @Override
+    SearchIndex open(Path dir, Schema schema) throws IOException {
+      return MutableIndex.open(dir, schema, MutableConfig.DEFAULT);
     }
   };
 

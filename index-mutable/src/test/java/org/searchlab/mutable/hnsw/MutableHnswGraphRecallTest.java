@@ -23,7 +23,8 @@ class MutableHnswGraphRecallTest {
     for (int q = 0; q < queries.length; q++) {
       queries[q] = TestVectors.near(r, data[r.nextInt(N)], 0.5);
     }
-    graph = MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT.withBuildThreads(2));
+    graph =
+        MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT.withBuildThreads(2));
     int[] ids = new int[N];
     for (int i = 0; i < N; i++) {
       ids[i] = i;

@@ -41,7 +41,7 @@ final class SegmentedOptions {
 
   @Option(
       names = "--deletes-pct-allowed",
-      description = "Segmented: deleted share tolerated, 5-50 %. Default: ${DEFAULT-VALUE}.")
+      description = "Segmented: deleted share tolerated, 5-50 %%. Default: ${DEFAULT-VALUE}.")
   double deletesPctAllowed = D.deletesPctAllowed();
 
   @Option(

@@ -10,6 +10,7 @@ import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.server.SearchServer;
 import org.searchlab.server.ServerConfig;
@@ -123,6 +124,8 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Mixin SegmentedOptions segmented = new SegmentedOptions();
 
+  @Mixin MutableOptions mutable = new MutableOptions();
+
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   public static void main(String[] args) {
@@ -184,9 +187,7 @@ public final class ServeCommand implements Callable<Integer> {
   private SearchIndex openStore(Store kind, Path dir, Schema schema) throws java.io.IOException {
     return switch (kind) {
       case SEGMENTED -> LuceneSegmentedIndex.open(dir, schema, segmented.config(common));
-      case MUTABLE ->
-          throw new InvalidRequestException(
-              "--store mutable is not available in this build yet (waiting for the mutable store)");
+      case MUTABLE -> MutableIndex.open(dir, schema, mutable.config(common));
     };
   }
 

@@ -387,12 +387,25 @@ public final class EsDialect implements Dialect {
     List<InvalidRequestException> errors = new ArrayList<>(items.size());
     List<String> actions = new ArrayList<>(items.size());
     List<String> ids = new ArrayList<>(items.size());
+    // create must fail when the document exists, counting the bulk's own earlier items. (Not
+    // atomic against a concurrent writer of the same id, which Elasticsearch's versioning is.)
+    java.util.Map<String, Boolean> existsAfter = new java.util.HashMap<>();
     for (EsBulkParser.Item item : items) {
       InvalidRequestException err = item.error();
-      if (err == null && item.action().equals("create") && service.get(item.id()).isPresent()) {
-        err =
-            new EsBulkParser.ItemError(
-                409, "version_conflict_engine_exception", conflict(item.id()));
+      if (err == null && item.action().equals("create")) {
+        Boolean known = existsAfter.get(item.id());
+        if (known != null ? known : service.get(item.id()).isPresent()) {
+          err =
+              new EsBulkParser.ItemError(
+                  409, "version_conflict_engine_exception", conflict(item.id()));
+        }
+      }
+      if (err == null) {
+        switch (item.op()) {
+          case Operation.Put p -> existsAfter.put(item.id(), true);
+          case Operation.Delete d -> existsAfter.put(item.id(), false);
+          case Operation.Update u -> {}
+        }
       }
       ops.add(err == null ? item.op() : null);
       errors.add(err);

@@ -86,7 +86,6 @@ public final class VespaDialect implements Dialect {
     root.putObject("fields").put("totalCount", result.total().value());
     root.putObject("coverage")
         .put("coverage", 100)
-        .put("documents", result.total().value())
         .put("full", true)
         .put("nodes", 1)
         .put("results", 1)
