@@ -101,10 +101,17 @@ public final class PostingList {
     PostingBlock last = d.block(n - 1);
     int lastSize = last.writerSize();
     if (doc > last.docs[lastSize - 1]) {
-      if (lastSize < PostingBlock.TARGET && lastSize < last.capacity()) {
+      if (lastSize >= PostingBlock.TARGET) {
+        appendBlock(d, n, singleton(doc, freq, normUnsigned));
+      } else if (lastSize < last.capacity()) {
         last.append(doc, freq, normUnsigned);
       } else {
-        appendBlock(d, n, singleton(doc, freq, normUnsigned));
+        // Blocks start small (most terms are rare) and double up to TARGET: copy, append to the
+        // copy, publish the copy over the old block.
+        PostingBlock grown =
+            copy(last, lastSize, Math.min(PostingBlock.TARGET, 2 * last.capacity()));
+        grown.append(doc, freq, normUnsigned);
+        BLOCKS.setRelease(d.blocks, n - 1, grown);
       }
       return;
     }
@@ -112,8 +119,18 @@ public final class PostingList {
   }
 
   private static PostingBlock singleton(int doc, int freq, int normUnsigned) {
-    PostingBlock b = new PostingBlock(PostingBlock.TARGET);
+    PostingBlock b = new PostingBlock(2);
     b.append(doc, freq, normUnsigned);
+    return b;
+  }
+
+  private static PostingBlock copy(PostingBlock src, int size, int capacity) {
+    PostingBlock b = new PostingBlock(capacity);
+    System.arraycopy(src.docs, 0, b.docs, 0, size);
+    System.arraycopy(src.freqs, 0, b.freqs, 0, size);
+    b.maxFreq = src.maxFreq;
+    b.minNorm = src.minNorm;
+    b.initSize(size);
     return b;
   }
 
@@ -147,7 +164,7 @@ public final class PostingList {
     int at = java.util.Arrays.binarySearch(old.docs, 0, size, doc);
     assert at < 0 : "doc " + doc + " is already in the list";
     at = -at - 1;
-    PostingBlock copy = new PostingBlock(Math.max(size + 1, PostingBlock.TARGET));
+    PostingBlock copy = new PostingBlock(size + 1);
     System.arraycopy(old.docs, 0, copy.docs, 0, at);
     System.arraycopy(old.freqs, 0, copy.freqs, 0, at);
     copy.docs[at] = doc;
@@ -173,7 +190,7 @@ public final class PostingList {
 
   /** A part of a block; it keeps the bounds of the whole (still valid, perhaps loose). */
   private static PostingBlock slice(PostingBlock src, int from, int to, PostingBlock bounds) {
-    PostingBlock b = new PostingBlock(Math.max(to - from, PostingBlock.TARGET));
+    PostingBlock b = new PostingBlock(to - from);
     System.arraycopy(src.docs, from, b.docs, 0, to - from);
     System.arraycopy(src.freqs, from, b.freqs, 0, to - from);
     b.maxFreq = src.maxFreq;
@@ -191,38 +208,46 @@ public final class PostingList {
   int compact(IntPredicate keep, PagedBytes norms) {
     Directory d = dir;
     int n = d.count;
-    PostingBlock[] out = new PostingBlock[Math.max(2, n + 1)];
-    int outCount = 0;
-    PostingBlock cur = null;
+    int[] docs = new int[64];
+    int[] freqs = new int[64];
+    int kept = 0;
     int dropped = 0;
     for (int i = 0; i < n; i++) {
       PostingBlock b = d.block(i);
       int size = b.writerSize();
       for (int j = 0; j < size; j++) {
-        int doc = b.docs[j];
-        if (!keep.test(doc)) {
+        if (!keep.test(b.docs[j])) {
           dropped++;
           continue;
         }
-        if (cur == null || cur.writerSize() == PostingBlock.TARGET) {
-          cur = new PostingBlock(PostingBlock.TARGET);
-          if (outCount == out.length) {
-            out = java.util.Arrays.copyOf(out, out.length * 2);
-          }
-          out[outCount++] = cur;
+        if (kept == docs.length) {
+          docs = java.util.Arrays.copyOf(docs, kept * 2);
+          freqs = java.util.Arrays.copyOf(freqs, kept * 2);
         }
-        int sz = cur.writerSize();
-        cur.docs[sz] = doc;
-        cur.freqs[sz] = b.freqs[j];
-        cur.maxFreq = Math.max(cur.maxFreq, b.freqs[j]);
-        cur.minNorm = Math.min(cur.minNorm, norms.get(doc) & 0xFF);
-        cur.initSize(sz + 1);
+        docs[kept] = b.docs[j];
+        freqs[kept++] = b.freqs[j];
       }
     }
-    if (dropped > 0) {
-      dir = new Directory(out, outCount);
-      postings -= dropped;
+    if (dropped == 0) {
+      return 0;
     }
+    int blocks = (kept + PostingBlock.TARGET - 1) / PostingBlock.TARGET;
+    PostingBlock[] out = new PostingBlock[Math.max(2, blocks + 1)];
+    for (int bi = 0; bi < blocks; bi++) {
+      int from = bi * PostingBlock.TARGET;
+      int to = Math.min(kept, from + PostingBlock.TARGET);
+      PostingBlock b = new PostingBlock(to - from);
+      for (int j = from; j < to; j++) {
+        b.docs[j - from] = docs[j];
+        b.freqs[j - from] = freqs[j];
+        b.maxFreq = Math.max(b.maxFreq, freqs[j]);
+        b.minNorm = Math.min(b.minNorm, norms.get(docs[j]) & 0xFF);
+      }
+      b.initSize(to - from);
+      out[bi] = b;
+    }
+    dir = new Directory(out, blocks);
+    postings -= dropped;
     return dropped;
   }
 
