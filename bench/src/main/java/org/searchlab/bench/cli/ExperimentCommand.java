@@ -11,7 +11,9 @@ import java.util.concurrent.Callable;
 import org.searchlab.bench.experiment.Corpus;
 import org.searchlab.bench.experiment.ExperimentRunner;
 import org.searchlab.bench.experiment.Profile;
+import org.searchlab.bench.experiment.ResultRow;
 import org.searchlab.bench.experiment.Variant;
+import org.searchlab.bench.report.ReportWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -106,6 +108,9 @@ final class ExperimentCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (reportOnly != null) {
+      return rewriteReport(reportOnly);
+    }
     Profile p = Profile.named(profile);
     if (docs != null) {
       p = p.withDocs(docs);
@@ -161,6 +166,30 @@ final class ExperimentCommand implements Callable<Integer> {
     new ExperimentRunner(p, vs, p.mainPhases() ? main : corpus, outDir, home, System.err, keepData)
         .run();
     System.out.println(outDir.resolve("report.md"));
+    return 0;
+  }
+
+  private static int rewriteReport(Path dir) throws java.io.IOException {
+    Path jsonl = dir.resolve("results.jsonl");
+    if (!java.nio.file.Files.exists(jsonl)) {
+      jsonl = dir.resolve("results.partial.jsonl");
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<ResultRow> rows = new ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(jsonl)) {
+      if (!line.isBlank()) {
+        rows.add(json.readValue(line, ResultRow.class));
+      }
+    }
+    if (rows.isEmpty()) {
+      System.err.println("experiment: no rows in " + jsonl);
+      return 1;
+    }
+    List<String> variants = rows.stream().map(ResultRow::variant).distinct().toList();
+    new ReportWriter(dir)
+        .write(rows, rows.get(0).profile(), "rows from " + jsonl.getFileName(), variants, 0);
+    System.out.println(dir.resolve("report.md"));
     return 0;
   }
 }
