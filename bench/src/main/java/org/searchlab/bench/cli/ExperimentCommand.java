@@ -106,6 +106,13 @@ final class ExperimentCommand implements Callable<Integer> {
       description = "Keep the servers' index directories under the output.")
   boolean keepData;
 
+  @Option(
+      names = "--report-only",
+      description =
+          "Only (re)write report.md and the plots of an earlier run directory from its"
+              + " results.jsonl (or results.partial.jsonl of an interrupted run).")
+  Path reportOnly;
+
   @Override
   public Integer call() throws Exception {
     if (reportOnly != null) {
