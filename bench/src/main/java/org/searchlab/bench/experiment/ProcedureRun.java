@@ -203,9 +203,9 @@ final class ProcedureRun {
     }
   }
 
-  /** JIT warm-up per query type after a server start: four times the cell warm-up. */
+  /** Length of one JIT warm-up round after a server start: twice the cell warm-up. */
   static java.time.Duration jitWarmup(Profile p) {
-    return p.warmup().multipliedBy(4);
+    return p.warmup().multipliedBy(2);
   }
 
   static double seconds(Profile p) {

@@ -74,17 +74,29 @@ final class Session implements AutoCloseable {
   }
 
   /**
-   * Warms a freshly started server's JIT: each query type, filtered and not, at 4 clients for
-   * {@code perType}, results discarded. Without it the first cells after a start measure the
-   * interpreter.
+   * Warms a freshly started server's JIT: for each query type (filtered and not mixed) it runs
+   * 4-client rounds of {@code perRound} until two consecutive rounds agree on QPS within 10% (at
+   * most {@link #MAX_WARMUP_ROUNDS}), results discarded. A fixed time is not enough when other
+   * processes share the cores: the compiler threads get too little CPU, and the first cells would
+   * measure the interpreter.
    */
-  void warmUp(List<BenchQuery> queries, java.time.Duration perType) throws InterruptedException {
+  void warmUp(List<BenchQuery> queries, java.time.Duration perRound) throws InterruptedException {
     for (QueryType t : QueryType.values()) {
       List<HttpRequest> mixed = new ArrayList<>(requests(queries, t, false));
       mixed.addAll(requests(queries, t, true));
-      load.run(mixed, 4, java.time.Duration.ZERO, perType, server.cpu());
+      double previous = -1;
+      for (int round = 0; round < MAX_WARMUP_ROUNDS; round++) {
+        double qps = load.run(mixed, 4, java.time.Duration.ZERO, perRound, server.cpu()).qps();
+        if (previous > 0 && Math.abs(qps - previous) <= 0.1 * previous) {
+          break;
+        }
+        previous = qps;
+      }
     }
   }
+
+  /** Upper bound on warm-up rounds per query type. */
+  static final int MAX_WARMUP_ROUNDS = 8;
 
   /** A feeder in this server's dialect. */
   Feeder feeder(int batchSize) {
