@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
  * What one measured cell produced: throughput, latency percentiles from the cell's HdrHistogram and
  * the server's CPU over the measured window.
  *
- * @param requests successful requests that started and finished inside the measured window
+ * @param requests successful requests that completed inside the measured window
  * @param errors requests that failed or answered a non-2xx status (not in the histogram)
  * @param seconds length of the measured window
  * @param qps successful requests per second

@@ -86,7 +86,8 @@ class LoadGeneratorTest {
   void countsRejectionsAsErrorsNotLatencies() throws Exception {
     ProcessCpu self = new ProcessCpu(ProcessHandle.current().pid());
     try (LoadGenerator load = new LoadGenerator()) {
-      CellStats s = load.run(List.of(get("/fail")), 2, Duration.ZERO, Duration.ofMillis(300), self);
+      CellStats s =
+          load.run(List.of(get("/fail")), 2, Duration.ofMillis(200), Duration.ofMillis(1000), self);
       assertEquals(0, s.requests());
       assertTrue(s.errors() > 0);
       assertEquals(0, s.qps());
