@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       org.searchlab.server.cli.ServeCommand.class,
       ExperimentCommand.class,
       JmhCommand.class,
+      org.searchlab.bench.data.DatasetCommand.class,
     })
 public final class SearchlabCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

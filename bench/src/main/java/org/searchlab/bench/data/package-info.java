@@ -33,6 +33,18 @@
  * groundtruth-category.fvecs
  * </pre>
  *
- * The category ground truth can hold fewer than 100 entries when the category is smaller.
+ * The category ground truth can hold fewer than 100 entries when the category is smaller. The
+ * scores are float dot products from Lucene's SIMD code; a recomputation can differ from a stored
+ * score in the last bit (the JIT runs a different code path while warming up), which can only
+ * reorder neighbours whose scores are within one ulp.
+ *
+ * <h2>Caches</h2>
+ *
+ * The builder keeps a cache directory (default {@code cache} beside the output): document
+ * embeddings keyed by the SHA-256 of model and text ({@code embeddings-<model>-<dim>.bin}), ground
+ * truth keyed by the SHA-256 of the vectors, the queries and the categories ({@code
+ * groundtruth/<hash>/}), and for the Debian source a copy of apt's lists ({@code debian-lists/}),
+ * since a later plain {@code apt-get update} deletes the English translations. A rebuild of the
+ * same data runs neither the model nor the brute-force search.
  */
 package org.searchlab.bench.data;
