@@ -107,6 +107,13 @@ final class ExperimentCommand implements Callable<Integer> {
   boolean keepData;
 
   @Option(
+      names = "--no-main",
+      description =
+          "Skip the benchmark procedure (feed, query phases, writes); run only the sweep and/or"
+              + " the grid.")
+  boolean noMain;
+
+  @Option(
       names = "--report-only",
       description =
           "Only (re)write report.md and the plots of an earlier run directory from its"
@@ -143,6 +150,9 @@ final class ExperimentCommand implements Callable<Integer> {
     if (recallQueries != null) {
       p = p.withRecallQueries(recallQueries);
     }
+    if (noMain) {
+      p = p.withMainPhases(false);
+    }
     List<Variant> vs = new ArrayList<>();
     for (String v :
         variants == null ? List.of("mutable", "segmented", "segmented-forcemerged") : variants) {
@@ -156,7 +166,7 @@ final class ExperimentCommand implements Callable<Integer> {
                 .resolve(
                     DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
                         .format(ZonedDateTime.now(ZoneOffset.UTC)));
-    int needed = Math.max(p.docs(), Math.max(p.sweepDocs(), p.gridDocs()));
+    int needed = Math.max(p.mainPhases() ? p.docs() : 0, Math.max(p.sweepDocs(), p.gridDocs()));
     int queryCount = p.queryCount();
     System.err.printf("experiment: loading %d documents...%n", needed);
     Corpus corpus =

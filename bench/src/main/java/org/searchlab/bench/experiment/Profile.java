@@ -297,6 +297,26 @@ public record Profile(
         mainPhases);
   }
 
+  public Profile withMainPhases(boolean v) {
+    return new Profile(
+        name,
+        docs,
+        dimension,
+        clients,
+        refeedClients,
+        warmup,
+        duration,
+        queryCount,
+        recallQueries,
+        sweepDocs,
+        sweepSegments,
+        sweepClients,
+        sweepDuration,
+        gridDocs,
+        serverHeap,
+        v);
+  }
+
   public Profile withRecallQueries(int v) {
     return new Profile(
         name,
