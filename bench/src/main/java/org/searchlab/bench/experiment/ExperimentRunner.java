@@ -107,6 +107,8 @@ public final class ExperimentRunner {
           deleteData(ctx.outDir.resolve("data").resolve(f.get(0).store()));
         }
         ctx.replaceAll(withOverlap(ctx.rows(), returned));
+        // Overlap exists only in memory: write the rows now so an interrupted sweep keeps it.
+        writeJsonl(outDir.resolve("results.partial.jsonl"), ctx.rows());
       }
       if (sweep) {
         List<BenchQuery> sweepQuality = sweepCorpus.queries().subList(0, quality.size());
@@ -130,11 +132,7 @@ public final class ExperimentRunner {
         deleteData(outDir.resolve("data"));
       }
       List<ResultRow> rows = ctx.rows();
-      StringBuilder jsonl = new StringBuilder();
-      for (ResultRow r : rows) {
-        jsonl.append(Json.MAPPER.writeValueAsString(r)).append('\n');
-      }
-      Files.writeString(outDir.resolve("results.jsonl"), jsonl);
+      writeJsonl(outDir.resolve("results.jsonl"), rows);
       Files.deleteIfExists(outDir.resolve("results.partial.jsonl"));
       double minutes = (System.nanoTime() - t0) / 60e9;
       new ReportWriter(outDir)
@@ -207,6 +205,14 @@ public final class ExperimentRunner {
       out.add(r.withQuality(r.recallAt10(), overlap));
     }
     return out;
+  }
+
+  private static void writeJsonl(Path file, List<ResultRow> rows) throws IOException {
+    StringBuilder jsonl = new StringBuilder();
+    for (ResultRow r : rows) {
+      jsonl.append(Json.MAPPER.writeValueAsString(r)).append('\n');
+    }
+    Files.writeString(file, jsonl);
   }
 
   private static void deleteData(Path dir) throws IOException {
