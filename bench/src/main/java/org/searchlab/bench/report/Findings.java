@@ -41,7 +41,7 @@ final class Findings {
     for (boolean f : new boolean[] {false, true}) {
       Optional<ResultRow> fm = idx.main("segmented-forcemerged", "vector", f, c);
       Optional<ResultRow> seg = idx.main("segmented", "vector", f, c);
-      if (fm.isEmpty() || seg.isEmpty()) {
+      if (fm.isEmpty() || seg.isEmpty() || seg.get().qpsPerCore() == 0) {
         continue;
       }
       double r = fm.get().qpsPerCore() / seg.get().qpsPerCore();
@@ -73,7 +73,7 @@ final class Findings {
       for (boolean f : new boolean[] {false, true}) {
         Optional<ResultRow> m = idx.main("mutable", t, f, c);
         Optional<ResultRow> seg = idx.main("segmented", t, f, c);
-        if (m.isEmpty() || seg.isEmpty()) {
+        if (m.isEmpty() || seg.isEmpty() || seg.get().qpsPerCore() == 0) {
           continue;
         }
         total++;
@@ -119,9 +119,14 @@ final class Findings {
       if (seq.isEmpty() || conc.isEmpty()) {
         continue;
       }
+      Double cpuSeq = ReportWriter.cpuMsPerQuery(seq.get());
+      Double cpuConc = ReportWriter.cpuMsPerQuery(conc.get());
+      if (cpuSeq == null || cpuConc == null || seq.get().avgMs() == 0) {
+        continue; // a cell without completed queries says nothing here
+      }
       total++;
       double lat = conc.get().avgMs() / seq.get().avgMs();
-      double cpu = ReportWriter.cpuMsPerQuery(conc.get()) / ReportWriter.cpuMsPerQuery(seq.get());
+      double cpu = cpuConc / cpuSeq;
       lower += lat < 1 ? 1 : 0;
       costlier += cpu > 1 ? 1 : 0;
       parts.add(
@@ -197,6 +202,7 @@ final class Findings {
           .ifPresent(
               d ->
                   idx.query(v, "after_flush", "hybrid", true, d.clients())
+                      .filter(b -> b.p99Ms() > 0)
                       .ifPresent(
                           b ->
                               parts.add(
