@@ -204,8 +204,15 @@ final class ExperimentCommand implements Callable<Integer> {
       return 1;
     }
     List<String> variants = rows.stream().map(ResultRow::variant).distinct().toList();
-    new ReportWriter(dir)
-        .write(rows, rows.get(0).profile(), "rows from " + jsonl.getFileName(), variants, 0);
+    String source = "rows from " + jsonl.getFileName();
+    double minutes = 0;
+    Path runFile = dir.resolve("run.json");
+    if (java.nio.file.Files.exists(runFile)) {
+      com.fasterxml.jackson.databind.JsonNode run = json.readTree(runFile.toFile());
+      source = run.path("source").asText(source);
+      minutes = run.path("minutes").asDouble(0);
+    }
+    new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
     System.out.println(dir.resolve("report.md"));
     return 0;
   }

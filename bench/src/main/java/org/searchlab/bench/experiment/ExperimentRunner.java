@@ -135,6 +135,12 @@ public final class ExperimentRunner {
       writeJsonl(outDir.resolve("results.jsonl"), rows);
       Files.deleteIfExists(outDir.resolve("results.partial.jsonl"));
       double minutes = (System.nanoTime() - t0) / 60e9;
+      com.fasterxml.jackson.databind.node.ObjectNode run = Json.object();
+      run.put("profile", profile.name());
+      run.put("source", corpus.source());
+      run.put("minutes", minutes);
+      run.putPOJO("variants", variants.stream().map(Variant::label).toList());
+      Files.writeString(outDir.resolve("run.json"), run.toString());
       new ReportWriter(outDir)
           .write(
               rows,

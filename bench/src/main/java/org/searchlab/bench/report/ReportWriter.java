@@ -61,7 +61,7 @@ public final class ReportWriter {
           String.format(
               Locale.ROOT,
               "- Machine: %d cores, %s; JDK %s; commit `%s`%n- Corpus: %d documents, %d-d"
-                  + " embeddings, %s%n- Variants: %s; run time %.1f min%n",
+                  + " embeddings, %s%n- Variants: %s; run time %s%n",
               any.machine().cores(),
               any.machine().cpuModel(),
               any.jdk(),
@@ -70,7 +70,7 @@ public final class ReportWriter {
               any.dim(),
               source,
               String.join(", ", variants),
-              minutes));
+              minutes > 0 ? String.format(Locale.ROOT, "%.1f min", minutes) : "not recorded"));
     }
     md.append(
         "- Every server ran alone as a child JVM on loopback; the closed-loop load generator ran in"
