@@ -557,7 +557,13 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     }
     closed = true;
     if (refresher != null) {
-      shutdown(refresher);
+      // No interrupt: a refresh interrupted mid-I/O would fail noisily; let a running one finish.
+      refresher.shutdown();
+      try {
+        refresher.awaitTermination(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     try {
       manager.close();

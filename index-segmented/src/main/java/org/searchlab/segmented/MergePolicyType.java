@@ -1,7 +1,5 @@
 package org.searchlab.segmented;
 
-import org.searchlab.core.InvalidRequestException;
-
 /**
  * Which Lucene merge policy the segmented store runs, as Elasticsearch's {@code
  * index.merge.policy.type} chose it. Immutable.
@@ -23,17 +21,11 @@ public enum MergePolicyType {
 
   /** Parses {@code tiered}, {@code log-byte-size} or {@code none} (case-insensitive). */
   public static MergePolicyType parse(String name) {
-    for (MergePolicyType t : values()) {
-      if (t.cliName().equalsIgnoreCase(name) || t.name().equalsIgnoreCase(name)) {
-        return t;
-      }
-    }
-    throw new InvalidRequestException(
-        "unknown merge policy '" + name + "'; expected tiered, log-byte-size or none");
+    return CliNames.parse(MergePolicyType.class, "merge policy", name);
   }
 
   /** The command-line spelling: lower case with dashes. */
   public String cliName() {
-    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    return CliNames.of(this);
   }
 }

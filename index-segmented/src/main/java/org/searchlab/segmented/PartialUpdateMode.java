@@ -1,7 +1,5 @@
 package org.searchlab.segmented;
 
-import org.searchlab.core.InvalidRequestException;
-
 /**
  * How the segmented store applies a partial update. Immutable.
  *
@@ -21,12 +19,6 @@ public enum PartialUpdateMode {
 
   /** Parses {@code reindex} or {@code docvalues} (case-insensitive). */
   public static PartialUpdateMode parse(String name) {
-    for (PartialUpdateMode m : values()) {
-      if (m.name().equalsIgnoreCase(name)) {
-        return m;
-      }
-    }
-    throw new InvalidRequestException(
-        "unknown partial update mode '" + name + "'; expected reindex or docvalues");
+    return CliNames.parse(PartialUpdateMode.class, "partial update mode", name);
   }
 }

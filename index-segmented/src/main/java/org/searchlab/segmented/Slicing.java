@@ -1,7 +1,5 @@
 package org.searchlab.segmented;
 
-import org.searchlab.core.InvalidRequestException;
-
 /**
  * How concurrent segment search groups segments into slices, the unit of work one search thread
  * takes. Only matters when {@link SegmentedConfig#searchThreads()} is above 0. Immutable.
@@ -23,17 +21,11 @@ public enum Slicing {
 
   /** Parses {@code lucene-default}, {@code segment-per-slice} or {@code partitions}. */
   public static Slicing parse(String name) {
-    for (Slicing s : values()) {
-      if (s.cliName().equalsIgnoreCase(name) || s.name().equalsIgnoreCase(name)) {
-        return s;
-      }
-    }
-    throw new InvalidRequestException(
-        "unknown slicing '" + name + "'; expected lucene-default, segment-per-slice or partitions");
+    return CliNames.parse(Slicing.class, "slicing", name);
   }
 
   /** The command-line spelling: lower case with dashes. */
   public String cliName() {
-    return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    return CliNames.of(this);
   }
 }

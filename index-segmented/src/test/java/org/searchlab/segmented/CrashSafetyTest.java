@@ -62,7 +62,10 @@ class CrashSafetyTest {
       }
       // Kill at a random moment of the feed (seeded, so a failure reproduces the schedule).
       Thread.sleep(500 + random.nextInt(2500));
-      child.kill();
+      // SIGKILL through the process handle: Process.destroyForcibly() (and so ForkedJvm.kill())
+      // also closes our end of the child's stdout, losing lines still in the pipe, and with them
+      // acknowledgements; reading the pipe to its end keeps "one operation in flight" true.
+      child.process().toHandle().destroyForcibly();
       reader.join(30_000);
     }
 
@@ -108,7 +111,8 @@ class CrashSafetyTest {
               actual.equals(want) || actual.equals(alternative),
               id + " is " + actual + ", expected " + want + " or (in flight) " + alternative);
         } else {
-          assertEquals(want, actual, "document " + id + " after the crash");
+          assertEquals(
+              want, actual, () -> "document " + id + " after the crash; " + history(complete, id));
         }
         checked++;
       }
@@ -119,6 +123,18 @@ class CrashSafetyTest {
           "searchable " + live + " vs expected " + expected.size());
       assertTrue(checked > 0);
     }
+  }
+
+  /** The child's lines about {@code id}, and its last lines, for a failure message. */
+  private static String history(List<String> lines, String id) {
+    List<String> about =
+        lines.stream()
+            .filter(l -> l.contains(" " + id + " ") || l.contains(" " + id + ";"))
+            .toList();
+    return "lines about it: "
+        + about
+        + "; last lines: "
+        + lines.subList(Math.max(0, lines.size() - 8), lines.size());
   }
 
   private static int maxDoc(List<String> lines) {

@@ -137,20 +137,29 @@ public final class SearchServer implements AutoCloseable {
         threads, threads, 0, TimeUnit.MILLISECONDS, q, tf, new ThreadPoolExecutor.AbortPolicy());
   }
 
+  /**
+   * Stops accepting, lets running requests finish (up to 30 s), and releases the threads. If the
+   * calling thread is interrupted it stops waiting, finishes releasing, and keeps its interrupt
+   * flag.
+   */
   @Override
-  public void close() throws InterruptedException {
-    channel.close().sync();
+  public void close() {
+    channel.close().syncUninterruptibly();
     shutdownThreads();
     ServerLog.info("stopped (port " + port + ")");
   }
 
-  private void shutdownThreads() throws InterruptedException {
+  private void shutdownThreads() {
     searchPool.shutdown();
     writePool.shutdown();
-    searchPool.awaitTermination(30, TimeUnit.SECONDS);
-    writePool.awaitTermination(30, TimeUnit.SECONDS);
-    workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
-    boss.shutdownGracefully(0, 5, TimeUnit.SECONDS).sync();
+    try {
+      searchPool.awaitTermination(30, TimeUnit.SECONDS);
+      writePool.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     metrics.close();
   }
 }

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.Document;
 import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.testing.TestSeeds;
@@ -64,10 +66,14 @@ class MetricsAndProtocolTest {
         .orElseThrow(() -> new AssertionError("no sample " + name + labels));
   }
 
-  @Test
-  void metricsExposeTimersFeedIndexAndJvm() throws Exception {
-    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("MetricsTest"), ServerFixture.DIMS);
-    try (ServerFixture f = ServerFixture.start(TestStore.SEGMENTED)) {
+  @ParameterizedTest
+  @EnumSource(
+      value = TestStore.class,
+      names = {"SEGMENTED", "MUTABLE"})
+  void metricsExposeTimersFeedIndexAndJvm(TestStore store) throws Exception {
+    SyntheticCorpus corpus =
+        new SyntheticCorpus(TestSeeds.seed("MetricsTest." + store), ServerFixture.DIMS);
+    try (ServerFixture f = ServerFixture.start(store)) {
       List<Document> docs = f.load(corpus, 300);
       Document d = docs.get(5);
       for (int i = 0; i < 3; i++) {
@@ -125,9 +131,12 @@ class MetricsAndProtocolTest {
       find(s, "process_cpu_usage", Map.of());
       find(s, "process_cpu_time_ns_total", Map.of());
       find(s, "searchlab_executor_queued", Map.of("pool", "search"));
-      if (!f.index.stats().memoryBytes().isEmpty()) {
-        String part = f.index.stats().memoryBytes().keySet().iterator().next();
+      // Memory per part: every part the store reports is a labelled gauge.
+      for (String part : f.index.stats().memoryBytes().keySet()) {
         find(s, "searchlab_index_memory_bytes", Map.of("part", part));
+      }
+      if (store == TestStore.MUTABLE) {
+        assertFalse(f.index.stats().memoryBytes().isEmpty(), "the mutable store reports memory");
       }
 
       ServerFixture.Response health = f.send("GET", "/health", (String) null);
@@ -159,6 +168,32 @@ class MetricsAndProtocolTest {
               .get(0)
               .get("num_search_segments")
               .asInt());
+    }
+  }
+
+  @Test
+  void pipelinedHttp11RequestsAreAnsweredInOrder() throws Exception {
+    try (ServerFixture f = ServerFixture.start(TestStore.EXACT);
+        java.net.Socket socket = new java.net.Socket("127.0.0.1", f.port())) {
+      socket.setSoTimeout(30_000);
+      String search = "{\"query\":{\"match_all\":{}},\"size\":0}";
+      String requests =
+          "POST /product/_search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              + "Content-Length: "
+              + search.length()
+              + "\r\n\r\n"
+              + search
+              + "GET /nothing-here HTTP/1.1\r\nHost: x\r\n\r\n"
+              + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+      socket.getOutputStream().write(requests.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String all =
+          new String(
+              socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int first = all.indexOf("HTTP/1.1 200");
+      int second = all.indexOf("HTTP/1.1 404", first + 1);
+      int third = all.indexOf("HTTP/1.1 200", second + 1);
+      assertTrue(first >= 0 && second > first && third > second, all);
+      assertTrue(all.contains("\"status\":\"ok\""), all);
     }
   }
 

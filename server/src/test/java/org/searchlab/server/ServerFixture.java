@@ -145,7 +145,7 @@ final class ServerFixture implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     try {
       server.close();
     } finally {

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
 import java.util.Map;
 import org.searchlab.core.Document;
-import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
+import org.searchlab.server.DocumentFields;
 import org.searchlab.server.Json;
 
 /**
@@ -21,30 +21,7 @@ public final class EsDocuments {
 
   /** A whole document from its {@code _source}. */
   public static Document document(String id, JsonNode source) {
-    Json.object(source, "_source of document [" + id + "]");
-    String title = null;
-    String description = null;
-    String category = null;
-    int price = 0;
-    float rating = 0;
-    float[] embedding = null;
-    for (Iterator<Map.Entry<String, JsonNode>> it = source.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
-      JsonNode v = f.getValue();
-      String what = "field [" + f.getKey() + "] of document [" + id + "]";
-      switch (f.getKey()) {
-        case Schema.ID -> {}
-        case Schema.TITLE -> title = v.isNull() ? null : Json.string(v, what);
-        case Schema.DESCRIPTION -> description = v.isNull() ? null : Json.string(v, what);
-        case Schema.CATEGORY -> category = v.isNull() ? null : Json.string(v, what);
-        case Schema.PRICE ->
-            price = v.isNull() ? 0 : Json.integer(v, what, Integer.MIN_VALUE, Integer.MAX_VALUE);
-        case Schema.AVERAGE_RATING -> rating = v.isNull() ? 0 : Json.floatValue(v, what);
-        case Schema.EMBEDDING -> embedding = v.isNull() ? null : Json.vector(v, what);
-        default -> throw unknownField(f.getKey(), id);
-      }
-    }
-    return new Document(id, title, description, category, price, rating, embedding);
+    return DocumentFields.document(id, source, "_source of document [" + id + "]");
   }
 
   /** A partial update from an {@code _update} {@code doc}. */
@@ -53,35 +30,9 @@ public final class EsDocuments {
     PartialUpdate u = PartialUpdate.of(id);
     for (Iterator<Map.Entry<String, JsonNode>> it = doc.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> f = it.next();
-      JsonNode v = f.getValue();
-      String what = "field [" + f.getKey() + "] of the update of [" + id + "]";
-      if (v.isNull()) {
-        throw new InvalidRequestException(what + " is null; a partial update cannot unset a field");
-      }
-      u =
-          switch (f.getKey()) {
-            case Schema.ID -> u;
-            case Schema.TITLE -> u.withTitle(Json.string(v, what));
-            case Schema.DESCRIPTION -> u.withDescription(Json.string(v, what));
-            case Schema.CATEGORY -> u.withCategory(Json.string(v, what));
-            case Schema.PRICE ->
-                u.withPrice(Json.integer(v, what, Integer.MIN_VALUE, Integer.MAX_VALUE));
-            case Schema.AVERAGE_RATING -> u.withAverageRating(Json.floatValue(v, what));
-            case Schema.EMBEDDING -> u.withEmbedding(Json.vector(v, what));
-            default -> throw unknownField(f.getKey(), id);
-          };
+      u = DocumentFields.assign(u, f.getKey(), f.getValue());
     }
     return u;
-  }
-
-  private static InvalidRequestException unknownField(String field, String id) {
-    return new InvalidRequestException(
-        "field ["
-            + field
-            + "] of document ["
-            + id
-            + "] is not in the mapping; the fields are id, title, description, category, price,"
-            + " average_rating, embedding");
   }
 
   /** The {@code _source} of a document. */

@@ -3,7 +3,7 @@ package org.searchlab.server.es;
 import org.searchlab.core.SearchRequest;
 
 /**
- * An Elasticsearch search body translated to core terms.
+ * An Elasticsearch search body translated to core terms. Immutable.
  *
  * @param request the core request (its vector is {@code null} when {@code embedText} is set)
  * @param embedText text to embed into the query vector ({@code knn.query_vector_builder}), or

@@ -14,6 +14,7 @@ import org.searchlab.core.SearchRequest;
 import org.searchlab.server.ApiException;
 import org.searchlab.server.ApiRequest;
 import org.searchlab.server.Json;
+import org.searchlab.server.service.SearchService;
 
 /**
  * Translates an Elasticsearch {@code _search} body into a {@link SearchRequest}. Stateless and
@@ -219,13 +220,7 @@ final class EsSearchParser {
       b.fusion(Fusion.RRF);
     }
     b.rankProfile(profile).filter(filter);
-    String type =
-        switch (profile) {
-          case BM25 -> "lexical";
-          case CLOSENESS -> "vector";
-          case HYBRID -> "hybrid";
-          case UNRANKED -> "unranked";
-        };
+    String type = SearchService.queryType(profile);
     return new EsSearch(b.build(), embedText, source, trackTotal, type);
   }
 

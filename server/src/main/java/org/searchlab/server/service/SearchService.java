@@ -11,6 +11,7 @@ import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
@@ -39,6 +40,16 @@ public final class SearchService {
     this.index = Objects.requireNonNull(index, "index");
     this.embedder = embedder.orElse(null);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  /** The metrics label of a rank profile: lexical, vector, hybrid or unranked. */
+  public static String queryType(RankProfile profile) {
+    return switch (profile) {
+      case BM25 -> "lexical";
+      case CLOSENESS -> "vector";
+      case HYBRID -> "hybrid";
+      case UNRANKED -> "unranked";
+    };
   }
 
   public Schema schema() {
@@ -73,7 +84,8 @@ public final class SearchService {
       }
       long t0 = System.nanoTime();
       float[] vector = embedder.embed(embedText);
-      embedNanos = System.nanoTime() - t0;
+      // At least 1 ns, so "an embedding happened" survives a coarse clock.
+      embedNanos = Math.max(1, System.nanoTime() - t0);
       metrics.embed(embedNanos);
       request = request.toBuilder().vector(vector).build();
     }

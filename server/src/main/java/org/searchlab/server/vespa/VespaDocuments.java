@@ -8,6 +8,7 @@ import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
+import org.searchlab.server.DocumentFields;
 import org.searchlab.server.Json;
 
 /**
@@ -33,28 +34,7 @@ final class VespaDocuments {
   }
 
   static Document document(String id, JsonNode fields) {
-    String title = null;
-    String description = null;
-    String category = null;
-    int price = 0;
-    float rating = 0;
-    float[] embedding = null;
-    for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
-      JsonNode v = f.getValue();
-      String what = "field '" + f.getKey() + "' of document '" + id + "'";
-      switch (f.getKey()) {
-        case Schema.ID -> {}
-        case Schema.TITLE -> title = Json.string(v, what);
-        case Schema.DESCRIPTION -> description = Json.string(v, what);
-        case Schema.CATEGORY -> category = Json.string(v, what);
-        case Schema.PRICE -> price = Json.integer(v, what, Integer.MIN_VALUE, Integer.MAX_VALUE);
-        case Schema.AVERAGE_RATING -> rating = Json.floatValue(v, what);
-        case Schema.EMBEDDING -> embedding = tensor(v, what);
-        default -> throw unknown(f.getKey());
-      }
-    }
-    return new Document(id, title, description, category, price, rating, embedding);
+    return DocumentFields.document(id, fields, "fields of document '" + id + "'");
   }
 
   static PartialUpdate update(String id, JsonNode fields) {
@@ -67,35 +47,9 @@ final class VespaDocuments {
         throw new InvalidRequestException(
             what + " must be {\"assign\": value}; other update operations are not supported");
       }
-      JsonNode v = op.get("assign");
-      u =
-          switch (f.getKey()) {
-            case Schema.TITLE -> u.withTitle(Json.string(v, what));
-            case Schema.DESCRIPTION -> u.withDescription(Json.string(v, what));
-            case Schema.CATEGORY -> u.withCategory(Json.string(v, what));
-            case Schema.PRICE ->
-                u.withPrice(Json.integer(v, what, Integer.MIN_VALUE, Integer.MAX_VALUE));
-            case Schema.AVERAGE_RATING -> u.withAverageRating(Json.floatValue(v, what));
-            case Schema.EMBEDDING -> u.withEmbedding(tensor(v, what));
-            default -> throw unknown(f.getKey());
-          };
+      u = DocumentFields.assign(u, f.getKey(), op.get("assign"));
     }
     return u;
-  }
-
-  private static float[] tensor(JsonNode v, String what) {
-    if (v != null && v.isObject() && v.has("values")) {
-      return Json.vector(v.get("values"), what + ".values");
-    }
-    return Json.vector(v, what);
-  }
-
-  private static InvalidRequestException unknown(String field) {
-    return new InvalidRequestException(
-        "No field '"
-            + field
-            + "' in the document type; the fields are title, description, category, price,"
-            + " average_rating, embedding");
   }
 
   /** The summary fields of a document; {@code withEmbedding} adds the tensor. */

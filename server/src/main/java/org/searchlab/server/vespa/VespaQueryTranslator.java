@@ -13,6 +13,7 @@ import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.server.Json;
+import org.searchlab.server.service.SearchService;
 
 /**
  * Translates Vespa query parameters and a parsed YQL statement into a {@link SearchRequest}.
@@ -176,13 +177,7 @@ final class VespaQueryTranslator {
             "timeout '" + ts + "' is not a duration; use e.g. 500ms, 5s or 1.5");
       }
     }
-    String type =
-        switch (profile) {
-          case BM25 -> "lexical";
-          case CLOSENESS -> "vector";
-          case HYBRID -> "hybrid";
-          case UNRANKED -> "unranked";
-        };
+    String type = SearchService.queryType(profile);
     return new VespaSearch(b.build(), embedText, minimal, timing, type);
   }
 

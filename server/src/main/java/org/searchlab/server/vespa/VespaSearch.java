@@ -3,7 +3,7 @@ package org.searchlab.server.vespa;
 import org.searchlab.core.SearchRequest;
 
 /**
- * A Vespa query translated to core terms.
+ * A Vespa query translated to core terms. Immutable.
  *
  * @param request the core request (its vector is {@code null} when {@code embedText} is set)
  * @param embedText text to embed into the query tensor ({@code embed(...)}), or {@code null}

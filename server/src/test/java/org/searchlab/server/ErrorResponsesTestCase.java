@@ -15,39 +15,46 @@ import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.searchlab.core.Document;
 import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.testing.TestSeeds;
 
 /**
  * Every kind of bad input gets a 4xx in its dialect's error shape with a message naming the
- * problem, nothing is half-applied, and the server keeps serving. One server (segmented store, a 64
- * KB body limit) serves all cases.
+ * problem, nothing is half-applied, and the server keeps serving. One server per store (a 64 KB
+ * body limit) serves all cases; subclasses pick the store.
  */
-class ErrorResponsesTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ErrorResponsesTestCase {
   private static final int LIMIT = 64 * 1024;
-  private static ServerFixture f;
-  private static List<Document> docs;
+  private ServerFixture f;
+  private List<Document> docs;
+
+  /** The store under the server. */
+  abstract TestStore store();
 
   @BeforeAll
-  static void start() throws Exception {
+  void start() throws Exception {
     f =
         ServerFixture.start(
-            TestStore.SEGMENTED,
+            store(),
             ServerConfig.DEFAULT.withPort(0).withMaxContentLength(LIMIT),
             Optional.empty());
     docs =
         f.load(
-            new SyntheticCorpus(TestSeeds.seed("ErrorResponsesTest"), ServerFixture.DIMS), 100, 20);
+            new SyntheticCorpus(TestSeeds.seed(getClass().getSimpleName()), ServerFixture.DIMS),
+            100,
+            20);
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     f.close();
   }
 
   /** Asserts an Elasticsearch error, then that the server still answers a search. */
-  private static JsonNode esError(ServerFixture.Response r, int status, String reasonPart)
+  private JsonNode esError(ServerFixture.Response r, int status, String reasonPart)
       throws Exception {
     assertEquals(status, r.status(), r.body());
     assertEquals("Elasticsearch", r.header("X-Elastic-Product"));
@@ -63,7 +70,7 @@ class ErrorResponsesTest {
     return json;
   }
 
-  private static void vespaError(ServerFixture.Response r, int status, String messagePart)
+  private void vespaError(ServerFixture.Response r, int status, String messagePart)
       throws Exception {
     assertEquals(status, r.status(), r.body());
     JsonNode json = r.json();
@@ -77,7 +84,7 @@ class ErrorResponsesTest {
     assertHealthy();
   }
 
-  private static void assertHealthy() throws Exception {
+  private void assertHealthy() throws Exception {
     assertEquals(200, f.send("GET", "/health", (String) null).status());
     ServerFixture.Response s =
         f.send("POST", "/product/_search", "{\"query\":{\"match_all\":{}},\"size\":1}");
@@ -138,6 +145,16 @@ class ErrorResponsesTest {
         "NaN");
     assertEquals(
         404, f.send("GET", "/document/v1/product/product/docid/nan-doc", (String) null).status());
+  }
+
+  @Test
+  void tooLongKeyword() throws Exception {
+    String cat = "c".repeat(40_000);
+    esError(
+        f.send("PUT", "/product/_doc/long-cat", "{\"title\":\"t\",\"category\":\"" + cat + "\"}"),
+        400,
+        "at most 32766");
+    assertEquals(404, f.send("GET", "/product/_doc/long-cat", (String) null).status());
   }
 
   @Test
