@@ -17,9 +17,11 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       TestCommand.class,
-      org.searchlab.bench.hnsw.HnswBenchCommand.class,
-      org.searchlab.bench.data.DatasetCommand.class,
       org.searchlab.server.cli.ServeCommand.class,
+      ExperimentCommand.class,
+      org.searchlab.bench.data.DatasetCommand.class,
+      org.searchlab.bench.hnsw.HnswBenchCommand.class,
+      JmhCommand.class,
     })
 public final class SearchlabCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,219 @@
+package org.searchlab.bench.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.searchlab.bench.experiment.Corpus;
+import org.searchlab.bench.experiment.ExperimentRunner;
+import org.searchlab.bench.experiment.Profile;
+import org.searchlab.bench.experiment.ResultRow;
+import org.searchlab.bench.experiment.Variant;
+import org.searchlab.bench.report.ReportWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code searchlab experiment}: the benchmark's procedure against each store variant, the
+ * segment-count sweep and (with {@code --grid}) the HNSW grid; writes {@code results/<UTC
+ * timestamp>/} with {@code results.jsonl}, {@code report.md} and PNG plots.
+ */
+@Command(
+    name = "experiment",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Reproduces the Elasticsearch-vs-Vespa e-commerce benchmark on this machine: each variant's"
+          + " server runs alone as a child process on loopback; feed, queries at 1-64 clients,"
+          + " force-merge, refeed, price updates, refeed under queries, the segment-count sweep.",
+      "Writes results/<UTC timestamp>/results.jsonl, report.md and PNG plots."
+    })
+final class ExperimentCommand implements Callable<Integer> {
+  @Option(
+      names = "--profile",
+      defaultValue = "standard",
+      description =
+          "quick (<= 5 min on 2 cores), standard (default, <= 30 min, 100k docs), full (1M docs),"
+              + " grid (HNSW grid only). Default: ${DEFAULT-VALUE}.")
+  String profile;
+
+  @Option(names = "--grid", description = "Also run the HNSW parameter grid (M x efC x ef).")
+  boolean grid;
+
+  @Option(names = "--docs", description = "Documents per variant (overrides the profile).")
+  Integer docs;
+
+  @Option(
+      names = "--dim",
+      description = "Embedding dimension of the synthetic corpus (default 384).")
+  Integer dim;
+
+  @Option(
+      names = "--dataset",
+      description = "A dataset directory built by 'searchlab dataset build' (default: synthetic).")
+  Path dataset;
+
+  @Option(
+      names = "--variants",
+      split = ",",
+      description =
+          "Variants to run: mutable,segmented,segmented-forcemerged (default: all three).")
+  List<String> variants;
+
+  @Option(
+      names = "--clients",
+      split = ",",
+      description = "Client counts, e.g. 1,4,16 (overrides the profile).")
+  List<Integer> clients;
+
+  @Option(
+      names = "--duration",
+      description = "Measured seconds per query cell (overrides the profile).")
+  Double duration;
+
+  @Option(
+      names = "--warmup",
+      description = "Warm-up seconds per query cell (overrides the profile).")
+  Double warmup;
+
+  @Option(
+      names = "--sweep-docs",
+      description = "Documents of the segment-count sweep (0 skips it).")
+  Integer sweepDocs;
+
+  @Option(
+      names = "--grid-docs",
+      description = "Documents of the HNSW grid (with --grid; default 20000).")
+  Integer gridDocs;
+
+  @Option(names = "--recall-queries", description = "Queries checked against exact search.")
+  Integer recallQueries;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "20241122",
+      description = "Corpus and query seed. Default: ${DEFAULT-VALUE}.")
+  long seed;
+
+  @Option(names = "--out", description = "Output directory (default: results/<UTC timestamp>).")
+  Path out;
+
+  @Option(
+      names = "--keep-data",
+      description = "Keep the servers' index directories under the output.")
+  boolean keepData;
+
+  @Option(
+      names = "--no-main",
+      description =
+          "Skip the benchmark procedure (feed, query phases, writes); run only the sweep and/or"
+              + " the grid.")
+  boolean noMain;
+
+  @Option(
+      names = "--report-only",
+      description =
+          "Only (re)write report.md and the plots of an earlier run directory from its"
+              + " results.jsonl (or results.partial.jsonl of an interrupted run).")
+  Path reportOnly;
+
+  @Override
+  public Integer call() throws Exception {
+    if (reportOnly != null) {
+      return rewriteReport(reportOnly);
+    }
+    Profile p = Profile.named(profile);
+    if (docs != null) {
+      p = p.withDocs(docs);
+    }
+    if (dim != null) {
+      p = p.withDimension(dim);
+    }
+    if (clients != null) {
+      p = p.withClients(clients);
+    }
+    if (duration != null) {
+      p = p.withDuration(Duration.ofMillis((long) (duration * 1000)));
+    }
+    if (warmup != null) {
+      p = p.withWarmup(Duration.ofMillis((long) (warmup * 1000)));
+    }
+    if (sweepDocs != null) {
+      p = p.withSweep(sweepDocs, p.sweepSegments(), p.sweepDuration());
+    }
+    if (grid || p.name().equals("grid")) {
+      p = p.withGridDocs(gridDocs != null ? gridDocs : Math.max(p.gridDocs(), 20_000));
+    }
+    if (recallQueries != null) {
+      p = p.withRecallQueries(recallQueries);
+    }
+    if (noMain) {
+      p = p.withMainPhases(false);
+    }
+    List<Variant> vs = new ArrayList<>();
+    for (String v :
+        variants == null ? List.of("mutable", "segmented", "segmented-forcemerged") : variants) {
+      vs.add(Variant.parse(v));
+    }
+    Path home = Path.of(System.getProperty("searchlab.home", ".")).toAbsolutePath().normalize();
+    Path outDir =
+        out != null
+            ? out
+            : home.resolve("results")
+                .resolve(
+                    DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                        .format(ZonedDateTime.now(ZoneOffset.UTC)));
+    int needed = Math.max(p.mainPhases() ? p.docs() : 0, Math.max(p.sweepDocs(), p.gridDocs()));
+    int queryCount = p.queryCount();
+    System.err.printf("experiment: loading %d documents...%n", needed);
+    Corpus corpus =
+        dataset != null
+            ? Corpus.fromDataset(dataset, needed, queryCount, seed)
+            : Corpus.synthetic(seed, needed, p.dimension(), queryCount);
+    Corpus main =
+        p.docs() >= corpus.docs().size() || p.docs() == 0
+            ? corpus
+            : new Corpus(
+                corpus.docs().subList(0, p.docs()),
+                Corpus.sampleQueries(corpus.docs().subList(0, p.docs()), queryCount, seed + 1),
+                corpus.source());
+    new ExperimentRunner(p, vs, p.mainPhases() ? main : corpus, outDir, home, System.err, keepData)
+        .run();
+    System.out.println(outDir.resolve("report.md"));
+    return 0;
+  }
+
+  private static int rewriteReport(Path dir) throws java.io.IOException {
+    Path jsonl = dir.resolve("results.jsonl");
+    if (!java.nio.file.Files.exists(jsonl)) {
+      jsonl = dir.resolve("results.partial.jsonl");
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    List<ResultRow> rows = new ArrayList<>();
+    for (String line : java.nio.file.Files.readAllLines(jsonl)) {
+      if (!line.isBlank()) {
+        rows.add(json.readValue(line, ResultRow.class));
+      }
+    }
+    if (rows.isEmpty()) {
+      System.err.println("experiment: no rows in " + jsonl);
+      return 1;
+    }
+    List<String> variants = rows.stream().map(ResultRow::variant).distinct().toList();
+    String source = "rows from " + jsonl.getFileName();
+    double minutes = 0;
+    Path runFile = dir.resolve("run.json");
+    if (java.nio.file.Files.exists(runFile)) {
+      com.fasterxml.jackson.databind.JsonNode run = json.readTree(runFile.toFile());
+      source = run.path("source").asText(source);
+      minutes = run.path("minutes").asDouble(0);
+    }
+    new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
+    System.out.println(dir.resolve("report.md"));
+    return 0;
+  }
+}

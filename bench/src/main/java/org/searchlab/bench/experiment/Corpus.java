@@ -1,0 +1,97 @@
+package org.searchlab.bench.experiment;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.searchlab.bench.data.Dataset;
+import org.searchlab.bench.data.DatasetQuery;
+import org.searchlab.core.Document;
+import org.searchlab.core.data.SyntheticCorpus;
+
+/**
+ * The documents an experiment feeds and the queries it sends, held in memory so that every variant
+ * gets the same bytes and exact search can run over them. Immutable.
+ *
+ * @param docs the documents, in feed order
+ * @param queries benchmark queries: first 8 title words, own vector, category as filter
+ * @param source where they came from, for the report
+ */
+public record Corpus(List<Document> docs, List<BenchQuery> queries, String source) {
+  /** Words of the title a query keeps, as the benchmark. */
+  public static final int QUERY_WORDS = 8;
+
+  public Corpus {
+    docs = List.copyOf(docs);
+    queries = List.copyOf(queries);
+  }
+
+  /** The embedding dimension. */
+  public int dimension() {
+    return docs.get(0).embedding().length;
+  }
+
+  /** The first {@code n} documents of a seeded synthetic corpus, and queries sampled from them. */
+  public static Corpus synthetic(long seed, int n, int dimension, int queryCount) {
+    SyntheticCorpus generator = new SyntheticCorpus(seed, dimension);
+    List<Document> docs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      docs.add(generator.document(i));
+    }
+    return new Corpus(
+        docs,
+        sampleQueries(docs, queryCount, seed ^ 0x9E3779B97F4A7C15L),
+        "synthetic (seed " + seed + ", " + dimension + "-d)");
+  }
+
+  /**
+   * The first {@code n} documents of a built dataset, with its own queries when they come from
+   * those documents (else queries sampled from them the same way).
+   */
+  public static Corpus fromDataset(Path dir, int n, int queryCount, long seed) throws IOException {
+    try (Dataset ds = Dataset.open(dir);
+        Stream<Document> stream = ds.documents()) {
+      int size = Math.min(n, ds.size());
+      List<Document> docs = stream.limit(size).toList();
+      List<BenchQuery> queries = new ArrayList<>();
+      for (DatasetQuery q : ds.queries()) {
+        if (q.docOrdinal() < size && q.category() != null && q.vector() != null) {
+          queries.add(new BenchQuery(q.text(), q.vector(), q.category(), q.docId()));
+        }
+        if (queries.size() == queryCount) {
+          break;
+        }
+      }
+      if (queries.size() < Math.min(queryCount, size / 2)) {
+        queries = sampleQueries(docs, queryCount, seed);
+      }
+      return new Corpus(docs, queries, "dataset " + dir + " (" + ds.info() + ")");
+    }
+  }
+
+  /**
+   * Samples {@code n} queries from documents with a title, a category and an embedding, with a
+   * seeded generator (documents may repeat when the corpus is small).
+   */
+  public static List<BenchQuery> sampleQueries(List<Document> docs, int n, long seed) {
+    List<Document> usable =
+        docs.stream()
+            .filter(d -> d.category() != null && d.hasEmbedding() && !d.title().isBlank())
+            .toList();
+    if (usable.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no document has a title, a category and an embedding to make queries from");
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    List<BenchQuery> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      Document d = usable.get(random.nextInt(usable.size()));
+      out.add(
+          new BenchQuery(
+              BenchQuery.queryText(d.title(), QUERY_WORDS), d.embedding(), d.category(), d.id()));
+    }
+    return out;
+  }
+}

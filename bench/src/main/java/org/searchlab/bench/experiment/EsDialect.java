@@ -1,0 +1,78 @@
+package org.searchlab.bench.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The benchmark's Elasticsearch bodies, sent to {@code POST /product/_search/}: {@code multi_match}
+ * best_fields over title and description, {@code knn} with {@code k = num_candidates = 100}, both
+ * for hybrid, and a {@code term} filter on category in each part when filtered. Stateless.
+ */
+final class EsDialect implements SearchDialect {
+  static final String INDEX = "product";
+
+  @Override
+  public HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered) {
+    ObjectNode body = Json.object();
+    body.put("size", 10);
+    body.put("_source", false);
+    if (type != QueryType.VECTOR) {
+      ObjectNode bool = body.putObject("query").putObject("bool");
+      ObjectNode mm = bool.putObject("must").putObject("multi_match");
+      mm.put("query", q.text());
+      mm.putArray("fields").add("title").add("description");
+      mm.put("type", "best_fields");
+      if (filtered) {
+        bool.set("filter", filter(q.category()));
+      }
+    }
+    if (type != QueryType.LEXICAL) {
+      ObjectNode knn = knn(q, 100, 100);
+      if (filtered) {
+        knn.set("filter", filter(q.category()));
+      }
+      body.set("knn", knn);
+    }
+    return Json.postJson(base.resolve("/" + INDEX + "/_search/"), body);
+  }
+
+  @Override
+  public HttpRequest vectorSearch(URI base, BenchQuery q, int k, int ef) {
+    ObjectNode body = Json.object();
+    body.put("size", k);
+    body.put("_source", false);
+    body.set("knn", knn(q, k, ef));
+    return Json.postJson(base.resolve("/" + INDEX + "/_search/"), body);
+  }
+
+  private static ObjectNode knn(BenchQuery q, int k, int numCandidates) {
+    ObjectNode knn = Json.object();
+    knn.put("field", "embedding");
+    knn.set("query_vector", Json.vector(q.vector()));
+    knn.put("num_candidates", numCandidates);
+    knn.put("k", k);
+    return knn;
+  }
+
+  private static ArrayNode filter(String category) {
+    ArrayNode a = Json.MAPPER.createArrayNode();
+    a.addObject().putObject("term").put("category", category);
+    return a;
+  }
+
+  @Override
+  public List<String> ids(byte[] body) throws IOException {
+    JsonNode hits = Json.MAPPER.readTree(body).path("hits").path("hits");
+    List<String> ids = new ArrayList<>();
+    for (JsonNode h : hits) {
+      ids.add(h.path("_id").asText());
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,242 @@
+package org.searchlab.bench.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.searchlab.bench.load.ProcessCpu;
+import org.searchlab.core.Document;
+
+/**
+ * Feeds documents as the benchmark did: Elasticsearch {@code _bulk} requests of {@link #ES_BATCH}
+ * documents from {@link #ES_THREADS} client threads, or Vespa {@code /document/v1} operations, one
+ * per request, from {@link #VESPA_THREADS} keep-alive connections (the Vespa feed client's HTTP/2
+ * multiplexing replaced by parallel HTTP/1.1 connections). A 429 is retried after its {@code
+ * Retry-After}; other rejections are counted.
+ *
+ * <p>Thread-safe: each call uses its own threads; the HTTP client is shared.
+ */
+public final class Feeder {
+  /** The benchmark's Elasticsearch feed: 16 client threads. */
+  public static final int ES_THREADS = 16;
+
+  /** The benchmark's Elasticsearch bulk size. */
+  public static final int ES_BATCH = 6_000;
+
+  /** Concurrent Vespa document operations in flight. */
+  public static final int VESPA_THREADS = 32;
+
+  private final HttpClient http;
+  private final URI base;
+  private final boolean elasticsearch;
+  private final int batchSize;
+
+  /**
+   * @param batchSize documents per {@code _bulk} request (Elasticsearch dialect only)
+   */
+  public Feeder(HttpClient http, URI base, boolean elasticsearch, int batchSize) {
+    this.http = http;
+    this.base = base;
+    this.elasticsearch = elasticsearch;
+    this.batchSize = batchSize;
+  }
+
+  /** Feeds every document once. */
+  public FeedStats feed(List<Document> docs, FeedOp op, ProcessCpu cpu)
+      throws InterruptedException {
+    return run(docs, op, cpu, new AtomicBoolean(false), false, ES_THREADS);
+  }
+
+  /** Feeds with an explicit number of client threads (the sweep feeds batches one at a time). */
+  public FeedStats feed(List<Document> docs, FeedOp op, ProcessCpu cpu, int threads)
+      throws InterruptedException {
+    return run(docs, op, cpu, new AtomicBoolean(false), false, threads);
+  }
+
+  /**
+   * Refeeds the documents over and over until {@code stop} is set (refeed under query load). Bulk
+   * requests carry at most {@link #LOOP_BATCH} documents from {@link #LOOP_THREADS} threads here,
+   * so that the requests still in flight when the queries end drain in seconds, while still keeping
+   * the server's write threads busy.
+   */
+  public FeedStats feedUntil(List<Document> docs, ProcessCpu cpu, AtomicBoolean stop)
+      throws InterruptedException {
+    Feeder small = new Feeder(http, base, elasticsearch, Math.min(batchSize, LOOP_BATCH));
+    return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS);
+  }
+
+  /** Elasticsearch-dialect client threads of the looping refeed. */
+  public static final int LOOP_THREADS = 4;
+
+  /** Bulk size of the looping refeed under queries. */
+  public static final int LOOP_BATCH = 1_000;
+
+  private FeedStats run(
+      List<Document> docs,
+      FeedOp op,
+      ProcessCpu cpu,
+      AtomicBoolean stop,
+      boolean loop,
+      int esThreads)
+      throws InterruptedException {
+    int unitSize = elasticsearch ? batchSize : 1;
+    int units = (docs.size() + unitSize - 1) / unitSize;
+    int threads = elasticsearch ? esThreads : loop ? LOOP_THREADS * 4 : VESPA_THREADS;
+    AtomicLong next = new AtomicLong();
+    AtomicLong done = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    long cpu0 = cpu.cpuNanos();
+    long t0 = System.nanoTime();
+    List<Thread> workers = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      workers.add(
+          Thread.ofPlatform()
+              .name("feed-" + t)
+              .daemon(true)
+              .start(
+                  () -> {
+                    try {
+                      while (!stop.get()) {
+                        long u = next.getAndIncrement();
+                        if (!loop && u >= units) {
+                          return;
+                        }
+                        int from = (int) (u % units) * unitSize;
+                        List<Document> slice =
+                            docs.subList(from, Math.min(docs.size(), from + unitSize));
+                        long failed = elasticsearch ? bulk(slice, op) : single(slice.get(0), op);
+                        errors.addAndGet(failed);
+                        done.addAndGet(slice.size() - failed);
+                      }
+                    } catch (IOException | RuntimeException e) {
+                      failures.add(e);
+                      stop.set(true);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }));
+    }
+    for (Thread w : workers) {
+      w.join();
+    }
+    long wall = System.nanoTime() - t0;
+    long cpu1 = cpu.cpuNanos();
+    if (!failures.isEmpty() && !loop) {
+      throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
+    }
+    return new FeedStats(done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall));
+  }
+
+  private long bulk(List<Document> slice, FeedOp op) throws IOException, InterruptedException {
+    StringBuilder body = new StringBuilder(slice.size() * 6_000);
+    for (Document d : slice) {
+      ObjectNode meta = Json.object();
+      meta.putObject(op == FeedOp.PUT ? "index" : "update")
+          .put("_index", EsDialect.INDEX)
+          .put("_id", d.id());
+      body.append(meta).append('\n');
+      if (op == FeedOp.PUT) {
+        body.append(source(d)).append('\n');
+      } else {
+        ObjectNode upd = Json.object();
+        upd.putObject("doc").put("price", d.price() + 100);
+        body.append(upd).append('\n');
+      }
+    }
+    HttpRequest req =
+        Json.post(
+            base.resolve("/" + EsDialect.INDEX + "/_bulk"),
+            body.toString(),
+            "application/x-ndjson");
+    HttpResponse<byte[]> r = sendRetrying(req);
+    if (r.statusCode() != 200) {
+      return slice.size();
+    }
+    JsonNode json = Json.MAPPER.readTree(r.body());
+    if (!json.path("errors").asBoolean(false)) {
+      return 0;
+    }
+    long failed = 0;
+    for (JsonNode item : json.path("items")) {
+      JsonNode result = item.elements().hasNext() ? item.elements().next() : item;
+      if (result.path("status").asInt(500) / 100 != 2) {
+        failed++;
+      }
+    }
+    return failed;
+  }
+
+  private long single(Document d, FeedOp op) throws IOException, InterruptedException {
+    URI uri =
+        base.resolve(
+            "/document/v1/"
+                + VespaDialect.DOCTYPE
+                + "/"
+                + VespaDialect.DOCTYPE
+                + "/docid/"
+                + URLEncoder.encode(d.id(), StandardCharsets.UTF_8));
+    ObjectNode body = Json.object();
+    HttpRequest.Builder req =
+        HttpRequest.newBuilder(uri)
+            .timeout(Json.REQUEST_TIMEOUT)
+            .header("Content-Type", "application/json");
+    if (op == FeedOp.PUT) {
+      body.set("fields", source(d));
+      req.POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+    } else {
+      body.putObject("fields").putObject("price").put("assign", d.price() + 100);
+      req.PUT(HttpRequest.BodyPublishers.ofString(body.toString()));
+    }
+    return sendRetrying(req.build()).statusCode() / 100 == 2 ? 0 : 1;
+  }
+
+  private HttpResponse<byte[]> sendRetrying(HttpRequest req)
+      throws IOException, InterruptedException {
+    for (int attempt = 0; ; attempt++) {
+      HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+      if (r.statusCode() != 429 || attempt >= 1_000) {
+        return r;
+      }
+      // Retry-After is in whole seconds; a tenth of it (10 ms to 1 s) keeps the queue busy
+      // without hammering it.
+      long waitMs = 50;
+      try {
+        waitMs =
+            r.headers()
+                .firstValue("Retry-After")
+                .map(v -> Long.parseLong(v.trim()) * 100)
+                .orElse(50L);
+      } catch (NumberFormatException e) {
+        // keep the default
+      }
+      Thread.sleep(Math.min(1_000, Math.max(10, waitMs)));
+    }
+  }
+
+  /** The document as the benchmark's source: every field, the embedding as a JSON array. */
+  static ObjectNode source(Document d) {
+    ObjectNode s = Json.object();
+    s.put("id", d.id());
+    s.put("title", d.title());
+    s.put("description", d.description());
+    if (d.category() != null) {
+      s.put("category", d.category());
+    }
+    s.put("price", d.price());
+    s.put("average_rating", d.averageRating());
+    if (d.embedding() != null) {
+      s.set("embedding", Json.vector(d.embedding()));
+    }
+    return s;
+  }
+}

@@ -1,0 +1,37 @@
+package org.searchlab.bench.experiment;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.List;
+
+/**
+ * How a variant's family asks for a search: the benchmark's request bodies in the Elasticsearch or
+ * the Vespa dialect, and how to read the hit ids back. Implementations are stateless and
+ * thread-safe.
+ */
+public interface SearchDialect {
+
+  /** The benchmark's request: 10 hits, ids only, {@code k = num_candidates = targetHits = 100}. */
+  HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered);
+
+  /**
+   * A vector query with an explicit beam, for the HNSW grid: {@code k} neighbours exploring {@code
+   * ef} candidates (Elasticsearch {@code num_candidates}, Vespa {@code targetHits +
+   * exploreAdditionalHits}).
+   */
+  HttpRequest vectorSearch(URI base, BenchQuery q, int k, int ef);
+
+  /** The hit ids of a response body, best first. */
+  List<String> ids(byte[] body) throws IOException;
+
+  /** The dialect a variant speaks. */
+  static SearchDialect of(Variant v) {
+    return v.elasticsearchDialect() ? new EsDialect() : new VespaDialect();
+  }
+
+  /** The dialect a store speaks ({@code segmented} → Elasticsearch, else Vespa). */
+  static SearchDialect ofStore(String store) {
+    return store.equals("segmented") ? new EsDialect() : new VespaDialect();
+  }
+}

@@ -1,0 +1,127 @@
+package org.searchlab.bench.experiment;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.searchlab.bench.load.CellStats;
+
+/**
+ * The segment-count sweep: the segmented store indexes the sweep corpus once with one segment per
+ * bulk batch and merge policy {@code none} (batches sent one at a time, refresh only on request, so
+ * B batches make exactly B segments), then is force-merged down through the profile's segment
+ * counts. At each count, filtered vector, lexical and hybrid queries run at the sweep's client
+ * counts with {@code searchThreads} = 0 (segments searched one after another) and with the server's
+ * default pool (Elasticsearch's concurrent segment search). Switching the thread setting restarts
+ * the server on the same data directory; the order alternates so each count needs one restart. Runs
+ * on the caller's thread; not thread-safe.
+ */
+final class SegmentSweep {
+  static final String VARIANT = "segmented";
+  static final String SEQUENTIAL = "0";
+  static final String DEFAULT_POOL = "default";
+
+  private final RunContext ctx;
+  private final Corpus corpus;
+  private final List<BenchQuery> qualityQueries;
+  private final Map<String, List<List<String>>> exact;
+
+  SegmentSweep(
+      RunContext ctx,
+      Corpus corpus,
+      List<BenchQuery> qualityQueries,
+      Map<String, List<List<String>>> exact) {
+    this.ctx = ctx;
+    this.corpus = corpus;
+    this.qualityQueries = qualityQueries;
+    this.exact = exact;
+  }
+
+  static int cells(Profile p) {
+    return p.sweepSegments().size() * 2 * 3 * p.sweepClients().size();
+  }
+
+  static double seconds(Profile p) {
+    return (Math.min(1000, p.warmup().toMillis()) + p.sweepDuration().toMillis()) / 1000.0;
+  }
+
+  void run() throws IOException, InterruptedException {
+    Profile p = ctx.profile;
+    RunInfo info = ctx.info.withDocs(corpus.docs().size());
+    int maxSegments = p.sweepSegments().get(0);
+    int batch = Math.max(1, (corpus.docs().size() + maxSegments - 1) / maxSegments);
+    ServerOptions base =
+        ServerOptions.defaults("segmented", corpus.dimension())
+            .withSweepLayout()
+            .withRefreshIntervalMs(-1);
+    Path data = ctx.dataDir("sweep");
+    Path log = ctx.serverLog("sweep");
+    String threads = DEFAULT_POOL;
+    Session s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
+    try {
+      s.admin.createIndex(corpus.dimension(), 16, 200);
+      ctx.progress.step(
+          Phases.SWEEP,
+          String.format(
+              "indexing %d docs in batches of %d, one segment each", corpus.docs().size(), batch));
+      FeedStats feed = s.feeder(batch).feed(corpus.docs(), FeedOp.PUT, s.server.cpu(), 1);
+      s.admin.refresh();
+      ctx.progress.step(
+          Phases.SWEEP, ProcedureRun.describe(feed) + ", segments " + s.admin.segments());
+      s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
+      for (int target : p.sweepSegments()) {
+        Integer before = s.admin.segments();
+        if (before == null || before > target) {
+          ctx.progress.step(Phases.SWEEP, "force-merging " + before + " → " + target + " segments");
+          s.admin.forceMerge(target);
+          s.admin.refresh();
+        }
+        Integer segments = s.admin.segments();
+        // Measure with the running server's thread setting, then restart with the other one; the
+        // next segment count starts with that one, so each count costs one restart.
+        measure(s, info, segments, threads);
+        threads = threads.equals(DEFAULT_POOL) ? SEQUENTIAL : DEFAULT_POOL;
+        s.admin.flush();
+        s.close();
+        s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
+        s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
+        measure(s, info, s.admin.segments(), threads);
+      }
+    } finally {
+      s.close();
+    }
+  }
+
+  private static ServerOptions options(ServerOptions base, String threads) {
+    return base.withSearchThreads(threads.equals(SEQUENTIAL) ? 0 : null);
+  }
+
+  private void measure(Session s, RunInfo info, Integer segments, String threads)
+      throws IOException, InterruptedException {
+    Profile p = ctx.profile;
+    for (QueryType t : List.of(QueryType.VECTOR, QueryType.LEXICAL, QueryType.HYBRID)) {
+      Double recall =
+          Quality.recall(
+              s.ids(s.requests(qualityQueries, t, true)), exact.get(ProcedureRun.key(t, true)), 10);
+      List<HttpRequest> requests = s.requests(corpus.queries(), t, true);
+      for (int clients : p.sweepClients()) {
+        ctx.progress.cell(
+            Phases.SWEEP,
+            String.format(
+                "segments=%s threads=%s %s filtered clients=%d",
+                segments, threads, t.label(), clients),
+            seconds(p));
+        CellStats c =
+            s.cell(
+                requests,
+                clients,
+                java.time.Duration.ofMillis(Math.min(1000, p.warmup().toMillis())),
+                p.sweepDuration());
+        ctx.add(
+            Rows.query(info, VARIANT, Phases.SWEEP, t, true, clients, segments, threads, c)
+                .withQuality(recall, null));
+      }
+    }
+  }
+}

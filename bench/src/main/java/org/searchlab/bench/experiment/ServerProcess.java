@@ -1,0 +1,177 @@
+package org.searchlab.bench.experiment;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.searchlab.bench.load.ProcessCpu;
+
+/**
+ * One {@code searchlab serve} child JVM on loopback: started on a free ephemeral port with the
+ * runner's class path, waited for until {@code /health} answers, and always stopped by {@link
+ * #close()} (SIGTERM, then SIGKILL after 15 s) — also from a shutdown hook if the runner dies.
+ *
+ * <p>The child runs without {@code -ea} (assertions are for tests, not for measurements) and with
+ * the SIMD vector module. Not thread-safe: one owner starts and stops it.
+ */
+public final class ServerProcess implements AutoCloseable {
+  private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+
+  private final Process process;
+  private final URI base;
+  private final Thread shutdownHook;
+
+  private ServerProcess(Process process, URI base) {
+    this.process = process;
+    this.base = base;
+    this.shutdownHook = new Thread(process::destroyForcibly, "kill-server-" + process.pid());
+    Runtime.getRuntime().addShutdownHook(shutdownHook);
+  }
+
+  /**
+   * Starts a server and waits until it is healthy.
+   *
+   * @param options the store and its settings
+   * @param dataDir the server's data directory (kept across restarts of the same index)
+   * @param heap the child's -Xmx, e.g. {@code 2g}
+   * @param log file that receives the child's stdout and stderr (appended)
+   */
+  public static ServerProcess start(ServerOptions options, Path dataDir, String heap, Path log)
+      throws IOException, InterruptedException {
+    int port = freePort();
+    Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> cmd = new ArrayList<>();
+    cmd.add(javaBin.toString());
+    cmd.addAll(
+        List.of(
+            "--add-modules",
+            "jdk.incubator.vector",
+            "--enable-native-access=ALL-UNNAMED",
+            "-Xms" + heap,
+            "-Xmx" + heap,
+            "-XX:+UseG1GC",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "org.searchlab.bench.cli.SearchlabCli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            Integer.toString(port),
+            "--data-dir",
+            dataDir.toString()));
+    cmd.addAll(options.flags());
+    Files.createDirectories(dataDir);
+    Files.createDirectories(log.toAbsolutePath().getParent());
+    Files.writeString(
+        log,
+        "# " + String.join(" ", cmd) + "\n",
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND);
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .start();
+    ServerProcess server = new ServerProcess(p, URI.create("http://127.0.0.1:" + port));
+    try {
+      server.awaitHealthy(log);
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void awaitHealthy(Path log) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+    try (HttpClient probe = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build()) {
+      HttpRequest health =
+          HttpRequest.newBuilder(base.resolve("/health")).timeout(Duration.ofSeconds(2)).build();
+      while (System.nanoTime() < deadline) {
+        if (!process.isAlive()) {
+          throw new IOException(
+              "server exited with status "
+                  + process.exitValue()
+                  + " before it was healthy; "
+                  + log
+                  + " ends with:\n"
+                  + tail(log, 15));
+        }
+        try {
+          if (probe.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+            return;
+          }
+        } catch (IOException e) {
+          // not listening yet
+        }
+        Thread.sleep(100);
+      }
+    }
+    throw new IOException("server not healthy after " + STARTUP_TIMEOUT + "; see " + log);
+  }
+
+  /** The server's base address, e.g. {@code http://127.0.0.1:41234}. */
+  public URI base() {
+    return base;
+  }
+
+  /** The child's CPU-time reader. */
+  public ProcessCpu cpu() {
+    return new ProcessCpu(process.pid());
+  }
+
+  /** Whether the child is still running. */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  @Override
+  public void close() {
+    try {
+      if (process.isAlive()) {
+        process.destroy();
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          process.waitFor(15, TimeUnit.SECONDS);
+        }
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      } catch (IllegalStateException e) {
+        // already shutting down: the hook runs anyway
+      }
+    }
+  }
+
+  private static String tail(Path log, int lines) {
+    try {
+      List<String> all = Files.readAllLines(log);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(unreadable: " + e + ")";
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      s.setReuseAddress(true);
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on loopback", e);
+    }
+  }
+}

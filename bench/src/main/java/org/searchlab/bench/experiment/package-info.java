@@ -1,0 +1,13 @@
+/**
+ * The experiment runner behind {@code searchlab experiment}: it reproduces the Elasticsearch-vs-
+ * Vespa e-commerce benchmark's procedure (feed, queries at 1–64 clients, force-merge, refeed,
+ * partial update, refeed under query load) against each store variant running as a child server
+ * process on loopback, one variant at a time, plus a segment-count sweep and an HNSW parameter
+ * grid. Quality (recall@10 against exact search computed here, overlap@10 between variants) is
+ * measured, never assumed.
+ *
+ * <p>Terms: a <em>variant</em> is a store with its settings ({@code mutable}, {@code segmented},
+ * {@code segmented-forcemerged}); a <em>phase</em> is a step of the procedure; a <em>cell</em> is
+ * one measurement (one row of {@code results.jsonl}).
+ */
+package org.searchlab.bench.experiment;

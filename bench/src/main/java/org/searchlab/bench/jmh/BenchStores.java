@@ -1,0 +1,90 @@
+package org.searchlab.bench.jmh;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.searchlab.core.Document;
+import org.searchlab.core.Operation;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.data.SyntheticCorpus;
+import org.searchlab.core.wal.SyncPolicy;
+import org.searchlab.core.wal.WalConfig;
+import org.searchlab.mutable.MutableConfig;
+import org.searchlab.mutable.MutableIndex;
+import org.searchlab.segmented.LuceneSegmentedIndex;
+import org.searchlab.segmented.SegmentedConfig;
+
+/**
+ * Opens the stores the benchmarks compare, by name, in a temporary directory, with the write-ahead
+ * log in {@code async} mode (fsync every second) so that write benchmarks measure the index and not
+ * the disk; report it next to write numbers. {@code segmented} gets Elasticsearch's defaults and no
+ * scheduled refresh (the benchmarks refresh when they need to). Stateless and thread-safe.
+ */
+final class BenchStores {
+  static final WalConfig ASYNC_WAL =
+      new WalConfig(SyncPolicy.ASYNC, Duration.ofSeconds(1), WalConfig.DEFAULT.fileBytes());
+
+  private BenchStores() {}
+
+  /** A fresh, empty store. */
+  static SearchIndex open(String store, Path dir, Schema schema) throws IOException {
+    return open(store, dir, schema, SegmentedConfig.DEFAULT);
+  }
+
+  /** A fresh, empty store; {@code segmented} starts from {@code base}. */
+  static SearchIndex open(String store, Path dir, Schema schema, SegmentedConfig base)
+      throws IOException {
+    return switch (store) {
+      case "segmented" ->
+          LuceneSegmentedIndex.open(
+              dir,
+              schema,
+              base.withWal(ASYNC_WAL).withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED));
+      case "mutable" -> MutableIndex.open(dir, schema, MutableConfig.DEFAULT.withWal(ASYNC_WAL));
+      default -> throw new IllegalArgumentException("unknown store '" + store + "'");
+    };
+  }
+
+  /** The first {@code n} documents of the seeded synthetic corpus. */
+  static List<Document> corpus(long seed, int n, int dimension) {
+    SyntheticCorpus c = new SyntheticCorpus(seed, dimension);
+    List<Document> docs = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      docs.add(c.document(i));
+    }
+    return docs;
+  }
+
+  /** Bulk-loads documents in batches of 1,000 and makes them visible. */
+  static void load(SearchIndex index, List<Document> docs) throws IOException {
+    for (int from = 0; from < docs.size(); from += 1_000) {
+      List<Operation> ops = new ArrayList<>();
+      for (Document d : docs.subList(from, Math.min(docs.size(), from + 1_000))) {
+        ops.add(Operation.put(d));
+      }
+      index.bulk(ops);
+    }
+    index.refresh();
+  }
+
+  static Path tempDir(String prefix) throws IOException {
+    return Files.createTempDirectory("searchlab-jmh-" + prefix);
+  }
+
+  static void delete(Path dir) throws IOException {
+    if (dir == null || !Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

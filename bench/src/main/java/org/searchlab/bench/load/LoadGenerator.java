@@ -1,0 +1,143 @@
+package org.searchlab.bench.load;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A closed-loop load generator: {@code clients} threads each send a request, wait for the answer,
+ * and send the next one at once, over HTTP/1.1 keep-alive connections from one {@link HttpClient}
+ * (its pool holds one connection per concurrently active client). A cell runs a warm-up, then a
+ * measured window; requests that complete inside the window are recorded, in one {@link Histogram}
+ * per client merged into one per cell.
+ *
+ * <p>Client {@code t} walks the request list from offset {@code t · n / clients}, so concurrent
+ * clients send different queries. Thread-safe for sequential use: run one cell at a time.
+ */
+public final class LoadGenerator implements AutoCloseable {
+  /** Longest latency the histograms track (1 minute, in microseconds); longer ones are clamped. */
+  private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(1);
+
+  private final HttpClient http;
+
+  public LoadGenerator() {
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+  }
+
+  /** The shared client, for callers that send single requests on the same connections. */
+  public HttpClient http() {
+    return http;
+  }
+
+  /**
+   * Runs one cell.
+   *
+   * @param requests the requests to cycle through; at least one
+   * @param clients concurrent closed-loop clients, at least 1
+   * @param warmup unrecorded load before the window
+   * @param window the measured window
+   * @param cpu the server process whose CPU is read at the window's edges
+   */
+  public CellStats run(
+      List<HttpRequest> requests, int clients, Duration warmup, Duration window, ProcessCpu cpu)
+      throws InterruptedException {
+    if (requests.isEmpty() || clients < 1) {
+      throw new IllegalArgumentException(
+          "need at least one request and one client, got " + requests.size() + ", " + clients);
+    }
+    long start = System.nanoTime();
+    long windowStart = start + warmup.toNanos();
+    long windowEnd = windowStart + window.toNanos();
+    AtomicLong errors = new AtomicLong();
+    List<Histogram> histograms = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < clients; t++) {
+      Histogram h = new Histogram(MAX_MICROS, 3);
+      histograms.add(h);
+      int offset = (int) ((long) t * requests.size() / clients);
+      threads.add(
+          Thread.ofPlatform()
+              .name("load-client-" + t)
+              .daemon(true)
+              .start(() -> clientLoop(requests, offset, windowStart, windowEnd, h, errors)));
+    }
+    sleepUntil(windowStart);
+    long cpuBefore = cpu.cpuNanos();
+    long wallBefore = System.nanoTime();
+    sleepUntil(windowEnd);
+    long cpuAfter = cpu.cpuNanos();
+    long wallAfter = System.nanoTime();
+    for (Thread t : threads) {
+      t.join();
+    }
+    Histogram cell = new Histogram(MAX_MICROS, 3);
+    for (Histogram h : histograms) {
+      cell.add(h);
+    }
+    double seconds = (windowEnd - windowStart) / 1e9;
+    return CellStats.of(
+        cell, errors.get(), seconds, ProcessCpu.cores(cpuBefore, cpuAfter, wallAfter - wallBefore));
+  }
+
+  private void clientLoop(
+      List<HttpRequest> requests,
+      int offset,
+      long windowStart,
+      long windowEnd,
+      Histogram histogram,
+      AtomicLong errors) {
+    int i = offset;
+    while (true) {
+      long t0 = System.nanoTime();
+      if (t0 >= windowEnd) {
+        return;
+      }
+      HttpRequest request = requests.get(i);
+      i = i + 1 == requests.size() ? 0 : i + 1;
+      boolean ok;
+      try {
+        HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        ok = r.statusCode() / 100 == 2;
+      } catch (IOException e) {
+        ok = false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      long t1 = System.nanoTime();
+      // Throughput of a closed loop is completions per second: count what completes inside the
+      // window (the load is steady after the warm-up, so a request that started just before the
+      // window is as representative as one that ends just after it).
+      if (t1 >= windowStart && t1 <= windowEnd) {
+        if (ok) {
+          histogram.recordValue(Math.min(MAX_MICROS, Math.max(1, (t1 - t0) / 1000)));
+        } else {
+          errors.incrementAndGet();
+        }
+      }
+    }
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long left;
+    while ((left = nanoTime - System.nanoTime()) > 0) {
+      TimeUnit.NANOSECONDS.sleep(left);
+    }
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+}

@@ -1,0 +1,387 @@
+package org.searchlab.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import org.searchlab.bench.experiment.ResultRow;
+
+/**
+ * Writes {@code report.md} and its PNG plots for a run's rows. Every number in the report comes
+ * from a row; a cell that was not measured prints "–". Not thread-safe; one call per run.
+ */
+public final class ReportWriter {
+  private static final String[] TYPES = {"lexical", "vector", "hybrid"};
+  private static final String MUTABLE = "mutable";
+
+  private final Path dir;
+
+  public ReportWriter(Path dir) {
+    this.dir = dir;
+  }
+
+  /**
+   * Writes the report and plots.
+   *
+   * @param rows every row of the run
+   * @param profile the profile's name
+   * @param source where the documents came from
+   * @param variants the variants asked for
+   * @param minutes how long the run took
+   * @return the PNG file names written
+   */
+  public List<String> write(
+      List<ResultRow> rows, String profile, String source, List<String> variants, double minutes)
+      throws IOException {
+    RowIndex idx = new RowIndex(rows);
+    Plots plots = new Plots(dir, idx);
+    List<String> pngs = new ArrayList<>();
+    List<String> saturation = new ArrayList<>();
+    for (String t : TYPES) {
+      addIfPresent(saturation, plots.saturation(t));
+    }
+    pngs.addAll(saturation);
+    String perCore = plots.qpsPerCore();
+    String sweep = plots.sweep();
+    String writes = plots.writes();
+    String grid = plots.grid();
+    for (String p : new String[] {perCore, sweep, writes, grid}) {
+      addIfPresent(pngs, p);
+    }
+
+    StringBuilder md = new StringBuilder();
+    ResultRow any = rows.isEmpty() ? null : rows.get(0);
+    md.append("# searchlab experiment: ").append(profile).append(" profile\n\n");
+    if (any != null) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "- Machine: %d cores, %s; JDK %s; commit `%s`%n- Corpus: %d documents, %d-d"
+                  + " embeddings, %s%n- Variants: %s; run time %s%n",
+              any.machine().cores(),
+              any.machine().cpuModel(),
+              any.jdk(),
+              any.commit(),
+              any.docs(),
+              any.dim(),
+              source,
+              String.join(", ", variants),
+              minutes > 0 ? String.format(Locale.ROOT, "%.1f min", minutes) : "not recorded"));
+    }
+    md.append(
+        "- Every server ran alone as a child JVM on loopback; the closed-loop load generator ran in"
+            + " the runner's JVM on the same cores, and other processes may have shared the"
+            + " machine. CPU is the server process's own CPU time (/proc/<pid>/stat) over each"
+            + " cell. Compare ratios measured side by side in this run, not absolute numbers.\n\n");
+
+    md.append("## What this run shows\n\n").append(new Findings(idx).paragraph()).append("\n\n");
+
+    md.append("## Plots\n\n");
+    for (String p : pngs) {
+      md.append("- [").append(p).append("](").append(p).append(")\n");
+    }
+    md.append('\n');
+    for (String p : pngs) {
+      md.append("![").append(p).append("](").append(p).append(")\n\n");
+    }
+
+    writesSection(md, idx);
+    queryTables(md, idx);
+    ratioTables(md, idx);
+    refeedSection(md, idx);
+    sweepSection(md, idx);
+    gridSection(md, idx);
+    Files.writeString(dir.resolve("report.md"), md);
+    return pngs;
+  }
+
+  private static void addIfPresent(List<String> l, String s) {
+    if (s != null) {
+      l.add(s);
+    }
+  }
+
+  private void writesSection(StringBuilder md, RowIndex idx) {
+    List<ResultRow> feeds = idx.all().stream().filter(r -> !r.isQueryCell()).toList();
+    if (feeds.isEmpty()) {
+      return;
+    }
+    md.append("## Writes\n\n")
+        .append(
+            "| variant | phase | docs | seconds | docs/s | server cores | docs/s per core | segments after | rejected |\n")
+        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (ResultRow r : feeds) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %d | %.1f | %.0f | %.2f | %.0f | %s | %d |%n",
+              r.variant(),
+              r.phase(),
+              r.requests(),
+              r.seconds(),
+              r.docsPerSec(),
+              r.cpuCores(),
+              r.docsPerSecPerCore(),
+              r.segments() == null ? "–" : r.segments(),
+              r.errors()));
+    }
+    String seg = idx.feed("segmented", "feed").isPresent() ? "segmented" : "segmented-forcemerged";
+    if (idx.feed(MUTABLE, "feed").isPresent() && idx.feed(seg, "feed").isPresent()) {
+      md.append("\nWrite ratios, mutable ÷ ")
+          .append(seg)
+          .append(" (above 1 favours mutable):\n\n")
+          .append("| phase | docs/s ratio | docs/s per core ratio |\n|---|---:|---:|\n");
+      for (String p : new String[] {"feed", "refeed", "update", "refeed_with_queries"}) {
+        Optional<ResultRow> m = idx.feed(MUTABLE, p);
+        Optional<ResultRow> s = idx.feed(seg, p);
+        if (m.isPresent() && s.isPresent()) {
+          md.append(
+              String.format(
+                  Locale.ROOT,
+                  "| %s | %s | %s |%n",
+                  p,
+                  ratio(m.get().docsPerSec(), s.get().docsPerSec()),
+                  ratio(m.get().docsPerSecPerCore(), s.get().docsPerSecPerCore())));
+        }
+      }
+    }
+    md.append('\n');
+  }
+
+  private void queryTables(StringBuilder md, RowIndex idx) {
+    md.append("## Queries after flush (and after force-merge)\n\n");
+    for (String t : TYPES) {
+      for (boolean filtered : new boolean[] {false, true}) {
+        md.append("### ")
+            .append(t)
+            .append(filtered ? ", filtered" : "")
+            .append("\n\n")
+            .append(
+                "| variant | clients | QPS | avg ms | p50 ms | p95 ms | p99 ms | p99.9 ms | server cores | QPS/core | recall@10 | overlap@10 | errors |\n")
+            .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String v : idx.queryVariants()) {
+          for (int c : idx.clients()) {
+            idx.main(v, t, filtered, c)
+                .ifPresent(
+                    r ->
+                        md.append(
+                            String.format(
+                                Locale.ROOT,
+                                "| %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %s | %s | %d |%n",
+                                v,
+                                c,
+                                r.qps(),
+                                r.avgMs(),
+                                r.p50Ms(),
+                                r.p95Ms(),
+                                r.p99Ms(),
+                                r.p999Ms(),
+                                r.cpuCores(),
+                                r.qpsPerCore(),
+                                num(r.recallAt10()),
+                                num(r.overlapAt10()),
+                                r.errors())));
+          }
+        }
+        md.append('\n');
+      }
+    }
+  }
+
+  private void ratioTables(StringBuilder md, RowIndex idx) {
+    if (!idx.queryVariants().contains(MUTABLE)) {
+      return;
+    }
+    md.append("## Ratios (as the benchmark computed them)\n\n")
+        .append(
+            "Throughput ratio = mutable ÷ segmented; latency ratio = segmented ÷ mutable. Above 1")
+        .append(" favours mutable, below 1 favours the segmented variant.\n\n");
+    for (String seg : idx.queryVariants()) {
+      if (seg.equals(MUTABLE)) {
+        continue;
+      }
+      ratioTable(
+          md, idx, seg, "QPS per core ratio (mutable ÷ " + seg + ")", r -> r.qpsPerCore(), true);
+      ratioTable(md, idx, seg, "Throughput ratio, QPS (mutable ÷ " + seg + ")", r -> r.qps(), true);
+      ratioTable(
+          md, idx, seg, "Average latency ratio (" + seg + " ÷ mutable)", r -> r.avgMs(), false);
+      ratioTable(md, idx, seg, "p99 latency ratio (" + seg + " ÷ mutable)", r -> r.p99Ms(), false);
+    }
+  }
+
+  private void ratioTable(
+      StringBuilder md,
+      RowIndex idx,
+      String seg,
+      String title,
+      Function<ResultRow, Double> metric,
+      boolean mutableOverSegmented) {
+    md.append("### ").append(title).append("\n\n| query | ");
+    List<Integer> clients = idx.clients();
+    for (int c : clients) {
+      md.append(c).append(" cl | ");
+    }
+    md.append("\n|---|").append("---:|".repeat(clients.size())).append('\n');
+    for (String t : TYPES) {
+      for (boolean filtered : new boolean[] {false, true}) {
+        md.append("| ").append(t).append(filtered ? " filtered" : "").append(" | ");
+        for (int c : clients) {
+          Optional<ResultRow> m = idx.main(MUTABLE, t, filtered, c);
+          Optional<ResultRow> s = idx.main(seg, t, filtered, c);
+          String cell = "–";
+          if (m.isPresent() && s.isPresent()) {
+            double a = metric.apply(m.get());
+            double b = metric.apply(s.get());
+            cell = mutableOverSegmented ? ratio(a, b) : ratio(b, a);
+          }
+          md.append(cell).append(" | ");
+        }
+        md.append('\n');
+      }
+    }
+    md.append('\n');
+  }
+
+  private void refeedSection(StringBuilder md, RowIndex idx) {
+    List<ResultRow> during =
+        idx.all().stream()
+            .filter(r -> r.isQueryCell() && r.phase().equals("during_refeed"))
+            .toList();
+    if (during.isEmpty()) {
+      return;
+    }
+    md.append("## Filtered queries during refeed\n\n")
+        .append(
+            "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | server cores during |\n")
+        .append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (ResultRow r : during) {
+      Optional<ResultRow> before =
+          idx.query(r.variant(), "after_flush", r.queryType(), true, r.clients());
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %d | %s | %.0f | %s | %.2f | %.2f |%n",
+              r.variant(),
+              r.queryType(),
+              r.clients(),
+              before.map(b -> String.format(Locale.ROOT, "%.0f", b.qps())).orElse("–"),
+              r.qps(),
+              before.map(b -> String.format(Locale.ROOT, "%.2f", b.p99Ms())).orElse("–"),
+              r.p99Ms(),
+              r.cpuCores()));
+    }
+    md.append('\n');
+  }
+
+  private void sweepSection(StringBuilder md, RowIndex idx) {
+    List<Integer> segments = idx.sweepSegments();
+    if (segments.isEmpty()) {
+      return;
+    }
+    ResultRow first = idx.all().stream().filter(r -> r.phase().equals("sweep")).findFirst().get();
+    md.append("## Segment-count sweep\n\n")
+        .append(
+            String.format(
+                "Segmented store, %d documents indexed with one segment per bulk batch and merge"
+                    + " policy none, force-merged down through the segment counts below. Filtered"
+                    + " queries. seq = searchThreads 0 (one segment after another), conc = the"
+                    + " default concurrent segment search pool. CPU ms/query = server CPU time per"
+                    + " query.%n%n",
+                first.docs()));
+    List<Integer> clients = idx.sweepClients();
+    for (String t : new String[] {"vector", "lexical", "hybrid"}) {
+      md.append("### ").append(t).append(" filtered\n\n| segments | recall@10 |");
+      StringBuilder sep = new StringBuilder("|---:|---:|");
+      for (int c : clients) {
+        md.append(
+            String.format(
+                " seq QPS %1$d cl | conc QPS %1$d cl | seq avg ms %1$d cl | conc avg ms %1$d cl |"
+                    + " seq p99 %1$d cl | conc p99 %1$d cl | seq CPU ms/q %1$d cl | conc CPU ms/q %1$d cl |",
+                c));
+        sep.append("---:|".repeat(8));
+      }
+      md.append('\n').append(sep).append('\n');
+      for (int s : segments) {
+        Optional<ResultRow> anyRow = idx.sweep(s, "default", t, clients.get(0));
+        md.append("| ")
+            .append(s)
+            .append(" | ")
+            .append(anyRow.map(r -> num(r.recallAt10())).orElse("–"))
+            .append(" |");
+        for (int c : clients) {
+          Optional<ResultRow> seq = idx.sweep(s, "0", t, c);
+          Optional<ResultRow> conc = idx.sweep(s, "default", t, c);
+          md.append(' ')
+              .append(fmt(seq, ResultRow::qps, "%.0f"))
+              .append(" | ")
+              .append(fmt(conc, ResultRow::qps, "%.0f"))
+              .append(" | ")
+              .append(fmt(seq, ResultRow::avgMs, "%.2f"))
+              .append(" | ")
+              .append(fmt(conc, ResultRow::avgMs, "%.2f"))
+              .append(" | ")
+              .append(fmt(seq, ResultRow::p99Ms, "%.2f"))
+              .append(" | ")
+              .append(fmt(conc, ResultRow::p99Ms, "%.2f"))
+              .append(" | ")
+              .append(fmt(seq, ReportWriter::cpuMsPerQuery, "%.2f"))
+              .append(" | ")
+              .append(fmt(conc, ReportWriter::cpuMsPerQuery, "%.2f"))
+              .append(" |");
+        }
+        md.append('\n');
+      }
+      md.append('\n');
+    }
+  }
+
+  private void gridSection(StringBuilder md, RowIndex idx) {
+    List<ResultRow> grid = idx.all().stream().filter(r -> r.phase().equals("grid")).toList();
+    if (grid.isEmpty()) {
+      return;
+    }
+    md.append("## HNSW parameter grid (unfiltered top-10 vector queries, 1 client)\n\n")
+        .append(
+            "| variant | M | efConstruction | ef | recall@10 | QPS | avg ms | p99 ms | QPS/core |\n")
+        .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (ResultRow r : grid) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %d | %d | %s | %.0f | %.2f | %.2f | %.0f |%n",
+              r.variant(),
+              r.hnswM(),
+              r.hnswEfConstruction(),
+              r.ef(),
+              num(r.recallAt10()),
+              r.qps(),
+              r.avgMs(),
+              r.p99Ms(),
+              r.qpsPerCore()));
+    }
+    md.append('\n');
+  }
+
+  static Double cpuMsPerQuery(ResultRow r) {
+    return r.qps() != null && r.qps() > 0 ? 1000 * r.cpuCores() / r.qps() : null;
+  }
+
+  private static String fmt(Optional<ResultRow> r, Function<ResultRow, Double> f, String pattern) {
+    return r.map(f).map(v -> String.format(Locale.ROOT, pattern, v)).orElse("–");
+  }
+
+  static String ratio(Double a, Double b) {
+    if (a == null || b == null || b == 0 || a == 0) {
+      return "–";
+    }
+    return String.format(Locale.ROOT, "%.2f", a / b);
+  }
+
+  static String num(Double d) {
+    return d == null ? "–" : String.format(Locale.ROOT, "%.3f", d);
+  }
+}

@@ -1,0 +1,76 @@
+package org.searchlab.bench.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.bench.load.LoadGenerator;
+import org.searchlab.core.testing.TestSeeds;
+
+/**
+ * The runner's two dialects against one real {@code searchlab serve} child process: a Vespa feed
+ * (one {@code /document/v1} put per document), Elasticsearch bulk price updates, and the
+ * benchmark's six query bodies per dialect, which must return the same ids on the same store and
+ * match exact search for lexical queries.
+ */
+class DialectsTest {
+  @Test
+  void bothDialectsFeedAndFindTheSameHits(@TempDir Path dir) throws Exception {
+    Corpus corpus = Corpus.synthetic(TestSeeds.seed("DialectsTest"), 800, 16, 30);
+    ExactSearch exact = new ExactSearch(corpus.docs(), corpus.queries());
+    try (LoadGenerator load = new LoadGenerator();
+        Session s =
+            Session.start(
+                ServerOptions.defaults("segmented", 16),
+                dir.resolve("data"),
+                "512m",
+                dir.resolve("server.log"),
+                load)) {
+      Feeder vespa = new Feeder(load.http(), s.server.base(), false, 1);
+      FeedStats fed = vespa.feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+      assertEquals(corpus.docs().size(), fed.docs());
+      assertEquals(0, fed.errors());
+      s.admin.refresh();
+      s.admin.flush();
+      assertTrue(s.admin.segments() >= 1);
+
+      SearchDialect es = new EsDialect();
+      SearchDialect ve = new VespaDialect();
+      for (QueryType t : QueryType.values()) {
+        for (boolean filtered : new boolean[] {false, true}) {
+          List<List<String>> viaEs = idsVia(s, es, corpus.queries(), t, filtered);
+          List<List<String>> viaVespa = idsVia(s, ve, corpus.queries(), t, filtered);
+          assertFalse(viaEs.stream().allMatch(List::isEmpty), t + " found nothing");
+          if (t == QueryType.LEXICAL) {
+            List<List<String>> truth =
+                corpus.queries().stream().map(q -> exact.topK(q, t, filtered, 10)).toList();
+            assertTrue(
+                Quality.recall(viaEs, truth, 10) > 0.99,
+                "Elasticsearch-dialect lexical recall " + Quality.recall(viaEs, truth, 10));
+            assertTrue(
+                Quality.recall(viaVespa, truth, 10) > 0.99,
+                "Vespa-dialect lexical recall " + Quality.recall(viaVespa, truth, 10));
+          }
+          assertEquals(viaEs, viaVespa, t + " filtered=" + filtered);
+        }
+      }
+      // Updates last: re-indexed documents leave deleted copies in Lucene's term statistics until
+      // merged, which moves BM25 scores away from the exact ones.
+      FeedStats updated =
+          new Feeder(load.http(), s.server.base(), true, 300)
+              .feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.server.cpu());
+      assertEquals(corpus.docs().size(), updated.docs());
+      assertEquals(0, updated.errors());
+    }
+  }
+
+  private static List<List<String>> idsVia(
+      Session s, SearchDialect d, List<BenchQuery> qs, QueryType t, boolean filtered)
+      throws Exception {
+    return s.ids(qs.stream().map(q -> d.search(s.server.base(), q, t, filtered)).toList(), d);
+  }
+}

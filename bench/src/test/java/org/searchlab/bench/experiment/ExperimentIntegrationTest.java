@@ -1,0 +1,153 @@
+package org.searchlab.bench.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.testing.TestSeeds;
+
+/**
+ * The whole experiment at a tiny scale against real {@code searchlab serve} child processes (both
+ * stores): every row has the schema's fields, every phase is there, recall and overlap are
+ * computed, and report.md links at least four PNGs.
+ */
+class ExperimentIntegrationTest {
+  private static final List<String> QUERY_FIELDS =
+      List.of(
+          "variant",
+          "phase",
+          "query_type",
+          "filtered",
+          "clients",
+          "segments",
+          "search_threads",
+          "qps",
+          "avg_ms",
+          "p50_ms",
+          "p95_ms",
+          "p99_ms",
+          "p999_ms",
+          "cpu_cores",
+          "qps_per_core",
+          "recall_at_10",
+          "overlap_at_10");
+  private static final List<String> FEED_FIELDS =
+      List.of("docs_per_sec", "cpu_cores", "docs_per_sec_per_core");
+  private static final List<String> CONTEXT_FIELDS =
+      List.of("machine", "jdk", "commit", "docs", "dim");
+
+  @Test
+  void tinyRunProducesTheSchemaAndTheReport(@TempDir Path dir) throws Exception {
+    long seed = TestSeeds.seed("ExperimentIntegrationTest");
+    Profile p =
+        Profile.quick()
+            .withDocs(1_500)
+            .withDimension(32)
+            .withClients(List.of(1, 4))
+            .withWarmup(Duration.ofMillis(100))
+            .withDuration(Duration.ofMillis(300))
+            .withRecallQueries(20)
+            .withSweep(400, List.of(4, 1), Duration.ofMillis(200));
+    Corpus corpus = Corpus.synthetic(seed, p.docs(), p.dimension(), 100);
+    Path out = dir.resolve("results");
+    List<ResultRow> rows =
+        new ExperimentRunner(
+                p,
+                List.of(Variant.MUTABLE, Variant.SEGMENTED, Variant.SEGMENTED_FORCEMERGED),
+                corpus,
+                out,
+                Path.of(".").toAbsolutePath(),
+                new PrintStream(System.out, true),
+                false)
+            .run();
+    assertTrue(rows.size() > 0);
+
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String l : Files.readAllLines(out.resolve("results.jsonl"))) {
+      lines.add(json.readTree(l));
+    }
+    assertEquals(rows.size(), lines.size());
+    Set<String> phases = new HashSet<>();
+    for (JsonNode n : lines) {
+      for (String f : CONTEXT_FIELDS) {
+        assertTrue(n.hasNonNull(f), "field " + f + " in " + n);
+      }
+      assertTrue(n.path("machine").path("cores").asInt() > 0, n.toString());
+      assertTrue(!n.path("machine").path("cpu_model").asText().isEmpty(), n.toString());
+      for (String f : QUERY_FIELDS) {
+        assertTrue(n.has(f), "field " + f + " in " + n);
+      }
+      for (String f : FEED_FIELDS) {
+        assertTrue(n.has(f), "field " + f + " in " + n);
+      }
+      String phase = n.get("phase").asText();
+      phases.add(n.get("variant").asText() + "/" + phase);
+      if (n.get("query_type").isNull()) {
+        assertTrue(n.get("docs_per_sec").asDouble() > 0, "feed rate in " + n);
+        assertTrue(n.get("cpu_cores").asDouble() > 0, "feed CPU in " + n);
+        assertEquals(0, n.get("errors").asLong(), "rejected documents in " + n);
+      } else {
+        // Under a refeed a 0.3 s cell may see every request queued behind a bulk: 0 is a
+        // measurement there, not a failure.
+        assertTrue(
+            phase.equals("during_refeed")
+                ? n.get("qps").asDouble() >= 0
+                : n.get("qps").asDouble() > 0,
+            "qps in " + n);
+        assertTrue(n.get("cpu_cores").asDouble() > 0, "server CPU in " + n);
+        assertEquals(0, n.get("errors").asLong(), "failed queries in " + n);
+        if (phase.equals("after_flush") || phase.equals("after_merge") || phase.equals("sweep")) {
+          assertTrue(n.get("recall_at_10").isNumber(), "recall in " + n);
+          // Exhaustive lexical search must match exact BM25 (ties aside).
+          if (n.get("query_type").asText().equals("lexical")) {
+            assertTrue(n.get("recall_at_10").asDouble() > 0.95, "lexical recall in " + n);
+          }
+        }
+        if (phase.equals("after_flush") || phase.equals("after_merge")) {
+          assertTrue(n.get("overlap_at_10").isNumber(), "overlap in " + n);
+        }
+      }
+    }
+    for (String expected :
+        List.of(
+            "mutable/feed",
+            "mutable/after_flush",
+            "mutable/refeed",
+            "mutable/update",
+            "mutable/during_refeed",
+            "mutable/refeed_with_queries",
+            "segmented/feed",
+            "segmented/after_flush",
+            "segmented-forcemerged/after_merge",
+            "segmented/refeed",
+            "segmented/update",
+            "segmented/during_refeed",
+            "segmented/refeed_with_queries",
+            "segmented/sweep")) {
+      assertTrue(phases.contains(expected), "missing " + expected + " in " + phases);
+    }
+    String report = Files.readString(out.resolve("report.md"));
+    long pngs;
+    try (var files = Files.list(out)) {
+      pngs =
+          files
+              .filter(f -> f.toString().endsWith(".png"))
+              .peek(f -> assertTrue(report.contains(f.getFileName().toString())))
+              .count();
+    }
+    assertTrue(pngs >= 4, "PNGs: " + pngs);
+    assertTrue(report.contains("## What this run shows"), report);
+  }
+}

@@ -1,0 +1,204 @@
+package org.searchlab.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.bench.experiment.ResultRow;
+import org.searchlab.bench.experiment.RunInfo;
+
+/**
+ * The report from a hand-made set of rows (the report is a pure function of the rows; these are its
+ * input, not measurements): sections, ratio arithmetic, the findings' verdicts and the PNGs.
+ */
+class ReportWriterTest {
+  private static final RunInfo.Machine MACHINE = new RunInfo.Machine(2, "test cpu");
+
+  private static ResultRow query(
+      String variant,
+      String phase,
+      String type,
+      boolean filtered,
+      int clients,
+      double qps,
+      double cores,
+      double avg,
+      Integer segments,
+      String threads) {
+    return new ResultRow(
+        variant,
+        phase,
+        type,
+        filtered,
+        clients,
+        segments,
+        threads,
+        qps,
+        avg,
+        avg,
+        avg * 1.5,
+        avg * 2,
+        avg * 3,
+        cores,
+        qps / cores,
+        0.9,
+        0.8,
+        null,
+        null,
+        100L,
+        0L,
+        1.0,
+        null,
+        null,
+        null,
+        "test",
+        MACHINE,
+        "jdk",
+        "abc",
+        1000,
+        32);
+  }
+
+  private static ResultRow feed(String variant, String phase, double dps, double cores) {
+    return new ResultRow(
+        variant,
+        phase,
+        null,
+        null,
+        null,
+        12,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        cores,
+        null,
+        null,
+        null,
+        dps,
+        dps / cores,
+        1000L,
+        0L,
+        2.0,
+        null,
+        null,
+        null,
+        "test",
+        MACHINE,
+        "jdk",
+        "abc",
+        1000,
+        32);
+  }
+
+  private static List<ResultRow> rows() {
+    List<ResultRow> rows = new ArrayList<>();
+    for (String v : List.of("mutable", "segmented", "segmented-forcemerged")) {
+      String phase = v.endsWith("forcemerged") ? "after_merge" : "after_flush";
+      for (String t : List.of("lexical", "vector", "hybrid")) {
+        for (boolean f : new boolean[] {false, true}) {
+          for (int c : List.of(1, 16)) {
+            // mutable: 400 QPS/core except lexical (100); segmented: 200; force-merged: 300.
+            double perCore =
+                v.equals("mutable")
+                    ? (t.equals("lexical") ? 100 : 400)
+                    : v.equals("segmented") ? 200 : 300;
+            rows.add(
+                query(
+                    v,
+                    phase,
+                    t,
+                    f,
+                    c,
+                    perCore * c / 8.0,
+                    c / 8.0,
+                    8.0 / perCore * 100,
+                    null,
+                    null));
+          }
+        }
+      }
+      if (!v.endsWith("forcemerged")) {
+        rows.add(feed(v, "feed", 1000, 1.5));
+        rows.add(feed(v, "refeed", 900, 1.5));
+        rows.add(feed(v, "update", v.equals("mutable") ? 9000 : 1000, 1.0));
+        rows.add(query(v, "during_refeed", "hybrid", true, 16, 100, 1.9, 9, null, null));
+        rows.add(feed(v, "refeed_with_queries", 500, 1.0));
+      }
+    }
+    for (int s : List.of(10, 1)) {
+      for (String threads : List.of("0", "default")) {
+        for (String t : List.of("vector", "lexical", "hybrid")) {
+          for (int c : List.of(1, 16)) {
+            // concurrent: lower 1-client latency, more CPU per query.
+            boolean conc = threads.equals("default");
+            rows.add(
+                query(
+                    "segmented",
+                    "sweep",
+                    t,
+                    true,
+                    c,
+                    conc ? 120 : 100,
+                    conc ? 1.8 : 1.0,
+                    conc ? 2 : 4,
+                    s,
+                    threads));
+          }
+        }
+      }
+    }
+    return rows;
+  }
+
+  @Test
+  void writesTablesRatiosFindingsAndPlots(@TempDir Path dir) throws Exception {
+    List<String> pngs =
+        new ReportWriter(dir)
+            .write(
+                rows(),
+                "test",
+                "synthetic",
+                List.of("mutable", "segmented", "segmented-forcemerged"),
+                1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    for (String section :
+        List.of(
+            "## What this run shows",
+            "## Writes",
+            "## Ratios",
+            "## Segment-count sweep",
+            "## Filtered queries during refeed",
+            "### vector, filtered")) {
+      assertTrue(md.contains(section), "missing " + section);
+    }
+    // mutable 400 ÷ segmented 200 QPS/core for vector; 100 ÷ 200 for lexical.
+    assertTrue(md.contains("| vector filtered | 2.00 | 2.00 |"), md);
+    assertTrue(md.contains("| lexical | 0.50 | 0.50 |"), md);
+    assertTrue(
+        md.contains("Force-merged beats multi-segment on QPS per core for vector search: holds"),
+        md);
+    assertTrue(
+        md.contains("for every query type: holds in 4 of 6 cases")
+            && md.contains("it does not hold for lexical, lexical filtered"),
+        md);
+    assertTrue(
+        md.contains("lowers 1-client latency: holds; it costs more CPU per query: holds"), md);
+    assertTrue(pngs.size() >= 4, "pngs " + pngs);
+    for (String p : pngs) {
+      assertTrue(md.contains("](" + p + ")"), "report links " + p);
+      assertNotNull(ImageIO.read(dir.resolve(p).toFile()), p + " is a readable image");
+    }
+    assertEquals(6, pngs.size(), pngs.toString());
+  }
+}
