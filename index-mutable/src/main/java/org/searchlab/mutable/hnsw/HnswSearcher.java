@@ -31,7 +31,6 @@ final class HnswSearcher implements GraphSearcher {
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
   private float[][] batchVectors = new float[64][];
-  private int touchSink;
 
   HnswSearcher(MutableHnswGraph graph) {
     this.graph = graph;
@@ -264,26 +263,7 @@ final class HnswSearcher implements GraphSearcher {
         }
       }
     }
-    touch(count);
     return count;
-  }
-
-  /**
-   * Reads one float in every other cache line of each gathered vector before any dot product
-   * starts. The loads are independent, so the core keeps many cache misses in flight at once (and
-   * the adjacent-line prefetcher fetches the lines in between); the dot products that follow then
-   * stream from cache instead of missing vector by vector. Java has no prefetch instruction; this
-   * is the portable equivalent. An integer OR keeps the dependency chain cheap.
-   */
-  private void touch(int count) {
-    int acc = 0;
-    for (int i = 0; i < count; i++) {
-      float[] v = batchVectors[i];
-      for (int j = 0; j < v.length; j += 32) {
-        acc |= Float.floatToRawIntBits(v[j]);
-      }
-    }
-    touchSink = acc; // keeps the loads alive
   }
 
   private float expandFilterFirst(
