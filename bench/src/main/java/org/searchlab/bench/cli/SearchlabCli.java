@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class,
       TestCommand.class,
       org.searchlab.bench.hnsw.HnswBenchCommand.class,
+      org.searchlab.bench.data.DatasetCommand.class,
+      org.searchlab.server.cli.ServeCommand.class,
     })
 public final class SearchlabCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -51,9 +51,14 @@ public final class ForkedJvm implements AutoCloseable {
     return stdout.readLine();
   }
 
-  /** Kills the child with SIGKILL and waits for it to die. */
+  /**
+   * Kills the child with SIGKILL and waits for it to die. Lines it printed before dying stay
+   * readable: the signal goes through the {@link ProcessHandle}, because {@link
+   * Process#destroyForcibly()} also closes this side of the child's stdout and would drop what is
+   * still in the pipe (acknowledgements a crash test must count).
+   */
   public void kill() throws InterruptedException {
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
@@ -64,5 +69,10 @@ public final class ForkedJvm implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     kill();
+    try {
+      stdout.close();
+    } catch (IOException e) {
+      // nothing left to read
+    }
   }
 }

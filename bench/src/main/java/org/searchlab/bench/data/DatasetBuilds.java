@@ -1,0 +1,228 @@
+package org.searchlab.bench.data;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.apache.lucene.util.VectorUtil;
+import org.searchlab.core.Document;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.data.SyntheticCorpus;
+import org.searchlab.core.embed.Embedder;
+
+/**
+ * The three ways of building a dataset ({@code debian}, {@code ndjson}, {@code synthetic}), each
+ * ending in {@link DatasetWriter}. Stateless; each call is one build.
+ */
+final class DatasetBuilds {
+  private DatasetBuilds() {}
+
+  /** Settings shared by every source. */
+  record Common(
+      Path out,
+      Path cacheDir,
+      int queries,
+      long seed,
+      int threads,
+      Supplier<Embedder> embedder,
+      String model,
+      int modelDimension,
+      PrintStream log) {}
+
+  /**
+   * The Debian catalogue.
+   *
+   * @param limit keep every ⌈n/limit⌉-th package (a deterministic spread sample), or 0 for all
+   */
+  static DatasetInfo debian(Common c, List<Path> packages, List<Path> translations, int limit)
+      throws IOException {
+    if (packages.isEmpty() != translations.isEmpty()) {
+      throw new InvalidRequestException(
+          "--packages and --translations go together; give both or neither");
+    }
+    if (packages.isEmpty()) {
+      DebianLists.Lists lists = DebianLists.locate(c.cacheDir(), c.log());
+      packages = lists.packages();
+      translations = lists.translations();
+    }
+    List<Document> docs = DebianCatalogue.read(packages, translations);
+    c.log().printf("debian: %d packages with English descriptions%n", docs.size());
+    docs = spread(docs, limit);
+    List<Document> embedded = embed(c, docs);
+    return DatasetWriter.write(
+        c.out(),
+        c.cacheDir(),
+        spec(c, "debian", 0, ""),
+        embedded.size(),
+        embedded.get(0).embedding().length,
+        embedded.iterator(),
+        c.log());
+  }
+
+  /** Every ⌈n/limit⌉-th document, or all when {@code limit} is 0 or at least n. */
+  static List<Document> spread(List<Document> docs, int limit) {
+    if (limit <= 0 || limit >= docs.size()) {
+      return docs;
+    }
+    int step = (docs.size() + limit - 1) / limit;
+    List<Document> out = new ArrayList<>();
+    for (int i = 0; i < docs.size() && out.size() < limit; i += step) {
+      out.add(docs.get(i));
+    }
+    return out;
+  }
+
+  /** A user's NDJSON file with the benchmark's fields; missing embeddings are computed. */
+  static DatasetInfo ndjson(Common c, Path in) throws IOException {
+    List<Document> docs = new ArrayList<>();
+    int normalized = 0;
+    try (BufferedReader r = CompressedFiles.open(in)) {
+      int line = 0;
+      for (String s = r.readLine(); s != null; s = r.readLine()) {
+        line++;
+        if (s.isBlank()) {
+          continue;
+        }
+        Document d = DocumentJson.parse(s, in + ":" + line);
+        if (d.hasEmbedding() && !isUnit(d.embedding())) {
+          float[] v = d.embedding().clone();
+          VectorUtil.l2normalize(v);
+          d = DocumentEmbedder.withEmbedding(d, v);
+          normalized++;
+        }
+        docs.add(d);
+      }
+    }
+    if (docs.isEmpty()) {
+      throw new InvalidRequestException(in + " holds no documents");
+    }
+    if (normalized > 0) {
+      c.log()
+          .printf("ndjson: %d provided embeddings were not unit length; normalised%n", normalized);
+    }
+    boolean anyMissing = docs.stream().anyMatch(d -> !d.hasEmbedding());
+    boolean anyProvided = docs.stream().anyMatch(Document::hasEmbedding);
+    List<Document> embedded = anyMissing ? embed(c, docs) : docs;
+    String model = anyMissing ? c.model() + (anyProvided ? "+provided" : "") : "provided";
+    return DatasetWriter.write(
+        c.out(),
+        c.cacheDir(),
+        new DatasetWriter.Spec(
+            "ndjson",
+            model,
+            anyMissing ? DocumentEmbedder.TEMPLATE : "",
+            c.queries(),
+            c.seed(),
+            0,
+            "",
+            c.threads()),
+        embedded.size(),
+        embedded.get(0).embedding().length,
+        embedded.iterator(),
+        c.log());
+  }
+
+  private static boolean isUnit(float[] v) {
+    double s = VectorUtil.dotProduct(v, v);
+    return Math.abs(s - 1) <= org.searchlab.core.Schema.UNIT_TOLERANCE / 2;
+  }
+
+  /**
+   * {@code docs} documents: variants of a base dataset ({@link SyntheticVariants}) when {@code
+   * base} is given, else core's seeded {@link SyntheticCorpus} at {@code dimension}.
+   */
+  static DatasetInfo synthetic(Common c, int docs, Path base, double noise, int dimension)
+      throws IOException {
+    if (docs < 1) {
+      throw new InvalidRequestException("--docs " + docs + " must be at least 1");
+    }
+    if (noise < 0 || noise > 1) {
+      throw new InvalidRequestException("--noise " + noise + " is outside [0, 1]");
+    }
+    if (base == null) {
+      SyntheticCorpus corpus = new SyntheticCorpus(c.seed(), dimension);
+      Iterator<Document> it =
+          new Iterator<>() {
+            int i;
+
+            @Override
+            public boolean hasNext() {
+              return i < docs;
+            }
+
+            @Override
+            public Document next() {
+              if (i >= docs) {
+                throw new NoSuchElementException();
+              }
+              return corpus.document(i++);
+            }
+          };
+      return DatasetWriter.write(
+          c.out(),
+          c.cacheDir(),
+          new DatasetWriter.Spec(
+              "synthetic", "synthetic-generator", "", c.queries(), c.seed(), 0, "", c.threads()),
+          docs,
+          dimension,
+          it,
+          c.log());
+    }
+    List<Document> baseDocs;
+    int baseDimension;
+    String baseModel;
+    try (Dataset b = Dataset.open(base);
+        Stream<Document> s = b.documents()) {
+      baseDocs = s.toList();
+      baseDimension = b.dimension();
+      baseModel = b.info().model();
+    }
+    c.log()
+        .printf(
+            "synthetic: %d documents from a base of %d (noise %.3f)%n",
+            docs, baseDocs.size(), noise);
+    return DatasetWriter.write(
+        c.out(),
+        c.cacheDir(),
+        new DatasetWriter.Spec(
+            "synthetic",
+            baseModel + "+noise",
+            "",
+            c.queries(),
+            c.seed(),
+            noise,
+            base.toAbsolutePath().toString(),
+            c.threads()),
+        docs,
+        baseDimension,
+        new SyntheticVariants(baseDocs, docs, c.seed(), noise),
+        c.log());
+  }
+
+  private static DatasetWriter.Spec spec(Common c, String source, double noise, String base) {
+    return new DatasetWriter.Spec(
+        source,
+        c.model(),
+        DocumentEmbedder.TEMPLATE,
+        c.queries(),
+        c.seed(),
+        noise,
+        base,
+        c.threads());
+  }
+
+  private static List<Document> embed(Common c, List<Document> docs) throws IOException {
+    if (docs.stream().allMatch(Document::hasEmbedding)) {
+      return docs;
+    }
+    try (EmbeddingCache cache = EmbeddingCache.open(c.cacheDir(), c.model(), c.modelDimension())) {
+      return new DocumentEmbedder(c.embedder(), c.model(), cache, c.log()).embed(docs);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package org.searchlab.bench.data;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.searchlab.server.embed.MiniLmEmbedder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code searchlab dataset}: builds datasets; {@code build} is its one subcommand. Picocli creates
+ * one instance per invocation; not thread-safe.
+ */
+@Command(
+    name = "dataset",
+    mixinStandardHelpOptions = true,
+    description = "Builds benchmark datasets (documents, embeddings, queries, ground truth).",
+    subcommands = {DatasetCommand.Build.class})
+public final class DatasetCommand implements Runnable {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /** Which documents to build from. */
+  enum Source {
+    debian,
+    ndjson,
+    synthetic
+  }
+
+  /** {@code searchlab dataset build}: one build per instance; not thread-safe. */
+  @Command(
+      name = "build",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Builds a dataset directory: docs.ndjson, vectors.fvecs, queries.ndjson, exact top-100"
+            + " ground truth with and without the category filter, dataset.json.",
+        "debian: Debian's package index as a product catalogue (apt lists; fetched once with"
+            + " apt-get -o Acquire::Languages=en update if missing), embedded with"
+            + " all-MiniLM-L6-v2 from 'Item: Title: {title} Description: {description}'.",
+        "ndjson: your documents (id, title, description, category, price, average_rating,"
+            + " optional embedding); missing embeddings are computed.",
+        "synthetic: --docs N variants of a --base dataset (recombined text, vectors"
+            + " normalize(v + noise)), or core's seeded generator without --base.",
+        "Embeddings (by text hash) and ground truth are cached in --cache, so a rebuild is fast."
+      })
+  static final class Build implements Callable<Integer> {
+    @Option(names = "--source", required = true, description = "debian, ndjson or synthetic.")
+    Source source;
+
+    @Option(names = "--out", required = true, description = "The dataset directory to write.")
+    Path out;
+
+    @Option(
+        names = "--packages",
+        split = ",",
+        description =
+            "debian: apt Packages lists (plain, .gz or .lz4). Default: the copies in the cache, else"
+                + " apt's lists in /var/lib/apt/lists.")
+    List<Path> packages = new ArrayList<>();
+
+    @Option(
+        names = "--translations",
+        split = ",",
+        description = "debian: Translation-en lists matching --packages.")
+    List<Path> translations = new ArrayList<>();
+
+    @Option(
+        names = "--limit",
+        defaultValue = "0",
+        description = "debian: keep an evenly spread sample of this many packages (0 = all).")
+    int limit;
+
+    @Option(names = "--in", description = "ndjson: the input file (plain or .gz).")
+    Path in;
+
+    @Option(names = "--docs", description = "synthetic: the number of documents.")
+    Integer docs;
+
+    @Option(names = "--base", description = "synthetic: a built dataset to derive variants from.")
+    Path base;
+
+    @Option(
+        names = "--noise",
+        defaultValue = "" + SyntheticVariants.DEFAULT_NOISE,
+        description =
+            "synthetic with --base: σ of the Gaussian noise per vector component, 0–1"
+                + " (default ${DEFAULT-VALUE}: cosine ≈ 0.93 to the base at 384-d; larger spreads"
+                + " variants out).")
+    double noise;
+
+    @Option(
+        names = "--dimension",
+        defaultValue = "384",
+        description = "synthetic without --base: the vector dimension (default ${DEFAULT-VALUE}).")
+    int dimension;
+
+    @Option(
+        names = "--queries",
+        defaultValue = "10000",
+        description = "Queries to sample (default ${DEFAULT-VALUE}).")
+    int queries;
+
+    @Option(
+        names = "--seed",
+        defaultValue = "42",
+        description = "Seed of query sampling and synthetic data (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+        names = "--threads",
+        description = "Cores for embedding and ground truth (default: all).")
+    Integer threads;
+
+    @Option(
+        names = "--cache",
+        description =
+            "Cache directory: embeddings, ground truth, copies of apt's lists (default: 'cache'"
+                + " beside --out).")
+    Path cache;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintStream log = System.err;
+      int cores = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+      if (cores < 1) {
+        throw new org.searchlab.core.InvalidRequestException("--threads " + cores + " must be ≥ 1");
+      }
+      if (queries < 1) {
+        throw new org.searchlab.core.InvalidRequestException(
+            "--queries " + queries + " must be ≥ 1");
+      }
+      Path outDir = out.toAbsolutePath();
+      Path cacheDir = cache != null ? cache : outDir.getParent().resolve("cache");
+      DatasetBuilds.Common common =
+          new DatasetBuilds.Common(
+              outDir,
+              cacheDir,
+              queries,
+              seed,
+              cores,
+              () -> MiniLmEmbedder.create(cores),
+              MiniLmEmbedder.MODEL,
+              MiniLmEmbedder.DIMENSION,
+              log);
+      long start = System.nanoTime();
+      DatasetInfo info =
+          switch (source) {
+            case debian -> DatasetBuilds.debian(common, packages, translations, limit);
+            case ndjson -> {
+              if (in == null) {
+                throw new org.searchlab.core.InvalidRequestException(
+                    "--source ndjson needs --in FILE");
+              }
+              yield DatasetBuilds.ndjson(common, in);
+            }
+            case synthetic -> {
+              if (docs == null) {
+                throw new org.searchlab.core.InvalidRequestException(
+                    "--source synthetic needs --docs N");
+              }
+              yield DatasetBuilds.synthetic(common, docs, base, noise, dimension);
+            }
+          };
+      log.printf(
+          "dataset: %d documents, %d categories, %d queries, %d-d (%s) written to %s in %.1f s%n",
+          info.documents(),
+          info.categories(),
+          info.queries(),
+          info.dimension(),
+          info.model(),
+          outDir,
+          (System.nanoTime() - start) / 1e9);
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package org.searchlab.mutable;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.searchlab.core.Schema;
+import org.searchlab.mutable.attributes.AttributeStore;
+import org.searchlab.mutable.docstore.DocumentStore;
+import org.searchlab.mutable.memory.GenerationHandler;
+import org.searchlab.mutable.postings.FieldIndex;
+
+/**
+ * The structures of one mutable index, shared by its writer, compactor, snapshotter and searchers:
+ * local ids, attributes, one {@link FieldIndex} per text field, the document store, the vector part
+ * and the generation handler, plus the write counters.
+ *
+ * <p>Thread safety: each part states its own contract (one writer, lock-free readers); the counters
+ * are atomic. {@link #vectors} is replaced only while opening.
+ */
+final class IndexParts {
+  final LocalIds ids = new LocalIds();
+  final AttributeStore attributes = new AttributeStore();
+  final List<FieldIndex> fields =
+      List.of(new FieldIndex(Schema.TITLE), new FieldIndex(Schema.DESCRIPTION));
+  final DocumentStore documents = new DocumentStore();
+  final GenerationHandler generations = new GenerationHandler();
+  VectorPart vectors;
+
+  final AtomicLong inPlaceUpdates = new AtomicLong();
+  final AtomicLong postingListsTouched = new AtomicLong();
+  final AtomicLong reindexedUpdates = new AtomicLong();
+  final AtomicLong compactions = new AtomicLong();
+  final AtomicLong postingsCompacted = new AtomicLong();
+  final AtomicLong idsFreed = new AtomicLong();
+  final AtomicLong snapshots = new AtomicLong();
+
+  IndexParts(VectorPart vectors) {
+    this.vectors = vectors;
+  }
+
+  long postingBytes() {
+    long b = 0;
+    for (FieldIndex f : fields) {
+      b += f.ramBytes();
+    }
+    return b;
+  }
+}

@@ -1,0 +1,115 @@
+package org.searchlab.mutable;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.wal.WalConfig;
+import org.searchlab.mutable.hnsw.HnswConfig;
+
+/**
+ * The settings of a {@link MutableIndex}. Immutable; change one value with a {@code withX} method.
+ *
+ * @param hnsw the graph's M, efConstruction, seed, build threads and the filter thresholds of the
+ *     vector plan chooser (exact below {@code approximateThreshold}, filter-first below {@code
+ *     filterFirstThreshold}); requests may override the thresholds per query
+ * @param wal the write-ahead log settings (sync policy {@code REQUEST} is safe, {@code ASYNC} is
+ *     faster and may lose the last interval in a crash)
+ * @param threadsPerSearch threads one search may use (Vespa's {@code num-threads-per-search}), 1 to
+ *     64; more lowers the latency of a heavy lexical query or exact scan and costs throughput under
+ *     load. Default 1.
+ * @param snapshotInterval how often a snapshot is written in the background and the WAL trimmed;
+ *     {@link Duration#ZERO} for only on {@code flush()}. Shorter replays less on restart and writes
+ *     more. Default 10 minutes.
+ * @param compactionRatio background compaction of deleted postings starts when postings of deleted
+ *     documents exceed this fraction of all postings (or {@code compactionMinDocs} documents are
+ *     retired), in (0, 1]. Lower keeps posting lists tighter and compacts more often. Default 0.1.
+ * @param compactionMinDocs retired documents that trigger a compaction on their own, 1 to 10⁹;
+ *     lower frees local ids sooner. Default 4096.
+ * @param writerBatch operations the writer takes from its queue at once (one WAL write and one
+ *     fsync each), 1 to 100,000; larger amortises fsyncs, smaller lowers per-write latency under
+ *     load. Default 2048.
+ */
+public record MutableConfig(
+    HnswConfig hnsw,
+    WalConfig wal,
+    int threadsPerSearch,
+    Duration snapshotInterval,
+    double compactionRatio,
+    int compactionMinDocs,
+    int writerBatch) {
+
+  public static final MutableConfig DEFAULT =
+      new MutableConfig(
+          HnswConfig.DEFAULT, WalConfig.DEFAULT, 1, Duration.ofMinutes(10), 0.1, 4096, 2048);
+
+  public MutableConfig {
+    Objects.requireNonNull(hnsw, "hnsw");
+    Objects.requireNonNull(wal, "wal");
+    Objects.requireNonNull(snapshotInterval, "snapshotInterval");
+    if (threadsPerSearch < 1 || threadsPerSearch > 64) {
+      throw new InvalidRequestException(
+          "threadsPerSearch " + threadsPerSearch + " is outside [1, 64]");
+    }
+    if (snapshotInterval.isNegative()) {
+      throw new InvalidRequestException("snapshotInterval " + snapshotInterval + " is negative");
+    }
+    if (!(compactionRatio > 0 && compactionRatio <= 1)) {
+      throw new InvalidRequestException(
+          "compactionRatio " + compactionRatio + " is outside (0, 1]");
+    }
+    if (compactionMinDocs < 1 || compactionMinDocs > 1_000_000_000) {
+      throw new InvalidRequestException(
+          "compactionMinDocs " + compactionMinDocs + " is outside [1, 1000000000]");
+    }
+    if (writerBatch < 1 || writerBatch > 100_000) {
+      throw new InvalidRequestException("writerBatch " + writerBatch + " is outside [1, 100000]");
+    }
+  }
+
+  public MutableConfig withHnsw(HnswConfig v) {
+    return new MutableConfig(
+        v,
+        wal,
+        threadsPerSearch,
+        snapshotInterval,
+        compactionRatio,
+        compactionMinDocs,
+        writerBatch);
+  }
+
+  public MutableConfig withWal(WalConfig v) {
+    return new MutableConfig(
+        hnsw,
+        v,
+        threadsPerSearch,
+        snapshotInterval,
+        compactionRatio,
+        compactionMinDocs,
+        writerBatch);
+  }
+
+  public MutableConfig withThreadsPerSearch(int v) {
+    return new MutableConfig(
+        hnsw, wal, v, snapshotInterval, compactionRatio, compactionMinDocs, writerBatch);
+  }
+
+  public MutableConfig withSnapshotInterval(Duration v) {
+    return new MutableConfig(
+        hnsw, wal, threadsPerSearch, v, compactionRatio, compactionMinDocs, writerBatch);
+  }
+
+  public MutableConfig withCompactionRatio(double v) {
+    return new MutableConfig(
+        hnsw, wal, threadsPerSearch, snapshotInterval, v, compactionMinDocs, writerBatch);
+  }
+
+  public MutableConfig withCompactionMinDocs(int v) {
+    return new MutableConfig(
+        hnsw, wal, threadsPerSearch, snapshotInterval, compactionRatio, v, writerBatch);
+  }
+
+  public MutableConfig withWriterBatch(int v) {
+    return new MutableConfig(
+        hnsw, wal, threadsPerSearch, snapshotInterval, compactionRatio, compactionMinDocs, v);
+  }
+}

@@ -1,0 +1,327 @@
+package org.searchlab.mutable;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.Document;
+import org.searchlab.core.IndexStats;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Operation;
+import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.SearchRequest;
+import org.searchlab.core.SearchResult;
+import org.searchlab.core.WriteResult;
+import org.searchlab.core.wal.OperationCodec;
+import org.searchlab.core.wal.WriteAheadLog;
+import org.searchlab.mutable.postings.FieldIndex;
+
+/**
+ * The mutable store: one mutable index per field instead of immutable segments, as Vespa keeps
+ * them. Posting lists with block-max MaxScore, columnar attributes updated in place, one HNSW
+ * graph, a document store, a write-ahead log and snapshots. A write is visible to searches when it
+ * is acknowledged; {@link #refresh()} is a no-op.
+ *
+ * <p>Files in its directory: {@code wal/} (the core write-ahead log), {@code snapshot-<serial>.bin}
+ * and {@code graph-<serial>.bin} (the newest snapshot). Opening loads the snapshot and replays the
+ * log after it.
+ *
+ * <p>Thread safety: as {@link SearchIndex}: any number of threads write, read and search
+ * concurrently. Writes go through one writer thread in log order; searches and gets take no locks.
+ */
+public final class MutableIndex implements SearchIndex {
+  private final Path dir;
+  private final Schema schema;
+  private final MutableConfig config;
+  private final IndexParts parts;
+  private final WriteAheadLog wal;
+  private final IndexWriter writer;
+  private final Compactor compactor;
+  private final Searcher searcher;
+  private final ExecutorService searchPool;
+  private final ScheduledExecutorService snapshotTimer;
+  private volatile long flushedSerial;
+  private volatile boolean closed;
+
+  private MutableIndex(Path dir, Schema schema, MutableConfig config) throws IOException {
+    this.dir = dir;
+    this.schema = schema;
+    this.config = config;
+    Files.createDirectories(dir);
+    this.parts = new IndexParts(null);
+    long snapshotSerial = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
+    if (parts.vectors == null) {
+      parts.vectors = VectorPart.create(schema.dimension(), config.hnsw());
+    }
+    this.flushedSerial = snapshotSerial;
+    this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal());
+    wal.advanceTo(snapshotSerial + 1);
+    Compactor[] compactorRef = new Compactor[1];
+    this.writer =
+        new IndexWriter(
+            parts,
+            wal,
+            config.writerBatch(),
+            () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
+    replay(snapshotSerial);
+    this.compactor = new Compactor(parts, writer, config);
+    compactorRef[0] = compactor;
+    this.searchPool =
+        config.threadsPerSearch() > 1
+            ? Executors.newFixedThreadPool(
+                config.threadsPerSearch() - 1,
+                r -> {
+                  Thread t = new Thread(r, "mutable-index-search");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
+    this.searcher = new Searcher(parts, searchPool, config.threadsPerSearch());
+    writer.start();
+    compactor.start();
+    if (!config.snapshotInterval().isZero()) {
+      snapshotTimer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "mutable-index-snapshot");
+                t.setDaemon(true);
+                return t;
+              });
+      long ms = config.snapshotInterval().toMillis();
+      snapshotTimer.scheduleWithFixedDelay(this::periodicFlush, ms, ms, TimeUnit.MILLISECONDS);
+    } else {
+      snapshotTimer = null;
+    }
+  }
+
+  /** Opens (or creates) a mutable index in {@code dir}. */
+  public static MutableIndex open(Path dir, Schema schema, MutableConfig config)
+      throws IOException {
+    Objects.requireNonNull(config, "config");
+    return new MutableIndex(dir, Objects.requireNonNull(schema, "schema"), config);
+  }
+
+  /** Opens with {@link MutableConfig#DEFAULT}. */
+  public static MutableIndex open(Path dir, Schema schema) throws IOException {
+    return open(dir, schema, MutableConfig.DEFAULT);
+  }
+
+  private int retiredCountUnlocked() {
+    writer.lock.lock();
+    try {
+      return writer.retiredCount();
+    } finally {
+      writer.lock.unlock();
+    }
+  }
+
+  /** Replays the log after the snapshot, in chunks, as the writer would apply it. */
+  private void replay(long afterSerial) throws IOException {
+    long[] last = {afterSerial};
+    int[] inChunk = {0};
+    wal.replay(
+        afterSerial,
+        (serial, payload) -> {
+          writer.apply(OperationCodec.decode(payload), serial);
+          last[0] = serial;
+          if (++inChunk[0] == 1024) {
+            writer.finishBatch(serial);
+            inChunk[0] = 0;
+          }
+        });
+    writer.finishBatch(last[0]);
+  }
+
+  private void periodicFlush() {
+    try {
+      if (!closed && parts.ids.visibleSerial() > flushedSerial) {
+        flush();
+      }
+    } catch (IOException | RuntimeException e) {
+      // The next period retries; an explicit flush() reports the failure.
+    }
+  }
+
+  /** The index's structures, for tests in this package. */
+  IndexParts parts() {
+    return parts;
+  }
+
+  /** The settings this index was opened with. */
+  public MutableConfig config() {
+    return config;
+  }
+
+  @Override
+  public Schema schema() {
+    return schema;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("mutable index in " + dir + " is closed");
+    }
+  }
+
+  @Override
+  public WriteResult put(Document doc) throws IOException {
+    return single(schema.validate(Operation.put(doc)));
+  }
+
+  @Override
+  public WriteResult update(PartialUpdate update) throws IOException {
+    return single(schema.validate(Operation.update(update)));
+  }
+
+  @Override
+  public WriteResult delete(String id) throws IOException {
+    return single(schema.validate(Operation.delete(id)));
+  }
+
+  private WriteResult single(Operation op) throws IOException {
+    ensureOpen();
+    return writer.submit(List.of(op)).get(0);
+  }
+
+  @Override
+  public List<BulkItemResult> bulk(List<Operation> ops) throws IOException {
+    if (ops == null || ops.isEmpty()) {
+      throw new InvalidRequestException("bulk request has no operations");
+    }
+    ensureOpen();
+    List<Operation> valid = new ArrayList<>(ops.size());
+    Map<Integer, InvalidRequestException> errors = new HashMap<>();
+    for (int i = 0; i < ops.size(); i++) {
+      try {
+        valid.add(schema.validate(ops.get(i)));
+      } catch (InvalidRequestException e) {
+        errors.put(i, e);
+      }
+    }
+    List<WriteResult> results = valid.isEmpty() ? List.of() : writer.submit(valid);
+    List<BulkItemResult> out = new ArrayList<>(ops.size());
+    int next = 0;
+    for (int i = 0; i < ops.size(); i++) {
+      InvalidRequestException e = errors.get(i);
+      out.add(
+          e != null
+              ? BulkItemResult.failed(ops.get(i), e)
+              : BulkItemResult.ok(ops.get(i), results.get(next++)));
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<Document> get(String id) {
+    ensureOpen();
+    Schema.validateId(id);
+    try (var guard = parts.generations.enter()) {
+      int local = parts.ids.lookup(id);
+      return local < 0 ? Optional.empty() : Optional.ofNullable(parts.documents.get(local));
+    }
+  }
+
+  @Override
+  public SearchResult search(SearchRequest request) {
+    ensureOpen();
+    request.validate(schema);
+    return searcher.search(request);
+  }
+
+  /** A no-op: every acknowledged write is already visible. */
+  @Override
+  public void refresh() {
+    ensureOpen();
+  }
+
+  /** Writes a snapshot of everything acknowledged and trims the write-ahead log up to it. */
+  @Override
+  public void flush() throws IOException {
+    ensureOpen();
+    long serial = writer.onWriter(() -> Snapshotter.write(dir, parts));
+    wal.trimUpTo(serial);
+    flushedSerial = serial;
+  }
+
+  /**
+   * There are no segments; compacts the postings of deleted documents now (the closest thing to a
+   * merge) and returns when that pass is done.
+   */
+  @Override
+  public void forceMerge(int maxSegments) {
+    ensureOpen();
+    if (maxSegments < 1) {
+      throw new InvalidRequestException("maxSegments " + maxSegments + " is less than 1");
+    }
+    compactor.compactNow();
+  }
+
+  @Override
+  public IndexStats stats() throws IOException {
+    ensureOpen();
+    Map<String, Long> memory = new HashMap<>();
+    memory.put("postings", parts.postingBytes());
+    memory.put("attributes", parts.attributes.ramBytes() + parts.ids.ramBytes());
+    memory.put("vectors", parts.vectors.vectorBytes());
+    memory.put("graph", parts.vectors.graphBytes());
+    memory.put("document_store", parts.documents.ramBytes());
+    Map<String, Long> counters = new HashMap<>();
+    counters.put("in_place_updates", parts.inPlaceUpdates.get());
+    counters.put("reindexed_updates", parts.reindexedUpdates.get());
+    counters.put("postings_touched", parts.postingListsTouched.get());
+    counters.put("graph_operations", parts.vectors.graphOperations());
+    counters.put("compactions", parts.compactions.get());
+    counters.put("postings_compacted", parts.postingsCompacted.get());
+    counters.put("ids_freed", parts.idsFreed.get());
+    counters.put("snapshots", parts.snapshots.get());
+    counters.put("refreshes", 0L);
+    long dead = 0;
+    for (FieldIndex f : parts.fields) {
+      dead += f.deadPostings();
+    }
+    counters.put("dead_postings", dead);
+    int live = parts.ids.liveCount();
+    int retired = parts.ids.limit() - live - parts.ids.freeCount();
+    return new IndexStats(
+        "mutable",
+        live,
+        Math.max(0, retired),
+        1,
+        List.of(),
+        parts.ids.visibleSerial(),
+        flushedSerial,
+        wal.sizeBytes(),
+        memory,
+        counters);
+  }
+
+  /** Stops the threads and closes the log; acknowledged writes survive in it. */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (snapshotTimer != null) {
+      snapshotTimer.shutdownNow();
+    }
+    writer.close();
+    compactor.close();
+    if (searchPool != null) {
+      searchPool.shutdownNow();
+    }
+    wal.close();
+  }
+}

@@ -1,0 +1,335 @@
+package org.searchlab.mutable;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.IntPredicate;
+import org.searchlab.core.Filter;
+import org.searchlab.core.FilterThresholds;
+import org.searchlab.core.Fusion;
+import org.searchlab.core.Hit;
+import org.searchlab.core.QueryPlan;
+import org.searchlab.core.SearchRequest;
+import org.searchlab.core.SearchResult;
+import org.searchlab.core.Timings;
+import org.searchlab.core.TotalHits;
+import org.searchlab.core.analysis.TextAnalysis;
+import org.searchlab.mutable.attributes.AttributeStore;
+import org.searchlab.mutable.memory.PagedBits;
+import org.searchlab.mutable.postings.LexicalQuery;
+import org.searchlab.mutable.postings.TopHits;
+
+/**
+ * Runs one {@link SearchRequest} against the mutable index with the semantics of DESIGN.md: lexical
+ * = exact block-max MaxScore top k of max(BM25(title), BM25(description)); vector = the graph's
+ * plan chooser; hybrid = sum or reciprocal rank fusion of both; unranked = every document passing
+ * the filter, score 1.
+ *
+ * <p>Thread safety: any number of threads search concurrently, without locks. A search reads the
+ * published serial once and sees exactly the documents visible at it ({@link LocalIds}); it holds a
+ * {@link org.searchlab.mutable.memory.GenerationHandler} guard so no local id it may meet is reused
+ * under it.
+ */
+final class Searcher {
+  private final IndexParts parts;
+  private final ExecutorService pool; // null for one thread per search
+  private final int threads;
+
+  Searcher(IndexParts parts, ExecutorService pool, int threads) {
+    this.parts = parts;
+    this.pool = pool;
+    this.threads = threads;
+  }
+
+  /** What a search sees: its serial, its filter and the accept predicate built from them. */
+  private final class View {
+    final long serial = parts.ids.visibleSerial();
+    final int limit = parts.ids.limit();
+    final Filter filter;
+    final int category;
+    final boolean empty;
+    final IntPredicate accept;
+
+    View(Filter filter) {
+      this.filter = filter;
+      AttributeStore attrs = parts.attributes;
+      int ord =
+          filter.category() == null
+              ? AttributeStore.NO_CATEGORY
+              : attrs.ordinalOf(filter.category());
+      this.category = ord;
+      this.empty = filter.category() != null && ord < 0;
+      LocalIds ids = parts.ids;
+      long s = serial;
+      if (filter.isMatchAll()) {
+        accept = d -> ids.visible(d, s);
+      } else {
+        accept = d -> ids.visible(d, s) && attrs.matches(d, filter, ord);
+      }
+    }
+
+    /** Candidate ids in ascending order: the category's bits, or every id. */
+    VectorPart.IdStream candidates(int from, int to) {
+      if (category >= 0) {
+        PagedBits bits = parts.attributes.bits(category);
+        int[] at = {from};
+        return () -> {
+          if (at[0] >= to) {
+            return -1;
+          }
+          int d = bits.nextSetBit(at[0], to);
+          at[0] = d < 0 ? to : d + 1;
+          return d;
+        };
+      }
+      int[] at = {from};
+      return () -> at[0] < to ? at[0]++ : -1;
+    }
+
+    /** How many ids pass the filter (exact; O(category size) or O(ids) for price alone). */
+    int acceptedCount() {
+      if (empty) {
+        return 0;
+      }
+      if (filter.isMatchAll()) {
+        return parts.ids.liveCount();
+      }
+      int n = 0;
+      VectorPart.IdStream c = candidates(0, limit);
+      for (int d = c.next(); d >= 0; d = c.next()) {
+        if (accept.test(d)) {
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  SearchResult search(SearchRequest r) {
+    long start = System.nanoTime();
+    try (var guard = parts.generations.enter()) {
+      View view = new View(r.filter());
+      return switch (r.rankProfile()) {
+        case BM25 -> lexicalOnly(r, view, start);
+        case CLOSENESS -> vectorOnly(r, view, start);
+        case HYBRID -> hybrid(r, view, start);
+        case UNRANKED -> unranked(r, view, start);
+      };
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Parts
+
+  private record Lexical(TopHits.Sorted top, long matches, boolean exact, LexicalQuery query) {}
+
+  private Lexical lexical(SearchRequest r, View view, int k) {
+    LexicalQuery q = LexicalQuery.prepare(parts.fields, TextAnalysis.tokens(r.text()));
+    if (view.empty || q.isEmpty()) {
+      return new Lexical(new TopHits(0).sorted(), 0, true, q);
+    }
+    int track = r.trackTotalHitsUpTo();
+    if (threads <= 1 || view.limit < 2 * threads * 1024) {
+      LexicalQuery.Outcome o = q.run(view.accept, k, track, 0, view.limit, null);
+      return new Lexical(o.top().sorted(), o.matches(), o.exact(), q);
+    }
+    LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
+    int perThreadTrack = track <= 0 ? 0 : (track + threads - 1) / threads;
+    List<LexicalQuery.Outcome> outs =
+        parallel(view.limit, (from, to) -> q.run(view.accept, k, perThreadTrack, from, to, shared));
+    TopHits all = new TopHits(k);
+    long matches = 0;
+    boolean exact = true;
+    for (LexicalQuery.Outcome o : outs) {
+      all.merge(o.top());
+      matches += o.matches();
+      exact &= o.exact();
+    }
+    return new Lexical(all.sorted(), matches, exact, q);
+  }
+
+  private VectorPart.Result vector(SearchRequest r, View view) {
+    if (view.empty) {
+      return new VectorPart.Result(new int[0], new float[0], QueryPlan.EXACT);
+    }
+    int k = r.targetHits();
+    if (!r.approximate()) {
+      TopHits top;
+      if (threads <= 1 || view.limit < 2 * threads * 1024) {
+        top = parts.vectors.scan(r.vector(), k, view.candidates(0, view.limit), view.accept);
+      } else {
+        top = new TopHits(k);
+        for (TopHits t :
+            parallel(
+                view.limit,
+                (from, to) ->
+                    parts.vectors.scan(r.vector(), k, view.candidates(from, to), view.accept))) {
+          top.merge(t);
+        }
+      }
+      TopHits.Sorted s = top.sorted();
+      return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
+    }
+    FilterThresholds th = r.thresholds();
+    return parts.vectors.search(
+        r.vector(), k, Math.max(k, r.candidates()), view.accept, view.acceptedCount(), th);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Profiles
+
+  private SearchResult lexicalOnly(SearchRequest r, View view, long start) {
+    Lexical lex = lexical(r, view, r.offset() + r.hits());
+    long lexNanos = System.nanoTime() - start;
+    List<Hit> hits = window(r, lex.top.docs(), lex.top.scores());
+    return new SearchResult(
+        hits,
+        total(lex.matches, lex.exact, r.trackTotalHitsUpTo()),
+        new QueryPlan(lexicalPlan(lex), QueryPlan.NONE),
+        new Timings(System.nanoTime() - start, lexNanos, 0, 0));
+  }
+
+  private SearchResult vectorOnly(SearchRequest r, View view, long start) {
+    VectorPart.Result v = vector(r, view);
+    long nanos = System.nanoTime() - start;
+    return new SearchResult(
+        window(r, v.docs(), v.scores()),
+        TotalHits.exact(v.docs().length),
+        new QueryPlan(QueryPlan.NONE, v.plan()),
+        new Timings(nanos, 0, nanos, 0));
+  }
+
+  private SearchResult hybrid(SearchRequest r, View view, long start) {
+    VectorPart.Result v = vector(r, view);
+    long vecNanos = System.nanoTime() - start;
+    int window = r.fusion() == Fusion.RRF ? r.rrfWindow() : r.offset() + r.hits();
+    Lexical lex = lexical(r, view, window);
+    // The lexical scores of the vector hits: the union needs them whether or not they made the
+    // lexical top k.
+    int[] vecDocs = v.docs().clone();
+    Arrays.sort(vecDocs);
+    float[] vecLex = lex.query.isEmpty() ? new float[vecDocs.length] : lex.query.scoreDocs(vecDocs);
+    long lexNanos = System.nanoTime() - start - vecNanos;
+    Map<Integer, Float> lexScore = new HashMap<>();
+    for (int i = 0; i < vecDocs.length; i++) {
+      lexScore.put(vecDocs[i], vecLex[i]);
+    }
+    long vectorOnlyMatches = 0;
+    for (float s : vecLex) {
+      if (s == 0) {
+        vectorOnlyMatches++;
+      }
+    }
+    Map<Integer, Float> fused = new HashMap<>();
+    if (r.fusion() == Fusion.SUM) {
+      for (int i = 0; i < lex.top.size(); i++) {
+        fused.put(lex.top.docs()[i], lex.top.scores()[i]);
+      }
+      for (int i = 0; i < v.docs().length; i++) {
+        int d = v.docs()[i];
+        fused.put(d, lexScore.get(d) + v.scores()[i]);
+      }
+    } else {
+      for (int i = 0; i < Math.min(window, lex.top.size()); i++) {
+        fused.merge(lex.top.docs()[i], 1f / (Fusion.RRF_K + i + 1), Float::sum);
+      }
+      for (int i = 0; i < Math.min(window, v.docs().length); i++) {
+        fused.merge(v.docs()[i], 1f / (Fusion.RRF_K + i + 1), Float::sum);
+      }
+    }
+    TopHits top = new TopHits(r.offset() + r.hits());
+    fused.forEach(top::insert);
+    TopHits.Sorted s = top.sorted();
+    return new SearchResult(
+        window(r, s.docs(), s.scores()),
+        total(lex.matches + vectorOnlyMatches, lex.exact, r.trackTotalHitsUpTo()),
+        new QueryPlan(lexicalPlan(lex), v.plan()),
+        new Timings(System.nanoTime() - start, lexNanos, vecNanos, 0));
+  }
+
+  private SearchResult unranked(SearchRequest r, View view, long start) {
+    int want = r.offset() + r.hits();
+    List<Hit> hits = new ArrayList<>();
+    long count = 0;
+    if (!view.empty) {
+      VectorPart.IdStream c = view.candidates(0, view.limit);
+      for (int d = c.next(); d >= 0; d = c.next()) {
+        if (view.accept.test(d)) {
+          if (count >= r.offset() && count < want) {
+            String id = parts.ids.external(d);
+            if (id != null) {
+              hits.add(new Hit(id, 1f));
+            }
+          }
+          count++;
+        }
+      }
+    }
+    long nanos = System.nanoTime() - start;
+    return new SearchResult(
+        hits,
+        TotalHits.exact(count),
+        new QueryPlan(QueryPlan.FILTER_SCAN, QueryPlan.NONE),
+        new Timings(nanos, 0, 0, 0));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Helpers
+
+  private List<Hit> window(SearchRequest r, int[] docs, float[] scores) {
+    int from = Math.min(r.offset(), docs.length);
+    int to = Math.min(docs.length, r.offset() + r.hits());
+    List<Hit> hits = new ArrayList<>(Math.max(0, to - from));
+    for (int i = from; i < to; i++) {
+      String id = parts.ids.external(docs[i]);
+      assert id != null : "visible local id " + docs[i] + " has no external id";
+      hits.add(new Hit(id, scores[i]));
+    }
+    return hits;
+  }
+
+  private static TotalHits total(long matches, boolean exact, int track) {
+    if (exact && matches <= track) {
+      return TotalHits.exact(matches);
+    }
+    return TotalHits.atLeast(Math.min(matches, track));
+  }
+
+  private static String lexicalPlan(Lexical lex) {
+    return lex.exact ? QueryPlan.EXHAUSTIVE : QueryPlan.BLOCK_MAX_WAND + ":block-max-maxscore";
+  }
+
+  @FunctionalInterface
+  private interface RangeTask<T> {
+    T run(int from, int to);
+  }
+
+  /** Splits [0, limit) into {@code threads} ranges, runs all but the first on the pool. */
+  private <T> List<T> parallel(int limit, RangeTask<T> task) {
+    int per = (limit + threads - 1) / threads;
+    List<Future<T>> futures = new ArrayList<>();
+    for (int t = 1; t < threads; t++) {
+      int from = t * per;
+      int to = Math.min(limit, from + per);
+      futures.add(pool.submit(() -> task.run(from, to)));
+    }
+    List<T> out = new ArrayList<>();
+    out.add(task.run(0, Math.min(limit, per)));
+    try {
+      for (Future<T> f : futures) {
+        out.add(f.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("search interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("search thread failed", e.getCause());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,127 @@
+package org.searchlab.mutable;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.IntPredicate;
+import org.searchlab.core.Document;
+import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.mutable.postings.FieldIndex;
+import org.searchlab.mutable.snapshot.SnapshotFiles;
+
+/**
+ * Writes the index's structures into a snapshot and loads them back, keeping local ids: the live
+ * ids with their external ids, the document store, the attribute columns, every field's postings,
+ * norms and statistics, and (in a companion file) the graph with its vectors.
+ *
+ * <p>Thread safety: {@link #write} runs on the writer thread holding the writer's lock (searches
+ * continue); {@link #load} runs while opening, before anything else touches the parts.
+ */
+final class Snapshotter {
+  private Snapshotter() {}
+
+  /** Writes a snapshot of everything applied so far; returns its serial. */
+  static long write(Path dir, IndexParts parts) throws IOException {
+    long serial = parts.ids.visibleSerial();
+    int limit = parts.ids.limit();
+    IntPredicate live = parts.ids::alive;
+    boolean graph = parts.vectors.hasGraph();
+    if (graph) {
+      parts.vectors.writeSnapshot(SnapshotFiles.graphFile(dir, serial));
+    }
+    SnapshotFiles.write(
+        dir,
+        serial,
+        out -> {
+          out.writeInt(limit);
+          out.writeBoolean(graph);
+          int n = 0;
+          for (int d = 0; d < limit; d++) {
+            if (live.test(d)) {
+              n++;
+            }
+          }
+          out.writeInt(n);
+          for (int d = 0; d < limit; d++) {
+            if (live.test(d)) {
+              byte[] id = parts.ids.external(d).getBytes(StandardCharsets.UTF_8);
+              out.writeInt(d);
+              out.writeInt(id.length);
+              out.write(id);
+            }
+          }
+          parts.documents.write(out, limit, live);
+          parts.attributes.write(out, limit);
+          for (FieldIndex f : parts.fields) {
+            f.write(out, limit, live);
+          }
+        });
+    parts.snapshots.incrementAndGet();
+    return serial;
+  }
+
+  /** Loads the newest snapshot into empty parts; returns its serial, or 0 when there is none. */
+  static long load(Path dir, IndexParts parts, int dimension, HnswConfig hnsw) throws IOException {
+    long serial = SnapshotFiles.newestSerial(dir);
+    if (serial < 0) {
+      return 0;
+    }
+    boolean[] graph = new boolean[1];
+    SnapshotFiles.read(
+        dir,
+        serial,
+        in -> {
+          int limit = in.readInt();
+          graph[0] = in.readBoolean();
+          int n = in.readInt();
+          for (int i = 0; i < n; i++) {
+            int d = in.readInt();
+            byte[] id = new byte[in.readInt()];
+            in.readFully(id);
+            parts.ids.restore(new String(id, StandardCharsets.UTF_8), d);
+          }
+          parts.documents.read(in, d -> {});
+          parts.attributes.read(in, parts.ids::alive, limit);
+          for (FieldIndex f : parts.fields) {
+            f.read(in);
+          }
+          checkEnd(in);
+        });
+    Path graphFile = SnapshotFiles.graphFile(dir, serial);
+    if (graph[0] && Files.exists(graphFile)) {
+      parts.vectors = VectorPart.load(graphFile, hnsw);
+    } else {
+      // No graph file (a snapshot written without a graph): rebuild it from the stored vectors.
+      parts.vectors = VectorPart.create(dimension, hnsw);
+      int limit = parts.ids.limit();
+      for (int d = 0; d < limit; d++) {
+        if (parts.ids.alive(d)) {
+          Document doc = parts.documents.get(d);
+          if (doc.embedding() != null) {
+            parts.vectors.insert(d, doc.embedding());
+          }
+        }
+      }
+    }
+    // The graph may hold nodes of versions retired before the snapshot: drop them.
+    int bound = parts.vectors.vectors().idUpperBound();
+    for (int d = 0; d < bound; d++) {
+      if (!parts.ids.alive(d)) {
+        parts.vectors.remove(d);
+      }
+    }
+    parts.ids.freeGaps();
+    parts.ids.publish(serial);
+    return serial;
+  }
+
+  private static void checkEnd(DataInputStream in) throws IOException {
+    // Four bytes remain: the checksum, verified before the body was read.
+    byte[] rest = in.readNBytes(5);
+    if (rest.length != 4) {
+      throw new IOException("snapshot body ends after " + rest.length + " bytes of trailer");
+    }
+  }
+}

@@ -1,0 +1,131 @@
+package org.searchlab.mutable;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.function.IntPredicate;
+import org.searchlab.core.FilterThresholds;
+import org.searchlab.core.scoring.VectorScores;
+import org.searchlab.mutable.hnsw.GraphHits;
+import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.mutable.hnsw.MutableHnswGraph;
+import org.searchlab.mutable.hnsw.VectorStore;
+import org.searchlab.mutable.postings.TopHits;
+
+/**
+ * The vector attribute and its HNSW graph, as the store uses them: inserts and removals by the
+ * writer, and nearest-neighbour searches that either go through the graph's plan chooser (exact
+ * below the approximate threshold, filter-first below the filter-first threshold, filtered HNSW
+ * otherwise) or, when a request asks for {@code approximate = false}, scan exactly.
+ *
+ * <p>Thread safety: {@link #insert}, {@link #insertAll}, {@link #remove} and {@link #writeSnapshot}
+ * from the writer only; {@link #search} and {@link #scan} from any thread without locks.
+ */
+final class VectorPart {
+  private final MutableHnswGraph graph;
+  private final VectorStore vectors;
+  private long graphOperations;
+
+  private VectorPart(MutableHnswGraph graph, VectorStore vectors) {
+    this.graph = graph;
+    this.vectors = vectors;
+  }
+
+  static VectorPart create(int dimension, HnswConfig config) {
+    MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(dimension), config);
+    return new VectorPart(g, g.vectors());
+  }
+
+  static VectorPart load(Path file, HnswConfig config) throws IOException {
+    MutableHnswGraph g = MutableHnswGraph.load(file, config);
+    return new VectorPart(g, g.vectors());
+  }
+
+  VectorStore vectors() {
+    return vectors;
+  }
+
+  /** Writer only. */
+  void insert(int id, float[] vector) {
+    graph.insert(id, vector);
+    graphOperations++;
+  }
+
+  /** Writer only: links many new nodes, searching for their neighbours on the build threads. */
+  void insertAll(int[] ids, float[][] vecs) {
+    if (ids.length == 1) {
+      insert(ids[0], vecs[0]);
+      return;
+    }
+    graph.insertAll(ids, vecs);
+    graphOperations += ids.length;
+  }
+
+  /** Writer only. */
+  void remove(int id) {
+    if (graph.remove(id)) {
+      graphOperations++;
+    }
+  }
+
+  /** Graph inserts and removals so far (writer's count; readers may see it stale). */
+  long graphOperations() {
+    return graphOperations;
+  }
+
+  /** Whether vectors are indexed by a graph (always, since the graph landed). */
+  boolean hasGraph() {
+    return true;
+  }
+
+  void writeSnapshot(Path file) throws IOException {
+    graph.writeSnapshot(file);
+  }
+
+  long vectorBytes() {
+    return vectors.ramBytesUsed();
+  }
+
+  long graphBytes() {
+    return graph.ramBytesUsed();
+  }
+
+  /** Hits of the vector part, best first, and the plan. */
+  record Result(int[] docs, float[] scores, String plan) {}
+
+  /**
+   * The approximate top {@code k} by closeness among ids that {@code accept} takes, through the
+   * graph's plan chooser.
+   *
+   * @param acceptedCount how many ids {@code accept} takes (for the hit ratio)
+   */
+  Result search(
+      float[] query,
+      int k,
+      int ef,
+      IntPredicate accept,
+      int acceptedCount,
+      FilterThresholds thresholds) {
+    GraphHits hits = graph.search(query, k, ef, accept::test, acceptedCount, thresholds);
+    return new Result(hits.nodes(), hits.scores(), hits.plan());
+  }
+
+  /** The exact top {@code k} among the given candidate ids that {@code accept} takes. */
+  TopHits scan(float[] query, int k, IdStream candidates, IntPredicate accept) {
+    TopHits top = new TopHits(k);
+    for (int d = candidates.next(); d >= 0; d = candidates.next()) {
+      if (!accept.test(d)) {
+        continue;
+      }
+      float[] v = vectors.get(d);
+      if (v != null) {
+        top.insert(d, VectorScores.closeness(query, v));
+      }
+    }
+    return top;
+  }
+
+  /** Ascending local ids, −1 at the end. Not thread-safe. */
+  interface IdStream {
+    int next();
+  }
+}

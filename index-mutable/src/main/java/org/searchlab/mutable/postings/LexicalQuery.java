@@ -1,0 +1,320 @@
+package org.searchlab.mutable.postings;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
+import org.searchlab.core.scoring.Bm25;
+
+/**
+ * A lexical query bound to the index at one moment: for every (field, distinct query term) with
+ * postings, the BM25 weight {@code count · idf} (a repeated query token counts as often as it is
+ * repeated, as Lucene's boolean query counts repeated clauses), the field's norm-inverse cache and
+ * the score bound. The document score is the max over fields of the sum over that field's terms:
+ * Elasticsearch {@code multi_match} {@code best_fields} with tie breaker 0.
+ *
+ * <p>{@link #run} finds the exact top k with block-max MaxScore: the terms are sorted by score
+ * bound; the longest prefix whose combined bound cannot beat the current k-th score is
+ * <em>non-essential</em> (only looked up for candidates of the others); a candidate is skipped,
+ * with its whole block range, when the block bounds of the terms on it cannot beat it either. The
+ * bounds are multiplied by {@code 1 + 1e-5} before comparing, so float rounding in a different
+ * summation order never prunes a competitive document.
+ *
+ * <p>Thread safety: immutable after {@link #prepare}; {@link #run} may be called concurrently over
+ * disjoint id ranges (each call makes its own cursors).
+ */
+public final class LexicalQuery {
+  private static final float SLACK = 1 + 1e-5f;
+
+  private final int fieldCount;
+  private final PostingList[] lists;
+  private final int[] fields;
+  private final float[] weights;
+  private final float[][] caches;
+  private final FieldIndex[] fieldIndexes;
+  private final float[] bounds;
+
+  private LexicalQuery(
+      int fieldCount,
+      PostingList[] lists,
+      int[] fields,
+      float[] weights,
+      float[][] caches,
+      FieldIndex[] fieldIndexes,
+      float[] bounds) {
+    this.fieldCount = fieldCount;
+    this.lists = lists;
+    this.fields = fields;
+    this.weights = weights;
+    this.caches = caches;
+    this.fieldIndexes = fieldIndexes;
+    this.bounds = bounds;
+  }
+
+  /** Binds the analysed query tokens to the fields' current dictionaries and statistics. */
+  public static LexicalQuery prepare(List<FieldIndex> fieldList, List<String> tokens) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (String t : tokens) {
+      counts.merge(t, 1, Integer::sum);
+    }
+    List<Object[]> terms = new ArrayList<>();
+    FieldIndex[] fis = fieldList.toArray(new FieldIndex[0]);
+    for (int f = 0; f < fis.length; f++) {
+      FieldIndex fi = fis[f];
+      long docCount = fi.docCount();
+      if (docCount <= 0) {
+        continue;
+      }
+      float[] cache = Bm25.normInverseCache(Bm25.avgFieldLength(fi.sumTotalTermFreq(), docCount));
+      for (Map.Entry<String, Integer> e : counts.entrySet()) {
+        PostingList list = fi.postings(e.getKey());
+        if (list == null || list.docFreq() <= 0) {
+          continue;
+        }
+        float weight = e.getValue() * Bm25.idf(list.docFreq(), docCount);
+        float bound = Bm25.upperBound(weight, cache, list.maxFreq(), (byte) list.minNorm());
+        terms.add(new Object[] {list, f, weight, cache, bound});
+      }
+    }
+    terms.sort((a, b) -> Float.compare((float) a[4], (float) b[4]));
+    int n = terms.size();
+    PostingList[] lists = new PostingList[n];
+    int[] fields = new int[n];
+    float[] weights = new float[n];
+    float[][] caches = new float[n][];
+    float[] bounds = new float[n];
+    for (int i = 0; i < n; i++) {
+      Object[] t = terms.get(i);
+      lists[i] = (PostingList) t[0];
+      fields[i] = (int) t[1];
+      weights[i] = (float) t[2];
+      caches[i] = (float[]) t[3];
+      bounds[i] = (float) t[4];
+    }
+    return new LexicalQuery(fis.length, lists, fields, weights, caches, fis, bounds);
+  }
+
+  /** Whether no term has postings (nothing can match). */
+  public boolean isEmpty() {
+    return lists.length == 0;
+  }
+
+  /** A float shared by the threads of one query: the best known k-th score, only ever raised. */
+  public static final class SharedThreshold {
+    private final AtomicInteger bits = new AtomicInteger(Float.floatToIntBits(0f));
+
+    float get() {
+      return Float.intBitsToFloat(bits.get());
+    }
+
+    void raise(float v) {
+      if (v > 0) { // scores are positive, so their int bits order like the floats
+        bits.accumulateAndGet(Float.floatToIntBits(v), Math::max);
+      }
+    }
+  }
+
+  /**
+   * The result of one run.
+   *
+   * @param top the best hits
+   * @param matches documents counted as matching
+   * @param exact whether {@code matches} is exact (pruning never started)
+   * @param scored documents fully scored (for stats)
+   */
+  public record Outcome(TopHits top, long matches, boolean exact, long scored) {}
+
+  /**
+   * Finds the exact top {@code k} among ids in [minDoc, maxDoc) that match and that {@code accept}
+   * takes. Counts every match exactly until {@code trackTotal} is reached; only then does pruning
+   * start (Lucene's {@code totalHitsThreshold}).
+   */
+  public Outcome run(
+      IntPredicate accept, int k, int trackTotal, int minDoc, int maxDoc, SharedThreshold shared) {
+    int n = lists.length;
+    TopHits top = new TopHits(k);
+    if (n == 0 || minDoc >= maxDoc) {
+      return new Outcome(top, 0, true, 0);
+    }
+    PostingCursor[] cur = new PostingCursor[n];
+    for (int i = 0; i < n; i++) {
+      cur[i] = new PostingCursor(lists[i]);
+      cur[i].advance(minDoc);
+    }
+    // prefix[i][f]: sum of bounds of terms 0..i of field f (the non-essential lookups' budget).
+    float[][] prefix = new float[n][fieldCount];
+    for (int i = 0; i < n; i++) {
+      if (i > 0) {
+        System.arraycopy(prefix[i - 1], 0, prefix[i], 0, fieldCount);
+      }
+      prefix[i][fields[i]] += bounds[i];
+    }
+    float[] sums = new float[fieldCount];
+    float[] blockSums = new float[fieldCount];
+    long matches = 0;
+    long scored = 0;
+    boolean pruning = trackTotal <= 0 || k == 0;
+    boolean exact = !pruning;
+    float theta = Float.NEGATIVE_INFINITY;
+    int firstEssential = 0;
+    if (pruning) {
+      theta = shared == null ? Float.NEGATIVE_INFINITY : shared.get();
+      firstEssential = partition(prefix, theta);
+    }
+    while (firstEssential < n) {
+      int d = PostingCursor.NO_MORE;
+      for (int i = firstEssential; i < n; i++) {
+        d = Math.min(d, cur[i].doc());
+      }
+      if (d >= maxDoc) {
+        break;
+      }
+      if (pruning) {
+        // Block-max check: the block bounds of the terms on d (and of the non-essential terms'
+        // blocks around d) bound every doc up to the first block end or the next candidate.
+        java.util.Arrays.fill(blockSums, 0);
+        int upTo = maxDoc;
+        for (int i = firstEssential; i < n; i++) {
+          PostingCursor c = cur[i];
+          if (c.doc() == d) {
+            blockSums[fields[i]] += blockBound(i, c.blockMaxFreq(), c.blockMinNorm());
+            upTo = Math.min(upTo, c.blockLastDoc() + 1);
+          } else {
+            upTo = Math.min(upTo, c.doc());
+          }
+        }
+        for (int i = 0; i < firstEssential; i++) {
+          PostingCursor c = cur[i];
+          if (c.shallowAdvance(d)) {
+            blockSums[fields[i]] += blockBound(i, c.shallowMaxFreq(), c.shallowMinNorm());
+            upTo = Math.min(upTo, c.shallowLastDoc() + 1);
+          } else if (!c.shallowExhausted()) {
+            upTo = Math.min(upTo, c.shallowFirstDoc());
+          }
+        }
+        if (max(blockSums) * SLACK < theta) {
+          for (int i = firstEssential; i < n; i++) {
+            if (cur[i].doc() < upTo) {
+              cur[i].advance(upTo);
+            }
+          }
+          continue;
+        }
+      } else if (!accept.test(d)) {
+        advanceOn(cur, firstEssential, d);
+        continue;
+      }
+      java.util.Arrays.fill(sums, 0);
+      for (int i = firstEssential; i < n; i++) {
+        PostingCursor c = cur[i];
+        if (c.doc() == d) {
+          sums[fields[i]] += score(i, c.freq(), d);
+        }
+      }
+      boolean competitive = true;
+      for (int i = firstEssential - 1; i >= 0; i--) {
+        float bound = 0;
+        for (int f = 0; f < fieldCount; f++) {
+          bound = Math.max(bound, sums[f] + prefix[i][f]);
+        }
+        if (bound * SLACK < theta) {
+          competitive = false;
+          break;
+        }
+        PostingCursor c = cur[i];
+        if (c.advance(d) == d) {
+          sums[fields[i]] += score(i, c.freq(), d);
+        }
+      }
+      advanceOn(cur, firstEssential, d);
+      if (!competitive) {
+        continue;
+      }
+      float s = max(sums);
+      scored++;
+      if (pruning) {
+        if (!top.competitive(d, s) || !accept.test(d)) {
+          continue;
+        }
+      }
+      matches++;
+      top.insert(d, s);
+      if (!pruning && matches >= trackTotal) {
+        pruning = true;
+      }
+      if (pruning && top.full()) {
+        float t = top.threshold();
+        if (shared != null) {
+          shared.raise(t);
+          t = Math.max(t, shared.get());
+        }
+        if (t > theta) {
+          theta = t;
+          firstEssential = partition(prefix, theta);
+        }
+      }
+    }
+    return new Outcome(top, matches, exact && !pruning, scored);
+  }
+
+  private static void advanceOn(PostingCursor[] cur, int from, int d) {
+    for (int i = from; i < cur.length; i++) {
+      if (cur[i].doc() == d) {
+        cur[i].nextDoc();
+      }
+    }
+  }
+
+  /** The longest prefix of terms whose combined bound stays below theta. */
+  private int partition(float[][] prefix, float theta) {
+    int p = 0;
+    while (p < prefix.length && max(prefix[p]) * SLACK < theta) {
+      p++;
+    }
+    return p;
+  }
+
+  private float blockBound(int term, int maxFreq, int minNorm) {
+    return Bm25.upperBound(weights[term], caches[term], maxFreq, (byte) minNorm);
+  }
+
+  private float score(int term, int freq, int doc) {
+    byte norm = fieldIndexes[fields[term]].norm(doc);
+    return Bm25.score(weights[term], freq, caches[term][norm & 0xFF]);
+  }
+
+  private static float max(float[] a) {
+    float m = 0;
+    for (float v : a) {
+      m = Math.max(m, v);
+    }
+    return m;
+  }
+
+  /**
+   * The exact lexical score of each of the given ids (ascending), 0 when it matches no term; for
+   * the hybrid union, where vector hits need their lexical part.
+   */
+  public float[] scoreDocs(int[] ascendingDocs) {
+    float[] out = new float[ascendingDocs.length];
+    int n = lists.length;
+    PostingCursor[] cur = new PostingCursor[n];
+    for (int i = 0; i < n; i++) {
+      cur[i] = new PostingCursor(lists[i]);
+    }
+    float[] sums = new float[fieldCount];
+    for (int j = 0; j < ascendingDocs.length; j++) {
+      int d = ascendingDocs[j];
+      java.util.Arrays.fill(sums, 0);
+      for (int i = 0; i < n; i++) {
+        if (cur[i].advance(d) == d) {
+          sums[fields[i]] += score(i, cur[i].freq(), d);
+        }
+      }
+      out[j] = max(sums);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,151 @@
+package org.searchlab.mutable.postings;
+
+/**
+ * Walks one {@link PostingList} in ascending local id order, as its directory was when the cursor
+ * was created (blocks replaced later may be seen old or new; both hold every posting of a visible
+ * document). Also answers "which block would hold this id" without moving, for block-max bounds.
+ *
+ * <p>Not thread-safe: one cursor per query thread.
+ */
+final class PostingCursor {
+  static final int NO_MORE = Integer.MAX_VALUE;
+
+  private final PostingList.Directory dir;
+  private final int blockCount;
+  private int bi = -1;
+  private PostingBlock block;
+  private int blockSize;
+  private int pos;
+  private int doc = -1;
+
+  private int shallowIndex;
+  private PostingBlock shallowBlock;
+  private int shallowSize;
+
+  PostingCursor(PostingList list) {
+    this.dir = list.directory();
+    this.blockCount = dir.count;
+  }
+
+  int doc() {
+    return doc;
+  }
+
+  int freq() {
+    return block.freqs[pos];
+  }
+
+  /** The block the cursor is on: its last doc. */
+  int blockLastDoc() {
+    return block.docs[blockSize - 1];
+  }
+
+  int blockMaxFreq() {
+    return block.maxFreq;
+  }
+
+  int blockMinNorm() {
+    return block.minNorm;
+  }
+
+  int nextDoc() {
+    if (block != null && pos + 1 < blockSize) {
+      return doc = block.docs[++pos];
+    }
+    return enterBlock(bi + 1, Integer.MIN_VALUE);
+  }
+
+  /** Moves to the first posting with id ≥ {@code target}. */
+  int advance(int target) {
+    if (doc >= target) {
+      return doc;
+    }
+    if (block != null && block.docs[blockSize - 1] >= target) {
+      return doc = block.docs[pos = scan(block.docs, pos + 1, blockSize, target)];
+    }
+    int b = Math.max(bi + 1, 0);
+    while (b < blockCount) {
+      PostingBlock cand = dir.block(b);
+      int size = cand.size();
+      if (size > 0 && cand.docs[size - 1] >= target) {
+        break;
+      }
+      b++;
+    }
+    return enterBlock(b, target);
+  }
+
+  private int enterBlock(int b, int target) {
+    while (b < blockCount) {
+      PostingBlock cand = dir.block(b);
+      int size = cand.size();
+      if (size > 0 && cand.docs[size - 1] >= target) {
+        bi = b;
+        block = cand;
+        blockSize = size;
+        pos = scan(cand.docs, 0, size, target);
+        return doc = cand.docs[pos];
+      }
+      b++;
+    }
+    bi = blockCount;
+    block = null;
+    return doc = NO_MORE;
+  }
+
+  /** The first index in [from, to) whose doc is ≥ target; the range's last doc is ≥ target. */
+  private static int scan(int[] docs, int from, int to, int target) {
+    if (to - from > 16) {
+      int at = java.util.Arrays.binarySearch(docs, from, to, target);
+      return at >= 0 ? at : -at - 1;
+    }
+    int i = from;
+    while (docs[i] < target) {
+      i++;
+    }
+    return i;
+  }
+
+  /**
+   * Positions the shallow pointer on the first block whose last doc is ≥ {@code target} (targets
+   * must not decrease) and returns whether that block's range starts at or before it; the shallow
+   * accessors then describe that block.
+   */
+  boolean shallowAdvance(int target) {
+    while (true) {
+      if (shallowBlock == null) {
+        if (shallowIndex >= blockCount) {
+          return false;
+        }
+        shallowBlock = dir.block(shallowIndex);
+        shallowSize = shallowBlock.size();
+      }
+      if (shallowSize > 0 && shallowBlock.docs[shallowSize - 1] >= target) {
+        return shallowBlock.docs[0] <= target;
+      }
+      shallowIndex++;
+      shallowBlock = null;
+    }
+  }
+
+  /** Whether the shallow pointer has run past the last block. */
+  boolean shallowExhausted() {
+    return shallowBlock == null && shallowIndex >= blockCount;
+  }
+
+  int shallowFirstDoc() {
+    return shallowBlock.docs[0];
+  }
+
+  int shallowLastDoc() {
+    return shallowBlock.docs[shallowSize - 1];
+  }
+
+  int shallowMaxFreq() {
+    return shallowBlock.maxFreq;
+  }
+
+  int shallowMinNorm() {
+    return shallowBlock.minNorm;
+  }
+}

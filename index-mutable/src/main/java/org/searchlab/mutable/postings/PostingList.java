@@ -1,0 +1,239 @@
+package org.searchlab.mutable.postings;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.IntPredicate;
+import org.searchlab.mutable.memory.PagedBytes;
+
+/**
+ * The postings of one term in one field: a directory of {@link PostingBlock}s in ascending local id
+ * order, the number of live documents holding the term (its document frequency), and a bound on the
+ * frequency and norm of every posting it has ever held.
+ *
+ * <p>Thread safety: one writer (the index writer, or the compactor holding the writer's lock); any
+ * number of lock-free readers, which see the list through a {@link PostingCursor}. How each change
+ * stays invisible until complete:
+ *
+ * <ol>
+ *   <li>an append to the last block writes the posting and the block's bounds, then publishes the
+ *       block size with a release store ({@link PostingBlock#append});
+ *   <li>a new last block is stored in the directory with a release store before the directory's
+ *       volatile count is raised;
+ *   <li>an insert before the last posting (a reused local id) copies its block with the posting in
+ *       it and stores the copy over the old block with a release store; a copy that grows past
+ *       {@link PostingBlock#MAX} is split, and the directory is replaced by a new one;
+ *   <li>compaction builds a whole new directory and publishes it with one volatile store.
+ * </ol>
+ *
+ * Readers holding an old block or directory keep a consistent older view; the garbage collector
+ * frees it when they let go. The list-wide bounds only ever grow, so a reader's score bound never
+ * falls below a posting it can see.
+ */
+public final class PostingList {
+  private static final VarHandle BLOCKS = MethodHandles.arrayElementVarHandle(PostingBlock[].class);
+
+  /** A directory of blocks; {@code count} is volatile and raised after the block is stored. */
+  static final class Directory {
+    final PostingBlock[] blocks;
+    volatile int count;
+
+    Directory(PostingBlock[] blocks, int count) {
+      this.blocks = blocks;
+      this.count = count;
+    }
+
+    PostingBlock block(int i) {
+      return (PostingBlock) BLOCKS.getAcquire(blocks, i);
+    }
+  }
+
+  private volatile Directory dir = new Directory(new PostingBlock[2], 0);
+  private volatile int docFreq;
+  private volatile int maxFreq;
+  private volatile int minNorm = 255;
+  private long postings; // writer-owned: postings held, live or not
+
+  /** Live documents holding the term. */
+  public int docFreq() {
+    return docFreq;
+  }
+
+  /** The largest frequency ever held (a bound for every posting a reader can see). */
+  public int maxFreq() {
+    return maxFreq;
+  }
+
+  /** The smallest unsigned norm ever held. */
+  public int minNorm() {
+    return minNorm;
+  }
+
+  Directory directory() {
+    return dir;
+  }
+
+  /** Writer only: postings held, live or dead. */
+  public long postingCount() {
+    return postings;
+  }
+
+  /** Writer only: the live document count changes by {@code delta}. */
+  void adjustDocFreq(int delta) {
+    docFreq = docFreq + delta;
+  }
+
+  /** Writer only: adds a posting for a document that is not yet visible. */
+  void add(int doc, int freq, int normUnsigned) {
+    // Bounds first, so a reader that reads them and then sees the posting is covered.
+    if (freq > maxFreq) {
+      maxFreq = freq;
+    }
+    if (normUnsigned < minNorm) {
+      minNorm = normUnsigned;
+    }
+    postings++;
+    Directory d = dir;
+    int n = d.count;
+    if (n == 0) {
+      appendBlock(d, n, singleton(doc, freq, normUnsigned));
+      return;
+    }
+    PostingBlock last = d.block(n - 1);
+    int lastSize = last.writerSize();
+    if (doc > last.docs[lastSize - 1]) {
+      if (lastSize < PostingBlock.TARGET && lastSize < last.capacity()) {
+        last.append(doc, freq, normUnsigned);
+      } else {
+        appendBlock(d, n, singleton(doc, freq, normUnsigned));
+      }
+      return;
+    }
+    insertBefore(d, n, doc, freq, normUnsigned);
+  }
+
+  private static PostingBlock singleton(int doc, int freq, int normUnsigned) {
+    PostingBlock b = new PostingBlock(PostingBlock.TARGET);
+    b.append(doc, freq, normUnsigned);
+    return b;
+  }
+
+  private void appendBlock(Directory d, int n, PostingBlock b) {
+    if (n < d.blocks.length) {
+      BLOCKS.setRelease(d.blocks, n, b);
+      d.count = n + 1;
+    } else {
+      PostingBlock[] grown = new PostingBlock[Math.max(4, n * 2)];
+      System.arraycopy(d.blocks, 0, grown, 0, n);
+      grown[n] = b;
+      dir = new Directory(grown, n + 1);
+    }
+  }
+
+  /** A posting whose id is below the last one: copy-on-write of the block it belongs in. */
+  private void insertBefore(Directory d, int n, int doc, int freq, int normUnsigned) {
+    int lo = 0;
+    int hi = n - 1;
+    while (lo < hi) { // first block whose last doc ≥ doc
+      int mid = (lo + hi) >>> 1;
+      PostingBlock m = d.block(mid);
+      if (m.docs[m.writerSize() - 1] < doc) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    PostingBlock old = d.block(lo);
+    int size = old.writerSize();
+    int at = java.util.Arrays.binarySearch(old.docs, 0, size, doc);
+    assert at < 0 : "doc " + doc + " is already in the list";
+    at = -at - 1;
+    PostingBlock copy = new PostingBlock(Math.max(size + 1, PostingBlock.TARGET));
+    System.arraycopy(old.docs, 0, copy.docs, 0, at);
+    System.arraycopy(old.freqs, 0, copy.freqs, 0, at);
+    copy.docs[at] = doc;
+    copy.freqs[at] = freq;
+    System.arraycopy(old.docs, at, copy.docs, at + 1, size - at);
+    System.arraycopy(old.freqs, at, copy.freqs, at + 1, size - at);
+    copy.maxFreq = Math.max(old.maxFreq, freq);
+    copy.minNorm = Math.min(old.minNorm, normUnsigned);
+    copy.initSize(size + 1);
+    if (size + 1 <= PostingBlock.MAX) {
+      BLOCKS.setRelease(d.blocks, lo, copy);
+      return;
+    }
+    PostingBlock first = slice(copy, 0, (size + 1) / 2, old);
+    PostingBlock second = slice(copy, (size + 1) / 2, size + 1, old);
+    PostingBlock[] blocks = new PostingBlock[Math.max(4, n + 1 + (n >> 2))];
+    System.arraycopy(d.blocks, 0, blocks, 0, lo);
+    blocks[lo] = first;
+    blocks[lo + 1] = second;
+    System.arraycopy(d.blocks, lo + 1, blocks, lo + 2, n - lo - 1);
+    dir = new Directory(blocks, n + 1);
+  }
+
+  /** A part of a block; it keeps the bounds of the whole (still valid, perhaps loose). */
+  private static PostingBlock slice(PostingBlock src, int from, int to, PostingBlock bounds) {
+    PostingBlock b = new PostingBlock(Math.max(to - from, PostingBlock.TARGET));
+    System.arraycopy(src.docs, from, b.docs, 0, to - from);
+    System.arraycopy(src.freqs, from, b.freqs, 0, to - from);
+    b.maxFreq = src.maxFreq;
+    b.minNorm = src.minNorm;
+    b.initSize(to - from);
+    return b;
+  }
+
+  /**
+   * Writer only: rebuilds the list without the postings whose document {@code keep} rejects, in
+   * blocks of {@link PostingBlock#TARGET} with exact bounds, and publishes it in one store.
+   *
+   * @return how many postings were dropped
+   */
+  int compact(IntPredicate keep, PagedBytes norms) {
+    Directory d = dir;
+    int n = d.count;
+    PostingBlock[] out = new PostingBlock[Math.max(2, n + 1)];
+    int outCount = 0;
+    PostingBlock cur = null;
+    int dropped = 0;
+    for (int i = 0; i < n; i++) {
+      PostingBlock b = d.block(i);
+      int size = b.writerSize();
+      for (int j = 0; j < size; j++) {
+        int doc = b.docs[j];
+        if (!keep.test(doc)) {
+          dropped++;
+          continue;
+        }
+        if (cur == null || cur.writerSize() == PostingBlock.TARGET) {
+          cur = new PostingBlock(PostingBlock.TARGET);
+          if (outCount == out.length) {
+            out = java.util.Arrays.copyOf(out, out.length * 2);
+          }
+          out[outCount++] = cur;
+        }
+        int sz = cur.writerSize();
+        cur.docs[sz] = doc;
+        cur.freqs[sz] = b.freqs[j];
+        cur.maxFreq = Math.max(cur.maxFreq, b.freqs[j]);
+        cur.minNorm = Math.min(cur.minNorm, norms.get(doc) & 0xFF);
+        cur.initSize(sz + 1);
+      }
+    }
+    if (dropped > 0) {
+      dir = new Directory(out, outCount);
+      postings -= dropped;
+    }
+    return dropped;
+  }
+
+  /** Heap bytes of the blocks and the directory. */
+  long ramBytes() {
+    Directory d = dir;
+    int n = d.count;
+    long bytes = 64 + 16 + 4L * d.blocks.length;
+    for (int i = 0; i < n; i++) {
+      bytes += d.block(i).ramBytes();
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,109 @@
+package org.searchlab.segmented;
+
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.search.AcceptDocs;
+import org.apache.lucene.search.ConjunctionUtils;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopDocsCollector;
+import org.apache.lucene.search.knn.KnnCollectorManager;
+import org.searchlab.core.QueryPlan;
+
+/**
+ * Lucene's {@link KnnFloatVectorQuery} as Elasticsearch runs it, plus a record of the plan:
+ *
+ * <ul>
+ *   <li>it explores {@code k = targetHits + exploreAdditionalHits} candidates per segment (the
+ *       Elasticsearch {@code num_candidates} passed as Lucene's k) and keeps the best {@code
+ *       targetHits} over all segments when merging the per-segment results (Elasticsearch's {@code
+ *       ESKnnFloatVectorQuery} does the same), so a hybrid query adds exactly {@code targetHits}
+ *       vector hits;
+ *   <li>it counts the segments Lucene searched exactly: those whose filter passes at most k
+ *       documents, and those where the graph search hit its visit limit (the filter's cardinality)
+ *       and fell back to a scan. Lucene makes both decisions inside {@code rewrite}; this class
+ *       learns of them by overriding the {@code exactSearch} hook Lucene keeps for that purpose;
+ *   <li>with {@code approximate == false} every segment is scanned exactly.
+ * </ul>
+ *
+ * <p>Thread-safety: one instance serves one search; its records are concurrent sets because Lucene
+ * may search segments on several threads.
+ */
+final class PlannedKnnQuery extends KnnFloatVectorQuery {
+  private final int targetHits;
+  private final boolean approximate;
+  // Segment ordinals; concurrent sets because segments may be searched on several threads.
+  private final Set<Integer> graphSegments = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> exactSegments = ConcurrentHashMap.newKeySet();
+
+  PlannedKnnQuery(
+      String field, float[] target, int candidates, Query filter, int targetHits, boolean approx) {
+    super(field, target, candidates, filter);
+    assert targetHits <= candidates : targetHits + " > " + candidates;
+    this.targetHits = targetHits;
+    this.approximate = approx;
+  }
+
+  @Override
+  protected TopDocs approximateSearch(
+      LeafReaderContext context,
+      AcceptDocs acceptDocs,
+      int visitedLimit,
+      KnnCollectorManager knnCollectorManager)
+      throws IOException {
+    if (!approximate) {
+      FloatVectorValues values = context.reader().getFloatVectorValues(field);
+      if (values == null) {
+        return TopDocsCollector.EMPTY_TOPDOCS;
+      }
+      DocIdSetIterator withVectors =
+          ConjunctionUtils.intersectIterators(List.of(acceptDocs.iterator(), values.iterator()));
+      return exactSearch(context, withVectors, null);
+    }
+    graphSegments.add(context.ord);
+    return super.approximateSearch(context, acceptDocs, visitedLimit, knnCollectorManager);
+  }
+
+  @Override
+  protected TopDocs exactSearch(
+      LeafReaderContext context, DocIdSetIterator acceptIterator, QueryTimeout queryTimeout)
+      throws IOException {
+    exactSegments.add(context.ord);
+    return super.exactSearch(context, acceptIterator, queryTimeout);
+  }
+
+  @Override
+  protected TopDocs mergeLeafResults(TopDocs[] perLeafResults) {
+    return TopDocs.merge(targetHits, perLeafResults);
+  }
+
+  /**
+   * The plan as {@link QueryPlan} names it: {@code hnsw}, {@code exact}, or {@code
+   * hnsw:exact-fallback E/S segments} when E of the S segments that had candidates were scanned.
+   */
+  String plan() {
+    int exact = exactSegments.size();
+    Set<Integer> searched = new HashSet<>(graphSegments);
+    searched.addAll(exactSegments);
+    if (exact == 0) {
+      return QueryPlan.HNSW;
+    }
+    if (exact == searched.size()) {
+      return QueryPlan.EXACT;
+    }
+    return QueryPlan.HNSW + ":exact-fallback " + exact + "/" + searched.size() + " segments";
+  }
+
+  /** How many segments were scanned exactly (at once or after an exhausted graph search). */
+  int exactSegmentCount() {
+    return exactSegments.size();
+  }
+}

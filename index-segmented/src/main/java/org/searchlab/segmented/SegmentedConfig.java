@@ -1,0 +1,483 @@
+package org.searchlab.segmented;
+
+import java.util.Objects;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.wal.WalConfig;
+
+/**
+ * Settings of the segmented store; {@link #DEFAULT} equals Elasticsearch 8's defaults for one
+ * shard. Every component is a knob an experiment may turn (the server exposes each as a flag), so
+ * each names its range and which way is better. Immutable; change it with the {@code withX}
+ * methods. The constructor rejects out-of-range values with {@link InvalidRequestException}.
+ *
+ * @param mergePolicy which merge policy runs; {@link MergePolicyType#TIERED} as Elasticsearch
+ * @param segmentsPerTier tiered: segments allowed per tier, 2 to 1000 (Elasticsearch 10); lower
+ *     means fewer segments and more merging
+ * @param maxMergeAtOnce tiered: segments merged at once, 2 to 1000 (Elasticsearch 10); for {@code
+ *     log-byte-size} it is the merge factor. Clamped to {@code segmentsPerTier} as Elasticsearch
+ *     does
+ * @param floorSegmentMB tiered: segments below this size count as this size, 0 to 1,048,576
+ *     (Elasticsearch 2 MB); for {@code log-byte-size} the minimum merge size. Higher merges tiny
+ *     segments away sooner
+ * @param maxMergedSegmentMB tiered: the largest segment natural merges produce, 1 to 1,048,576
+ *     (Elasticsearch 5 GB = 5120 MB); for {@code log-byte-size} the maximum merge size
+ * @param deletesPctAllowed tiered: share of deleted documents tolerated before merges reclaim them,
+ *     5 to 50 percent (Elasticsearch 20); lower saves space and costs more merging
+ * @param refreshIntervalMs how often a scheduled refresh makes writes visible, 1 to 3,600,000 ms,
+ *     or -1 for "only on an explicit refresh" (Elasticsearch 1000); shorter means fresher results
+ *     and more, smaller segments
+ * @param segmentPerBatch refresh after every bulk, so one bulk makes one segment (and full-flush
+ *     merges are not waited for); for segment-count experiments
+ * @param ramBufferMB the indexing buffer, 1 to 2047 MB (Elasticsearch gives {@code IndexWriter} 256
+ *     MB and flushes by its own controller); larger means fewer flush-made segments
+ * @param searchThreads 0 searches the segments one after another on the caller's thread; N from 1
+ *     to 1024 searches slices concurrently on a pool of N threads (Elasticsearch's search pool:
+ *     cores × 3 / 2 + 1). More threads cut latency at low load and cost CPU per query
+ * @param slicing how segments are grouped into slices for concurrent search
+ * @param hnswM HNSW max connections per node (the paper's M), 2 to 512 (Elasticsearch {@code m}
+ *     16); higher is more accurate, larger and slower to build
+ * @param hnswBeamWidth HNSW beam width while building (the paper's efConstruction), 1 to 3200
+ *     (Elasticsearch {@code ef_construction} 100; the benchmark uses 200, our default); higher is
+ *     more accurate and slower to build
+ * @param hnswMergeWorkers threads one HNSW graph merge may use, 1 to 64 (Elasticsearch 1); more
+ *     speeds up big merges at the cost of cores
+ * @param mergeThreads concurrent merges, 1 to 64 (Elasticsearch: max(1, min(4, cores / 2))); up to
+ *     {@code mergeThreads + 5} merges may queue before indexing threads stall
+ * @param partialUpdateMode how partial updates are applied
+ * @param wal write-ahead log settings (Elasticsearch {@code durability: request})
+ */
+public record SegmentedConfig(
+    MergePolicyType mergePolicy,
+    double segmentsPerTier,
+    int maxMergeAtOnce,
+    double floorSegmentMB,
+    double maxMergedSegmentMB,
+    double deletesPctAllowed,
+    long refreshIntervalMs,
+    boolean segmentPerBatch,
+    double ramBufferMB,
+    int searchThreads,
+    Slicing slicing,
+    int hnswM,
+    int hnswBeamWidth,
+    int hnswMergeWorkers,
+    int mergeThreads,
+    PartialUpdateMode partialUpdateMode,
+    WalConfig wal) {
+
+  /** The cores this JVM may use, from which Elasticsearch derives its pool sizes. */
+  public static final int CORES = Runtime.getRuntime().availableProcessors();
+
+  /** {@code -1}: refresh only when asked. */
+  public static final long REFRESH_DISABLED = -1;
+
+  public static final SegmentedConfig DEFAULT =
+      new SegmentedConfig(
+          MergePolicyType.TIERED,
+          10.0,
+          10,
+          2.0,
+          5 * 1024.0,
+          20.0,
+          1000,
+          false,
+          256.0,
+          CORES * 3 / 2 + 1,
+          Slicing.LUCENE_DEFAULT,
+          16,
+          200,
+          1,
+          Math.max(1, Math.min(4, CORES / 2)),
+          PartialUpdateMode.REINDEX,
+          WalConfig.DEFAULT);
+
+  public SegmentedConfig {
+    Objects.requireNonNull(mergePolicy, "mergePolicy");
+    Objects.requireNonNull(slicing, "slicing");
+    Objects.requireNonNull(partialUpdateMode, "partialUpdateMode");
+    Objects.requireNonNull(wal, "wal");
+    range("segmentsPerTier", segmentsPerTier, 2, 1000);
+    range("maxMergeAtOnce", maxMergeAtOnce, 2, 1000);
+    range("floorSegmentMB", floorSegmentMB, 0, 1 << 20);
+    range("maxMergedSegmentMB", maxMergedSegmentMB, 1, 1 << 20);
+    range("deletesPctAllowed", deletesPctAllowed, 5, 50);
+    if (refreshIntervalMs != REFRESH_DISABLED) {
+      range("refreshIntervalMs", refreshIntervalMs, 1, 3_600_000);
+    }
+    range("ramBufferMB", ramBufferMB, 1, 2047);
+    range("searchThreads", searchThreads, 0, 1024);
+    range("hnswM", hnswM, 2, 512);
+    range("hnswBeamWidth", hnswBeamWidth, 1, 3200);
+    range("hnswMergeWorkers", hnswMergeWorkers, 1, 64);
+    range("mergeThreads", mergeThreads, 1, 64);
+  }
+
+  private static void range(String name, double value, double min, double max) {
+    if (!(value >= min && value <= max)) {
+      throw new InvalidRequestException(
+          name + " " + value + " is outside [" + min + ", " + max + "]");
+    }
+  }
+
+  /** Whether a scheduled refresh runs. */
+  public boolean periodicRefresh() {
+    return refreshIntervalMs != REFRESH_DISABLED;
+  }
+
+  public SegmentedConfig withMergePolicy(MergePolicyType v) {
+    return new SegmentedConfig(
+        v,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withSegmentsPerTier(double v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        v,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withMaxMergeAtOnce(int v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        v,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withFloorSegmentMB(double v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        v,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withMaxMergedSegmentMB(double v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        v,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withDeletesPctAllowed(double v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        v,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withRefreshIntervalMs(long v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        v,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withSegmentPerBatch(boolean v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        v,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withRamBufferMB(double v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        v,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withSearchThreads(int v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        v,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withSlicing(Slicing v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        v,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withHnswM(int v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        v,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withHnswBeamWidth(int v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        v,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withHnswMergeWorkers(int v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        v,
+        mergeThreads,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withMergeThreads(int v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        v,
+        partialUpdateMode,
+        wal);
+  }
+
+  public SegmentedConfig withPartialUpdateMode(PartialUpdateMode v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        v,
+        wal);
+  }
+
+  public SegmentedConfig withWal(WalConfig v) {
+    return new SegmentedConfig(
+        mergePolicy,
+        segmentsPerTier,
+        maxMergeAtOnce,
+        floorSegmentMB,
+        maxMergedSegmentMB,
+        deletesPctAllowed,
+        refreshIntervalMs,
+        segmentPerBatch,
+        ramBufferMB,
+        searchThreads,
+        slicing,
+        hnswM,
+        hnswBeamWidth,
+        hnswMergeWorkers,
+        mergeThreads,
+        partialUpdateMode,
+        v);
+  }
+}

@@ -1,0 +1,21 @@
+package org.searchlab.segmented;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.testing.BaseSearchIndexTestCase;
+
+/**
+ * The conformance suite against the segmented store with one segment per bulk batch and no natural
+ * merges, so searches span many segments.
+ */
+class SegmentPerBatchConformanceTest extends BaseSearchIndexTestCase {
+  @Override
+  protected SearchIndex openIndex(Path dir, Schema schema) throws IOException {
+    return LuceneSegmentedIndex.open(
+        dir,
+        schema,
+        SegmentedConfig.DEFAULT.withSegmentPerBatch(true).withMergePolicy(MergePolicyType.NONE));
+  }
+}

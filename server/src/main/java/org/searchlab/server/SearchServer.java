@@ -1,0 +1,165 @@
+package org.searchlab.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.embed.Embedder;
+import org.searchlab.server.es.EsDialect;
+import org.searchlab.server.metrics.ServerMetrics;
+import org.searchlab.server.ops.OpsDialect;
+import org.searchlab.server.service.SearchService;
+import org.searchlab.server.vespa.VespaDialect;
+
+/**
+ * The HTTP server: owns the Netty bootstrap, the event loops, the two bounded executors and the
+ * metrics registry, and their lifecycle. It does not own the index (the caller opens and closes
+ * it). Start with {@link #start}; {@link #close()} stops accepting, lets running requests finish,
+ * and releases threads. Thread-safe: {@link #close()} may be called from any thread, once.
+ */
+public final class SearchServer implements AutoCloseable {
+  private final ServerConfig config;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final ThreadPoolExecutor searchPool;
+  private final ThreadPoolExecutor writePool;
+  private final ServerMetrics metrics;
+  private final Channel channel;
+  private final int port;
+
+  private SearchServer(ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
+      throws InterruptedException {
+    this.config = config;
+    this.metrics = new ServerMetrics();
+    metrics.bindIndex(index);
+    SearchService service = new SearchService(index, embedder, metrics);
+    this.searchPool = pool("search", config.searchThreads(), config.searchQueue());
+    this.writePool = pool("write", config.writeThreads(), config.writeQueue());
+    metrics.bindExecutor("search", searchPool);
+    metrics.bindExecutor("write", writePool);
+    Routing routing =
+        new Routing(
+            List.of(
+                new OpsDialect(service, metrics),
+                new VespaDialect(service, config),
+                new EsDialect(service, config)),
+            searchPool,
+            writePool,
+            metrics,
+            config);
+    this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    this.workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+    try {
+      this.channel =
+          new ServerBootstrap()
+              .group(boss, workers)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(new HttpServerInitializer(routing))
+              .bind(config.host(), config.port())
+              .sync()
+              .channel();
+    } catch (InterruptedException | RuntimeException e) {
+      shutdownThreads();
+      throw e;
+    }
+    this.port = ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /**
+   * Binds and starts serving {@code index}.
+   *
+   * @param embedder the query-text embedder, or empty
+   */
+  public static SearchServer start(
+      ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
+      throws InterruptedException {
+    SearchServer s = new SearchServer(config, index, embedder);
+    ServerLog.info(
+        "started on http://"
+            + config.host()
+            + ":"
+            + s.port
+            + " (HTTP/1.1 + h2c), index '"
+            + config.indexName()
+            + "', document type '"
+            + config.documentType()
+            + "', store "
+            + index.getClass().getSimpleName()
+            + ", dimension "
+            + index.schema().dimension()
+            + ", embedder "
+            + embedder.map(Embedder::name).orElse("none"));
+    return s;
+  }
+
+  /** The bound port (the real one when the config asked for 0). */
+  public int port() {
+    return port;
+  }
+
+  public ServerConfig config() {
+    return config;
+  }
+
+  /** Blocks until the server channel closes. */
+  public void awaitClose() throws InterruptedException {
+    channel.closeFuture().sync();
+  }
+
+  private static ThreadPoolExecutor pool(String name, int threads, int queue) {
+    BlockingQueue<Runnable> q =
+        queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue);
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory tf =
+        r -> {
+          Thread t = new Thread(r, "searchlab-" + name + "-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        };
+    // AbortPolicy: a full queue throws, and the dispatcher answers 429.
+    return new ThreadPoolExecutor(
+        threads, threads, 0, TimeUnit.MILLISECONDS, q, tf, new ThreadPoolExecutor.AbortPolicy());
+  }
+
+  /**
+   * Stops accepting, lets running requests finish (up to 30 s), and releases the threads. If the
+   * calling thread is interrupted it stops waiting, finishes releasing, and keeps its interrupt
+   * flag.
+   */
+  @Override
+  public void close() {
+    channel.close().syncUninterruptibly();
+    shutdownThreads();
+    ServerLog.info("stopped (port " + port + ")");
+  }
+
+  private void shutdownThreads() {
+    searchPool.shutdown();
+    writePool.shutdown();
+    try {
+      searchPool.awaitTermination(30, TimeUnit.SECONDS);
+      writePool.awaitTermination(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    metrics.close();
+  }
+}

@@ -1,0 +1,56 @@
+package org.searchlab.server.cli;
+
+import java.time.Duration;
+import org.searchlab.core.wal.SyncPolicy;
+import org.searchlab.core.wal.WalConfig;
+import org.searchlab.segmented.SegmentedConfig;
+import picocli.CommandLine.Option;
+
+/**
+ * Knobs both stores share: the HNSW graph's M and efConstruction and the write-ahead log. Not
+ * thread-safe; picocli fills it once.
+ */
+final class CommonStoreOptions {
+  @Option(
+      names = {"--hnsw-m", "--m"},
+      description =
+          "HNSW max connections per node (M), 2-512; higher is more accurate, larger, slower to"
+              + " build. Default: ${DEFAULT-VALUE}.")
+  int hnswM = SegmentedConfig.DEFAULT.hnswM();
+
+  @Option(
+      names = {"--ef-construction", "--hnsw-beam-width"},
+      description =
+          "HNSW candidates explored per insert (efConstruction / beam width), 1-3200; higher is"
+              + " more accurate and slower to build. Default: ${DEFAULT-VALUE}.")
+  int efConstruction = SegmentedConfig.DEFAULT.hnswBeamWidth();
+
+  @Option(
+      names = "--wal-sync",
+      description =
+          "WAL durability: request (fsync before acknowledging) or async (periodic fsync)."
+              + " Default: ${DEFAULT-VALUE}.")
+  String walSync = WalConfig.DEFAULT.syncPolicy().name().toLowerCase(java.util.Locale.ROOT);
+
+  @Option(
+      names = "--wal-async-interval-ms",
+      description = "WAL fsync period under async, 1-3600000 ms. Default: ${DEFAULT-VALUE}.")
+  long walAsyncIntervalMs = WalConfig.DEFAULT.asyncInterval().toMillis();
+
+  @Option(
+      names = "--wal-file-mb",
+      description = "WAL file size before rolling, 1-16384 MB. Default: ${DEFAULT-VALUE}.")
+  long walFileMb = WalConfig.DEFAULT.fileBytes() >> 20;
+
+  WalConfig wal() {
+    SyncPolicy p =
+        switch (walSync.toLowerCase(java.util.Locale.ROOT)) {
+          case "request" -> SyncPolicy.REQUEST;
+          case "async" -> SyncPolicy.ASYNC;
+          default ->
+              throw new org.searchlab.core.InvalidRequestException(
+                  "--wal-sync '" + walSync + "' is not request or async");
+        };
+    return new WalConfig(p, Duration.ofMillis(walAsyncIntervalMs), walFileMb << 20);
+  }
+}

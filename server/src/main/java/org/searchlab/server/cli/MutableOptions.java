@@ -1,0 +1,90 @@
+package org.searchlab.server.cli;
+
+import java.time.Duration;
+import org.searchlab.mutable.MutableConfig;
+import org.searchlab.mutable.hnsw.HnswConfig;
+import picocli.CommandLine.Option;
+
+/**
+ * The mutable store's knobs as flags, each defaulting to {@link MutableConfig#DEFAULT}. Ranges and
+ * which way is better are on {@link MutableConfig} and {@link HnswConfig}. Not thread-safe; picocli
+ * fills it once.
+ */
+final class MutableOptions {
+  private static final MutableConfig D = MutableConfig.DEFAULT;
+
+  @Option(
+      names = "--threads-per-search",
+      description = "Mutable: threads one search may use, 1-64. Default: ${DEFAULT-VALUE}.")
+  int threadsPerSearch = D.threadsPerSearch();
+
+  @Option(
+      names = "--snapshot-interval-s",
+      description =
+          "Mutable: background snapshot period in seconds, 0 = only on flush. Default:"
+              + " ${DEFAULT-VALUE}.")
+  long snapshotIntervalS = D.snapshotInterval().toSeconds();
+
+  @Option(
+      names = "--compaction-ratio",
+      description =
+          "Mutable: compact postings when deleted postings exceed this share, (0, 1]. Default:"
+              + " ${DEFAULT-VALUE}.")
+  double compactionRatio = D.compactionRatio();
+
+  @Option(
+      names = "--compaction-min-docs",
+      description =
+          "Mutable: retired documents that trigger compaction. Default: ${DEFAULT-VALUE}.")
+  int compactionMinDocs = D.compactionMinDocs();
+
+  @Option(
+      names = "--writer-batch",
+      description =
+          "Mutable: operations per writer batch (one WAL write, one fsync), 1-100000. Default:"
+              + " ${DEFAULT-VALUE}.")
+  int writerBatch = D.writerBatch();
+
+  @Option(
+      names = "--hnsw-seed",
+      description = "Mutable: seed of the HNSW level generator. Default: ${DEFAULT-VALUE}.")
+  long hnswSeed = D.hnsw().seed();
+
+  @Option(
+      names = "--hnsw-build-threads",
+      description = "Mutable: threads per bulk graph insert, 1-256. Default: ${DEFAULT-VALUE}.")
+  int hnswBuildThreads = D.hnsw().buildThreads();
+
+  @Option(
+      names = "--approximate-threshold",
+      description =
+          "Mutable: filter hit ratio below which a filtered vector search is exact, [0, 1]."
+              + " Default: ${DEFAULT-VALUE}.")
+  double approximateThreshold = D.hnsw().approximateThreshold();
+
+  @Option(
+      names = "--filter-first-threshold",
+      description =
+          "Mutable: filter hit ratio below which the graph is explored filter-first, [0, 1]."
+              + " Default: ${DEFAULT-VALUE}.")
+  double filterFirstThreshold = D.hnsw().filterFirstThreshold();
+
+  /** The config these flags describe, with the shared HNSW and WAL settings. */
+  MutableConfig config(CommonStoreOptions common) {
+    HnswConfig hnsw =
+        D.hnsw()
+            .withM(common.hnswM)
+            .withEfConstruction(common.efConstruction)
+            .withSeed(hnswSeed)
+            .withBuildThreads(hnswBuildThreads)
+            .withApproximateThreshold(approximateThreshold)
+            .withFilterFirstThreshold(filterFirstThreshold);
+    return D.withHnsw(hnsw)
+        .withWal(common.wal())
+        .withThreadsPerSearch(threadsPerSearch)
+        .withSnapshotInterval(Duration.ofSeconds(snapshotIntervalS))
+        .withCompactionRatio(compactionRatio)
+        .withCompactionMinDocs(compactionMinDocs)
+        .withWriterBatch(writerBatch);
+  }
+}

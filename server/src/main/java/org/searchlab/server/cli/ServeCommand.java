@@ -1,0 +1,257 @@
+package org.searchlab.server.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.embed.Embedder;
+import org.searchlab.mutable.MutableIndex;
+import org.searchlab.segmented.LuceneSegmentedIndex;
+import org.searchlab.server.SearchServer;
+import org.searchlab.server.ServerConfig;
+import org.searchlab.server.ServerLog;
+import org.searchlab.server.embed.MiniLmEmbedder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code searchlab serve}: opens the chosen store in {@code --data-dir} with every knob from the
+ * flags, serves it over HTTP until SIGTERM/SIGINT, then stops the server and closes the store (its
+ * write-ahead log keeps everything acknowledged). Not thread-safe; picocli runs it once.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Serves one index over HTTP/1.1 and h2c, speaking the Elasticsearch (_bulk, _search, _doc,"
+          + " ...) and Vespa (/document/v1, /search/) APIs, with /metrics, /health and /_admin.",
+      "Store knobs not used by the chosen store are ignored."
+    })
+public final class ServeCommand implements Callable<Integer> {
+  /** The stores the server can run. */
+  public enum Store {
+    SEGMENTED,
+    MUTABLE
+  }
+
+  @Option(
+      names = "--store",
+      description = "Which store: segmented (Lucene) or mutable. Default: ${DEFAULT-VALUE}.")
+  String store = "segmented";
+
+  @Option(
+      names = "--data-dir",
+      description = "Directory of the index and its write-ahead log. Default: ${DEFAULT-VALUE}.")
+  Path dataDir = Path.of("./data");
+
+  @Option(names = "--host", description = "Address to bind. Default: ${DEFAULT-VALUE}.")
+  String host = ServerConfig.DEFAULT.host();
+
+  @Option(
+      names = "--port",
+      description = "TCP port, 0 for any free one. Default: ${DEFAULT-VALUE}.")
+  int port = ServerConfig.DEFAULT.port();
+
+  @Option(
+      names = "--dims",
+      description = "Embedding dimension of the schema, 1-4096. Default: ${DEFAULT-VALUE}.")
+  int dims = Schema.DEFAULT_DIMENSION;
+
+  @Option(
+      names = "--index-name",
+      description = "Index name in the Elasticsearch dialect. Default: ${DEFAULT-VALUE}.")
+  String indexName = ServerConfig.DEFAULT.indexName();
+
+  @Option(
+      names = "--document-type",
+      description = "Document type in the Vespa dialect. Default: ${DEFAULT-VALUE}.")
+  String documentType = ServerConfig.DEFAULT.documentType();
+
+  @Option(
+      names = "--max-content-length",
+      description =
+          "Largest request body (after gzip decoding), e.g. 100mb, 512kb or bytes; larger gets"
+              + " 413. Default: ${DEFAULT-VALUE}.")
+  String maxContentLength = "100mb";
+
+  @Option(
+      names = "--io-threads",
+      description = "Netty event-loop threads. Default: ${DEFAULT-VALUE}.")
+  int ioThreads = ServerConfig.DEFAULT.ioThreads();
+
+  @Option(
+      names = "--search-threads",
+      description = "Threads running searches and reads. Default: ${DEFAULT-VALUE}.")
+  int searchThreads = ServerConfig.DEFAULT.searchThreads();
+
+  @Option(
+      names = "--search-queue",
+      description =
+          "Searches that may wait for a thread; beyond it the answer is 429. Default:"
+              + " ${DEFAULT-VALUE}.")
+  int searchQueue = ServerConfig.DEFAULT.searchQueue();
+
+  @Option(
+      names = "--write-threads",
+      description = "Threads running writes and admin calls. Default: ${DEFAULT-VALUE}.")
+  int writeThreads = ServerConfig.DEFAULT.writeThreads();
+
+  @Option(
+      names = "--write-queue",
+      description = "Writes that may wait; beyond it 429. Default: ${DEFAULT-VALUE}.")
+  int writeQueue = ServerConfig.DEFAULT.writeQueue();
+
+  @Option(
+      names = "--retry-after",
+      description = "Retry-After seconds sent with a 429. Default: ${DEFAULT-VALUE}.")
+  int retryAfter = ServerConfig.DEFAULT.retryAfterSeconds();
+
+  @Option(
+      names = "--embedder",
+      description =
+          "Query-text embedder for knn.query_vector_builder and embed(...): none, or minilm"
+              + " (all-MiniLM-L6-v2 in-process, 384-d, the model of 'searchlab dataset build';"
+              + " needs --dims 384). Default: ${DEFAULT-VALUE}.")
+  String embedder = "none";
+
+  @Mixin CommonStoreOptions common = new CommonStoreOptions();
+
+  @Mixin SegmentedOptions segmented = new SegmentedOptions();
+
+  @Mixin MutableOptions mutable = new MutableOptions();
+
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ServeCommand()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Store kind = parseStore(store);
+    Schema schema = new Schema(dims);
+    ServerConfig config =
+        ServerConfig.DEFAULT
+            .withHost(host)
+            .withPort(port)
+            .withMaxContentLength(parseSize(maxContentLength))
+            .withIoThreads(ioThreads)
+            .withSearchPool(searchThreads, searchQueue)
+            .withWritePool(writeThreads, writeQueue)
+            .withRetryAfterSeconds(retryAfter)
+            .withNames(indexName, documentType)
+            .withHnsw(common.hnswM, common.efConstruction);
+    Files.createDirectories(dataDir);
+    Optional<Embedder> emb = openEmbedder(embedder, dims);
+    SearchIndex index;
+    try {
+      index = openStore(kind, dataDir, schema);
+    } catch (Exception e) {
+      emb.ifPresent(Embedder::close);
+      throw e;
+    }
+    SearchServer server;
+    try {
+      server = SearchServer.start(config, index, emb);
+    } catch (Exception e) {
+      index.close();
+      emb.ifPresent(Embedder::close);
+      throw e;
+    }
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                    index.close();
+                    emb.ifPresent(Embedder::close);
+                  } catch (Exception e) {
+                    ServerLog.error("shutdown failed", e);
+                  } finally {
+                    stopped.countDown();
+                  }
+                },
+                "searchlab-shutdown"));
+    server.awaitClose();
+    stopped.await();
+    return 0;
+  }
+
+  private SearchIndex openStore(Store kind, Path dir, Schema schema) throws java.io.IOException {
+    return switch (kind) {
+      case SEGMENTED -> LuceneSegmentedIndex.open(dir, schema, segmented.config(common));
+      case MUTABLE -> MutableIndex.open(dir, schema, mutable.config(common));
+    };
+  }
+
+  /**
+   * Opens the named query-text embedder: {@code none}, or {@code minilm} (the in-process
+   * all-MiniLM-L6-v2 of {@link MiniLmEmbedder}, using every core for batches; a single query text
+   * is embedded on the calling search thread).
+   *
+   * @param dims the schema's vector dimension, which the embedder's output must match
+   */
+  static Optional<Embedder> openEmbedder(String name, int dims) {
+    return switch (name.toLowerCase(Locale.ROOT)) {
+      case "none" -> Optional.empty();
+      case MiniLmEmbedder.NAME -> {
+        if (dims != MiniLmEmbedder.DIMENSION) {
+          throw new InvalidRequestException(
+              "--embedder minilm gives "
+                  + MiniLmEmbedder.DIMENSION
+                  + "-d vectors but --dims is "
+                  + dims
+                  + "; use --dims "
+                  + MiniLmEmbedder.DIMENSION);
+        }
+        yield Optional.of(MiniLmEmbedder.create());
+      }
+      default ->
+          throw new InvalidRequestException(
+              "--embedder '" + name + "' is unknown; available: none, " + MiniLmEmbedder.NAME);
+    };
+  }
+
+  static Store parseStore(String name) {
+    for (Store s : Store.values()) {
+      if (s.name().equalsIgnoreCase(name)) {
+        return s;
+      }
+    }
+    throw new InvalidRequestException(
+        "--store '" + name + "' is unknown; expected segmented or mutable");
+  }
+
+  /** Parses {@code 100mb}, {@code 512kb}, {@code 1gb} or plain bytes. */
+  static int parseSize(String s) {
+    String t = s.trim().toLowerCase(Locale.ROOT);
+    long mult = 1;
+    for (String[] unit :
+        new String[][] {{"gb", "1073741824"}, {"mb", "1048576"}, {"kb", "1024"}, {"b", "1"}}) {
+      if (t.endsWith(unit[0])) {
+        mult = Long.parseLong(unit[1]);
+        t = t.substring(0, t.length() - unit[0].length()).trim();
+        break;
+      }
+    }
+    long v;
+    try {
+      v = Long.parseLong(t) * mult;
+    } catch (NumberFormatException e) {
+      throw new InvalidRequestException("size '" + s + "' is not like 100mb, 512kb or 1048576");
+    }
+    if (v < 1 || v > Integer.MAX_VALUE) {
+      throw new InvalidRequestException("size '" + s + "' is outside [1 byte, 2 GB)");
+    }
+    return (int) v;
+  }
+}

@@ -1,0 +1,180 @@
+package org.searchlab.server.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.searchlab.core.IndexStats;
+import org.searchlab.core.SearchIndex;
+
+/**
+ * The server's meters in one Prometheus registry. Meter names follow Micrometer's dotted style and
+ * come out as {@code searchlab_requests_seconds_bucket{dialect,endpoint,query_type,status}} and so
+ * on. Thread-safe: Micrometer meters are, and index gauges read an immutable {@link IndexStats}
+ * snapshot taken once per scrape.
+ */
+public final class ServerMetrics implements AutoCloseable {
+  /** The request timer's name. */
+  public static final String REQUESTS = "searchlab.requests";
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final JvmGcMetrics gc = new JvmGcMetrics();
+  private final AtomicReference<IndexStats> stats = new AtomicReference<>();
+  private final Set<String> memoryParts = ConcurrentHashMap.newKeySet();
+  private final Set<String> counterNames = ConcurrentHashMap.newKeySet();
+  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private SearchIndex index;
+
+  public ServerMetrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    gc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+  }
+
+  /**
+   * Publishes the index's statistics; they are read once per scrape ({@link #scrape()}), not per
+   * meter.
+   */
+  public void bindIndex(SearchIndex searchIndex) {
+    this.index = searchIndex;
+    Gauge.builder("searchlab.index.documents", stats, s -> value(s, IndexStats::docCount))
+        .description("live documents visible to search")
+        .register(registry);
+    Gauge.builder(
+            "searchlab.index.deleted.documents", stats, s -> value(s, IndexStats::deletedDocs))
+        .description("deleted documents still occupying space")
+        .register(registry);
+    Gauge.builder("searchlab.index.segments", stats, s -> value(s, IndexStats::segmentCount))
+        .description("searchable segments")
+        .register(registry);
+    Gauge.builder("searchlab.index.wal.bytes", stats, s -> value(s, IndexStats::walBytes))
+        .description("bytes of the write-ahead log on disk")
+        .register(registry);
+    Gauge.builder("searchlab.index.last.serial", stats, s -> value(s, IndexStats::lastSerial))
+        .register(registry);
+  }
+
+  private static double value(
+      AtomicReference<IndexStats> ref, java.util.function.ToDoubleFunction<IndexStats> f) {
+    IndexStats s = ref.get();
+    return s == null ? Double.NaN : f.applyAsDouble(s);
+  }
+
+  /** Publishes an executor's queue depth, active threads and completed tasks. */
+  public void bindExecutor(String pool, ThreadPoolExecutor executor) {
+    Gauge.builder("searchlab.executor.queued", executor, e -> e.getQueue().size())
+        .tag("pool", pool)
+        .register(registry);
+    Gauge.builder("searchlab.executor.active", executor, ThreadPoolExecutor::getActiveCount)
+        .tag("pool", pool)
+        .register(registry);
+    FunctionCounter.builder(
+            "searchlab.executor.completed", executor, ThreadPoolExecutor::getCompletedTaskCount)
+        .tag("pool", pool)
+        .register(registry);
+  }
+
+  /** Records one request. */
+  public void request(String dialect, String endpoint, String queryType, int status, long nanos) {
+    String key = dialect + '\0' + endpoint + '\0' + queryType + '\0' + status;
+    timers
+        .computeIfAbsent(
+            key,
+            k ->
+                Timer.builder(REQUESTS)
+                    .description("HTTP requests by dialect, endpoint, query type and status")
+                    .tag("dialect", dialect)
+                    .tag("endpoint", endpoint)
+                    .tag("query_type", queryType)
+                    .tag("status", Integer.toString(status))
+                    .publishPercentileHistogram()
+                    .minimumExpectedValue(Duration.ofMillis(1))
+                    .maximumExpectedValue(Duration.ofSeconds(30))
+                    .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Counts {@code n} feed operations of one type ({@code put}, {@code update}, {@code delete}). */
+  public void feed(String op, String outcome, long n) {
+    counter("searchlab.feed.operations", "op", op, "outcome", outcome).increment(n);
+  }
+
+  /** Counts a request refused with 429 because {@code pool}'s queue was full. */
+  public void rejected(String pool) {
+    counter("searchlab.executor.rejected", "pool", pool, "outcome", "429").increment();
+  }
+
+  /** Counts the nanoseconds spent embedding query text. */
+  public void embed(long nanos) {
+    Timer.builder("searchlab.embed")
+        .description("query text embedding")
+        .publishPercentileHistogram()
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Counter counter(String name, String k1, String v1, String k2, String v2) {
+    return counters.computeIfAbsent(
+        name + '\0' + v1 + '\0' + v2,
+        k -> Counter.builder(name).tag(k1, v1).tag(k2, v2).register(registry));
+  }
+
+  /**
+   * The Prometheus exposition text. Takes one fresh {@link IndexStats} snapshot first, so all index
+   * gauges of a scrape agree.
+   */
+  public String scrape() throws IOException {
+    if (index != null) {
+      IndexStats s = index.stats();
+      stats.set(s);
+      for (String part : s.memoryBytes().keySet()) {
+        if (memoryParts.add(part)) {
+          Gauge.builder(
+                  "searchlab.index.memory.bytes",
+                  stats,
+                  r -> value(r, st -> st.memoryBytes().getOrDefault(part, 0L)))
+              .description("estimated heap bytes per part of the index")
+              .tag("part", part)
+              .register(registry);
+        }
+      }
+      for (String name : s.counters().keySet()) {
+        if (counterNames.add(name)) {
+          FunctionCounter.builder(
+                  "searchlab.index.events", stats, r -> value(r, st -> st.counter(name)))
+              .description("the index's own monotonic counters")
+              .tag("name", name)
+              .register(registry);
+        }
+      }
+    }
+    return registry.scrape();
+  }
+
+  @Override
+  public void close() {
+    gc.close();
+    registry.close();
+  }
+}

@@ -1,0 +1,151 @@
+package org.searchlab.server.ops;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.searchlab.core.IndexStats;
+import org.searchlab.server.ApiException;
+import org.searchlab.server.ApiRequest;
+import org.searchlab.server.ApiResponse;
+import org.searchlab.server.Dialect;
+import org.searchlab.server.Json;
+import org.searchlab.server.es.EsResponses;
+import org.searchlab.server.metrics.ServerMetrics;
+import org.searchlab.server.service.SearchService;
+
+/**
+ * Health, metrics and admin routes. Thread-safe (stateless over the service and metrics).
+ *
+ * <ul>
+ *   <li>{@code GET /health}: {@code {"status":"ok"}}, answered on the event loop so it works while
+ *       the executors are saturated.
+ *   <li>{@code GET /metrics}: the Prometheus exposition text.
+ *   <li>{@code GET /_admin/stats}: the index's {@link IndexStats} as JSON.
+ *   <li>{@code POST /_admin/refresh}, {@code /_admin/flush}, {@code
+ *       /_admin/forcemerge?max_num_segments=N}.
+ * </ul>
+ */
+public final class OpsDialect implements Dialect {
+  /** Prometheus text exposition format 0.0.4. */
+  static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
+
+  private final SearchService service;
+  private final ServerMetrics metrics;
+
+  public OpsDialect(SearchService service, ServerMetrics metrics) {
+    this.service = service;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public String name() {
+    return "ops";
+  }
+
+  @Override
+  public boolean owns(String path) {
+    return path.equals("/health") || path.equals("/metrics") || path.startsWith("/_admin");
+  }
+
+  @Override
+  public Work work(ApiRequest request) {
+    return request.path().equals("/health") ? Work.INLINE : Work.WRITE;
+  }
+
+  @Override
+  public ApiResponse handle(ApiRequest r) throws IOException {
+    String path =
+        r.path().endsWith("/") && r.path().length() > 1
+            ? r.path().substring(0, r.path().length() - 1)
+            : r.path();
+    switch (path) {
+      case "/health" -> {
+        requireMethod(r, HttpMethod.GET, HttpMethod.HEAD);
+        return ok(Json.MAPPER.createObjectNode().put("status", "ok"), "health");
+      }
+      case "/metrics" -> {
+        requireMethod(r, HttpMethod.GET);
+        return ApiResponse.text(200, PROMETHEUS, metrics.scrape().getBytes(StandardCharsets.UTF_8))
+            .tagged("metrics", "none");
+      }
+      case "/_admin/stats" -> {
+        requireMethod(r, HttpMethod.GET);
+        return ok(statsJson(service.stats()), "admin_stats");
+      }
+      case "/_admin/refresh" -> {
+        requireMethod(r, HttpMethod.POST);
+        service.refresh();
+        return ok(Json.MAPPER.createObjectNode().put("acknowledged", true), "admin_refresh");
+      }
+      case "/_admin/flush" -> {
+        requireMethod(r, HttpMethod.POST);
+        service.flush();
+        return ok(Json.MAPPER.createObjectNode().put("acknowledged", true), "admin_flush");
+      }
+      case "/_admin/forcemerge" -> {
+        requireMethod(r, HttpMethod.POST);
+        int n = r.intParam("max_num_segments", 1);
+        service.forceMerge(n);
+        return ok(
+            Json.MAPPER.createObjectNode().put("acknowledged", true).put("max_num_segments", n),
+            "admin_forcemerge");
+      }
+      default ->
+          throw new ApiException(
+              404,
+              "resource_not_found_exception",
+              "no admin endpoint "
+                  + r.path()
+                  + "; try /health, /metrics, /_admin/stats, /_admin/refresh, /_admin/flush,"
+                  + " /_admin/forcemerge");
+    }
+  }
+
+  private static void requireMethod(ApiRequest r, HttpMethod... allowed) {
+    for (HttpMethod m : allowed) {
+      if (m.equals(r.method())) {
+        return;
+      }
+    }
+    throw new ApiException(
+        405,
+        "method_not_allowed",
+        "method " + r.method() + " is not allowed on " + r.path() + "; use " + allowed[0]);
+  }
+
+  /** The index statistics as JSON. */
+  public static ObjectNode statsJson(IndexStats s) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("store", s.store());
+    o.put("doc_count", s.docCount());
+    o.put("deleted_docs", s.deletedDocs());
+    o.put("segment_count", s.segmentCount());
+    ArrayNode segs = o.putArray("segments");
+    for (IndexStats.SegmentStats seg : s.segments()) {
+      segs.addObject()
+          .put("name", seg.name())
+          .put("docs", seg.docs())
+          .put("deleted_docs", seg.deletedDocs())
+          .put("bytes", seg.bytes());
+    }
+    o.put("last_serial", s.lastSerial());
+    o.put("flushed_serial", s.flushedSerial());
+    o.put("wal_bytes", s.walBytes());
+    ObjectNode mem = o.putObject("memory_bytes");
+    new java.util.TreeMap<>(s.memoryBytes()).forEach(mem::put);
+    ObjectNode ctr = o.putObject("counters");
+    new java.util.TreeMap<>(s.counters()).forEach(ctr::put);
+    return o;
+  }
+
+  private static ApiResponse ok(Object body, String endpoint) {
+    return ApiResponse.json(200, Json.bytes(body)).tagged(endpoint, "none");
+  }
+
+  @Override
+  public ApiResponse error(ApiRequest request, int status, String type, String reason) {
+    return EsResponses.error(status, type, reason).tagged("error", "none");
+  }
+}

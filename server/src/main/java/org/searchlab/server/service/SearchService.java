@@ -1,0 +1,208 @@
+package org.searchlab.server.service;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.Document;
+import org.searchlab.core.IndexStats;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Operation;
+import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.RankProfile;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.SearchRequest;
+import org.searchlab.core.SearchResult;
+import org.searchlab.core.WriteResult;
+import org.searchlab.core.embed.Embedder;
+import org.searchlab.server.metrics.ServerMetrics;
+
+/**
+ * The service both dialects call: it validates requests against the schema, embeds query text when
+ * a request asks for it, runs the index and counts feed operations. Thread-safe when the index is
+ * (the {@link SearchIndex} contract) and the embedder is; holds no other state.
+ */
+public final class SearchService {
+  private final SearchIndex index;
+  private final Embedder embedder;
+  private final ServerMetrics metrics;
+
+  /**
+   * @param index the store
+   * @param embedder the query-text embedder, or empty when the server has none (requests that need
+   *     one then get 400)
+   * @param metrics where feed operations and embedding time are counted
+   */
+  public SearchService(SearchIndex index, Optional<Embedder> embedder, ServerMetrics metrics) {
+    this.index = Objects.requireNonNull(index, "index");
+    this.embedder = embedder.orElse(null);
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  /** The metrics label of a rank profile: lexical, vector, hybrid or unranked. */
+  public static String queryType(RankProfile profile) {
+    return switch (profile) {
+      case BM25 -> "lexical";
+      case CLOSENESS -> "vector";
+      case HYBRID -> "hybrid";
+      case UNRANKED -> "unranked";
+    };
+  }
+
+  public Schema schema() {
+    return index.schema();
+  }
+
+  public SearchIndex index() {
+    return index;
+  }
+
+  /** The embedder's name, or empty. */
+  public Optional<String> embedderName() {
+    return Optional.ofNullable(embedder).map(Embedder::name);
+  }
+
+  /**
+   * Runs a search. When {@code embedText} is set, the text is embedded into the query vector first
+   * (timed into {@link org.searchlab.core.Timings#embedNanos()}); without an embedder that is a 400
+   * naming the missing embedder.
+   *
+   * @param request the request; its vector must be {@code null} when {@code embedText} is set
+   * @param embedText text to embed as the query vector, or {@code null}
+   */
+  public SearchResult search(SearchRequest request, String embedText) throws IOException {
+    long embedNanos = 0;
+    if (embedText != null) {
+      if (embedder == null) {
+        throw new InvalidRequestException(
+            "the query asks to embed text ('"
+                + abbreviate(embedText)
+                + "') but this server has no embedder; start it with --embedder");
+      }
+      long t0 = System.nanoTime();
+      float[] vector = embedder.embed(embedText);
+      // At least 1 ns, so "an embedding happened" survives a coarse clock.
+      embedNanos = Math.max(1, System.nanoTime() - t0);
+      metrics.embed(embedNanos);
+      request = request.toBuilder().vector(vector).build();
+    }
+    request.validate(index.schema());
+    SearchResult result = index.search(request);
+    return embedNanos == 0
+        ? result
+        : new SearchResult(
+            result.hits(),
+            result.total(),
+            result.plan(),
+            result.timings().withEmbedNanos(embedNanos));
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+  }
+
+  public WriteResult put(Document doc) throws IOException {
+    index.schema().validate(doc);
+    return count("put", index.put(doc));
+  }
+
+  public WriteResult update(PartialUpdate update) throws IOException {
+    index.schema().validate(update);
+    return count("update", index.update(update));
+  }
+
+  public WriteResult delete(String id) throws IOException {
+    Schema.validateId(id);
+    return count("delete", index.delete(id));
+  }
+
+  public Optional<Document> get(String id) throws IOException {
+    Schema.validateId(id);
+    return index.get(id);
+  }
+
+  /**
+   * Applies the valid operations of a bulk in one index call and returns one result per input item
+   * in order; {@code rejected} items (already failed while parsing, {@code null} in {@code ops})
+   * keep their error.
+   *
+   * @param ops one entry per bulk item: the operation, or {@code null} where parsing failed
+   * @param parseErrors one entry per bulk item: the parse error, or {@code null}
+   */
+  public List<BulkItemResult> bulk(List<Operation> ops, List<InvalidRequestException> parseErrors)
+      throws IOException {
+    if (ops.size() != parseErrors.size()) {
+      throw new IllegalArgumentException(ops.size() + " ops but " + parseErrors.size() + " errors");
+    }
+    List<BulkItemResult> out = new ArrayList<>(ops.size());
+    List<Operation> valid = new ArrayList<>(ops.size());
+    List<Integer> slots = new ArrayList<>(ops.size());
+    for (int i = 0; i < ops.size(); i++) {
+      Operation op = ops.get(i);
+      InvalidRequestException err = parseErrors.get(i);
+      if (err == null) {
+        try {
+          index.schema().validate(op);
+        } catch (InvalidRequestException e) {
+          err = e;
+        }
+      }
+      if (err != null) {
+        out.add(BulkItemResult.failed(op, err));
+        metrics.feed(opName(op), "rejected", 1);
+      } else {
+        out.add(null);
+        valid.add(op);
+        slots.add(i);
+      }
+    }
+    if (!valid.isEmpty()) {
+      List<BulkItemResult> results = index.bulk(valid);
+      for (int j = 0; j < results.size(); j++) {
+        BulkItemResult r = results.get(j);
+        out.set(slots.get(j), r);
+        metrics.feed(
+            opName(valid.get(j)), r.failed() ? "rejected" : r.result().outcome().esName(), 1);
+      }
+    }
+    return out;
+  }
+
+  private static String opName(Operation op) {
+    return switch (op) {
+      case null -> "unknown";
+      case Operation.Put p -> "put";
+      case Operation.Update u -> "update";
+      case Operation.Delete d -> "delete";
+    };
+  }
+
+  private WriteResult count(String op, WriteResult r) {
+    metrics.feed(op, r.outcome().esName(), 1);
+    return r;
+  }
+
+  public void refresh() throws IOException {
+    index.refresh();
+  }
+
+  public void flush() throws IOException {
+    index.flush();
+  }
+
+  /** Force-merges to at most {@code maxSegments}, 1 to 10,000. */
+  public void forceMerge(int maxSegments) throws IOException {
+    if (maxSegments < 1 || maxSegments > 10_000) {
+      throw new InvalidRequestException(
+          "max_num_segments " + maxSegments + " is outside [1, 10000]");
+    }
+    index.forceMerge(maxSegments);
+  }
+
+  public IndexStats stats() throws IOException {
+    return index.stats();
+  }
+}

@@ -1,0 +1,219 @@
+package org.searchlab.server.vespa;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import org.searchlab.core.Document;
+import org.searchlab.core.Hit;
+import org.searchlab.core.SearchResult;
+import org.searchlab.server.ApiException;
+import org.searchlab.server.ApiRequest;
+import org.searchlab.server.ApiResponse;
+import org.searchlab.server.Dialect;
+import org.searchlab.server.Json;
+import org.searchlab.server.ServerConfig;
+import org.searchlab.server.service.SearchService;
+
+/**
+ * The Vespa routes: {@code /document/v1/{namespace}/{doctype}/docid/{id}} and {@code /search/}. A
+ * thin translator onto the {@link SearchService}. Thread-safe (stateless over the service).
+ *
+ * <p>Answers follow Vespa: a put, update or remove answers {@code {"pathId","id"}}; an update or
+ * remove of a missing document is 200 (Vespa drops it without error); a get of a missing document
+ * is 404; errors are {@code {"pathId","message"}} for documents and {@code
+ * {"root":{"errors":[...]}}} for searches.
+ */
+public final class VespaDialect implements Dialect {
+  private static final String DOC_PREFIX = "/document/v1";
+
+  private final SearchService service;
+  private final String docType;
+
+  public VespaDialect(SearchService service, ServerConfig config) {
+    this.service = service;
+    this.docType = config.documentType();
+  }
+
+  @Override
+  public String name() {
+    return "vespa";
+  }
+
+  @Override
+  public boolean owns(String path) {
+    return path.startsWith(DOC_PREFIX) || path.equals("/search") || path.startsWith("/search/");
+  }
+
+  @Override
+  public Work work(ApiRequest r) {
+    if (r.path().startsWith(DOC_PREFIX) && !r.method().equals(HttpMethod.GET)) {
+      return Work.WRITE;
+    }
+    return Work.SEARCH;
+  }
+
+  @Override
+  public ApiResponse handle(ApiRequest r) throws IOException {
+    if (!r.path().startsWith(DOC_PREFIX)) {
+      if (!r.path().equals("/search/") && !r.path().equals("/search")) {
+        throw new ApiException(
+            404, "not_found", "no search handler at " + r.path() + "; use /search/");
+      }
+      return search(r);
+    }
+    return document(r);
+  }
+
+  private ApiResponse search(ApiRequest r) throws IOException {
+    HttpMethod m = r.method();
+    if (!m.equals(HttpMethod.GET) && !m.equals(HttpMethod.POST)) {
+      throw new ApiException(405, "method_not_allowed", "use GET or POST on /search/");
+    }
+    long t0 = System.nanoTime();
+    JsonNode body =
+        m.equals(HttpMethod.POST) && r.hasBody() ? Json.parse(r.body(), "query body") : null;
+    VespaSearch q =
+        VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, r.params()), docType);
+    SearchResult result = service.search(q.request(), q.embedText());
+    long searchNanos = System.nanoTime() - t0;
+    ObjectNode out = Json.MAPPER.createObjectNode();
+    ObjectNode root = out.putObject("root");
+    root.put("id", "toplevel").put("relevance", 1.0);
+    root.putObject("fields").put("totalCount", result.total().value());
+    root.putObject("coverage")
+        .put("coverage", 100)
+        .put("full", true)
+        .put("nodes", 1)
+        .put("results", 1)
+        .put("resultsFull", 1);
+    if (!result.hits().isEmpty()) {
+      ArrayNode children = root.putArray("children");
+      for (Hit h : result.hits()) {
+        ObjectNode c = children.addObject();
+        String id = docId(docType, h.id());
+        c.put("id", id).put("relevance", h.score()).put("source", docType);
+        ObjectNode fields = c.putObject("fields");
+        fields.put("sddocname", docType).put("documentid", id);
+        if (!q.minimal()) {
+          Optional<Document> d = service.get(h.id());
+          d.ifPresent(doc -> fields.setAll(VespaDocuments.fieldsOf(doc, false)));
+        }
+      }
+    }
+    if (q.timing() || result.timings().embedNanos() > 0) {
+      double total = (System.nanoTime() - t0) / 1e9;
+      ObjectNode timing = out.putObject("timing");
+      timing.put("querytime", searchNanos / 1e9);
+      timing.put("summaryfetchtime", Math.max(0, total - searchNanos / 1e9));
+      timing.put("searchtime", total);
+      if (result.timings().embedNanos() > 0) {
+        timing.put("embedtime", result.timings().embedNanos() / 1e9);
+      }
+    }
+    return ApiResponse.json(200, Json.bytes(out)).tagged("search", q.queryType());
+  }
+
+  private String docId(String namespace, String id) {
+    return "id:" + namespace + ":" + docType + "::" + id;
+  }
+
+  private ApiResponse document(ApiRequest r) throws IOException {
+    // /document/v1/{namespace}/{doctype}/docid/{id}; the id is everything after docid/.
+    String rest = r.path().substring(DOC_PREFIX.length());
+    String[] parts = rest.replaceFirst("^/", "").split("/", 4);
+    if (parts.length < 4 || !parts[2].equals("docid") || parts[3].isEmpty()) {
+      throw new ApiException(
+          400,
+          "bad_request",
+          "expected /document/v1/<namespace>/<document type>/docid/<id>, got "
+              + r.path()
+              + " (visiting and number/group ids are not supported)");
+    }
+    String namespace = parts[0];
+    String type = parts[1];
+    String id = parts[3];
+    if (namespace.equals("feeder") && type.equals("handshake")) {
+      return ok(r, namespace, id, "handshake");
+    }
+    if (!type.equals(docType)) {
+      throw new ApiException(
+          400,
+          "bad_request",
+          "Document type " + type + " does not exist; this server has " + docType);
+    }
+    boolean dryRun = "true".equals(r.param("dryRun"));
+    HttpMethod m = r.method();
+    if (m.equals(HttpMethod.GET)) {
+      Optional<Document> d = service.get(id);
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      o.put("pathId", r.path()).put("id", docId(namespace, id));
+      if (d.isEmpty()) {
+        return ApiResponse.json(404, Json.bytes(o)).tagged("document_get", "none");
+      }
+      o.set("fields", VespaDocuments.fieldsOf(d.get(), true));
+      return ApiResponse.json(200, Json.bytes(o)).tagged("document_get", "none");
+    }
+    if (m.equals(HttpMethod.POST)) {
+      Document doc =
+          VespaDocuments.document(
+              id, VespaDocuments.fields(Json.parse(r.body(), "document body"), "document body"));
+      if (!dryRun) {
+        service.put(doc);
+      } else {
+        service.schema().validate(doc);
+      }
+      return ok(r, namespace, id, "document_put");
+    }
+    if (m.equals(HttpMethod.PUT)) {
+      var update =
+          VespaDocuments.update(
+              id, VespaDocuments.fields(Json.parse(r.body(), "update body"), "update body"));
+      if (!dryRun) {
+        service.update(update);
+      } else {
+        service.schema().validate(update);
+      }
+      return ok(r, namespace, id, "document_update");
+    }
+    if (m.equals(HttpMethod.DELETE)) {
+      if (!dryRun) {
+        service.delete(id);
+      }
+      return ok(r, namespace, id, "document_remove");
+    }
+    throw new ApiException(405, "method_not_allowed", "use GET, POST, PUT or DELETE on a document");
+  }
+
+  private ApiResponse ok(ApiRequest r, String namespace, String id, String endpoint) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("pathId", r.path()).put("id", docId(namespace, id));
+    return ApiResponse.json(200, Json.bytes(o)).tagged(endpoint, "none");
+  }
+
+  @Override
+  public ApiResponse error(ApiRequest r, int status, String type, String reason) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    if (r.path().startsWith(DOC_PREFIX)) {
+      o.put("pathId", r.path()).put("message", reason);
+    } else {
+      ObjectNode root = o.putObject("root");
+      root.put("id", "toplevel").put("relevance", 1.0);
+      root.putObject("fields").put("totalCount", 0);
+      root.putArray("errors")
+          .addObject()
+          .put("code", status == 429 ? 12 : status >= 500 ? 8 : 4)
+          .put(
+              "summary",
+              status == 429
+                  ? "Overloaded"
+                  : status >= 500 ? "Internal error" : "Invalid query parameter")
+          .put("source", docType)
+          .put("message", reason);
+    }
+    return new ApiResponse(status, ApiResponse.JSON, Json.bytes(o), Map.of(), "error", "none");
+  }
+}

@@ -1,0 +1,391 @@
+package org.searchlab.server.vespa;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A recursive-descent parser for the YQL subset the benchmark uses. Errors are {@link
+ * YqlException}s naming the 1-based column and what was expected. Not thread-safe; one instance per
+ * statement ({@link #parse} creates it).
+ *
+ * <pre>
+ * select     := 'select' fields 'from' sources 'where' or ['limit' INT] ['offset' INT] ['timeout' INT] [';']
+ * fields     := '*' | IDENT (',' IDENT)*
+ * sources    := 'sources' ('*' | IDENT (',' IDENT)*) | IDENT (',' IDENT)*
+ * or         := and ('or' and)*
+ * and        := unary ('and' unary)*
+ * unary      := '(' or ')' | ['{' annotation (',' annotation)* '}'] term
+ * annotation := IDENT ':' (INT | 'true' | 'false' | STRING)
+ * term       := 'true' | 'userQuery' '(' ')' | 'nearestNeighbor' '(' IDENT ',' IDENT ')'
+ *             | IDENT 'contains' STRING | IDENT ('&lt;' | '&lt;=' | '&gt;' | '&gt;=' | '=') INT
+ * </pre>
+ *
+ * Keywords are case-insensitive; identifiers may contain dots ({@code hnsw.exploreAdditionalHits}).
+ */
+final class YqlParser {
+  private enum Kind {
+    IDENT,
+    INT,
+    STRING,
+    PUNCT,
+    END
+  }
+
+  private record Token(Kind kind, String text, int column) {
+    boolean is(String s) {
+      return (kind == Kind.PUNCT || kind == Kind.IDENT) && text.equalsIgnoreCase(s);
+    }
+
+    String show() {
+      return switch (kind) {
+        case END -> "the end of the statement";
+        case STRING -> "string \"" + text + "\"";
+        default -> "'" + text + "'";
+      };
+    }
+  }
+
+  private final String yql;
+  private final List<Token> tokens;
+  private int pos;
+
+  private YqlParser(String yql) {
+    this.yql = yql;
+    this.tokens = tokenize(yql);
+  }
+
+  /** Parses a whole statement. */
+  static Yql.Select parse(String yql) {
+    if (yql == null || yql.isBlank()) {
+      throw new YqlException(yql, 1, "the statement is empty; expected 'select'");
+    }
+    return new YqlParser(yql).select();
+  }
+
+  private Yql.Select select() {
+    keyword("select");
+    if (peek().is("*")) {
+      next();
+    } else {
+      ident("a field name or '*'");
+      while (peek().is(",")) {
+        next();
+        ident("a field name");
+      }
+    }
+    keyword("from");
+    List<String> sources = new ArrayList<>();
+    if (peek().is("sources")) {
+      next();
+      if (peek().is("*")) {
+        next();
+      } else {
+        sources.add(ident("a document type or '*'").text());
+        while (peek().is(",")) {
+          next();
+          sources.add(ident("a document type").text());
+        }
+      }
+    } else {
+      sources.add(ident("a document type or 'sources'").text());
+      while (peek().is(",")) {
+        next();
+        sources.add(ident("a document type").text());
+      }
+    }
+    keyword("where");
+    Yql where = or();
+    int limit = -1;
+    int offset = -1;
+    while (true) {
+      Token t = peek();
+      if (t.is("limit")) {
+        next();
+        limit = integer("a limit");
+      } else if (t.is("offset")) {
+        next();
+        offset = integer("an offset");
+      } else if (t.is("timeout")) {
+        next();
+        integer("a timeout in milliseconds");
+      } else {
+        break;
+      }
+    }
+    if (peek().is(";")) {
+      next();
+    }
+    Token end = peek();
+    if (end.kind() != Kind.END) {
+      throw error(end, "expected 'and', 'or', 'limit', 'offset' or the end, found " + end.show());
+    }
+    return new Yql.Select(List.copyOf(sources), where, limit, offset);
+  }
+
+  private Yql or() {
+    Yql first = and();
+    if (!peek().is("or")) {
+      return first;
+    }
+    List<Yql> terms = new ArrayList<>(List.of(first));
+    while (peek().is("or")) {
+      next();
+      terms.add(and());
+    }
+    return new Yql.Or(List.copyOf(terms), first.column());
+  }
+
+  private Yql and() {
+    Yql first = unary();
+    if (!peek().is("and")) {
+      return first;
+    }
+    List<Yql> terms = new ArrayList<>(List.of(first));
+    while (peek().is("and")) {
+      next();
+      terms.add(unary());
+    }
+    return new Yql.And(List.copyOf(terms), first.column());
+  }
+
+  private Yql unary() {
+    Token t = peek();
+    if (t.is("(")) {
+      next();
+      Yql inner = or();
+      expect(")", "')' to close the '(' at column " + t.column());
+      return inner;
+    }
+    Map<String, Object> annotations = Map.of();
+    Token annotationStart = null;
+    if (t.is("{")) {
+      annotationStart = t;
+      annotations = annotations();
+    }
+    Yql term = term();
+    if (annotationStart != null) {
+      if (!(term instanceof Yql.NearestNeighbor nn)) {
+        throw error(annotationStart, "annotations are supported only on nearestNeighbor()");
+      }
+      return new Yql.NearestNeighbor(
+          nn.field(), nn.queryTensor(), annotations, annotationStart.column());
+    }
+    return term;
+  }
+
+  private Map<String, Object> annotations() {
+    expect("{", "'{'");
+    Map<String, Object> out = new LinkedHashMap<>();
+    if (peek().is("}")) {
+      next();
+      return out;
+    }
+    while (true) {
+      Token key = ident("an annotation name");
+      expect(":", "':' after annotation '" + key.text() + "'");
+      Token v = next();
+      Object value =
+          switch (v.kind()) {
+            case INT -> parseLong(v);
+            case STRING -> v.text();
+            case IDENT -> {
+              if (v.is("true") || v.is("false")) {
+                yield Boolean.parseBoolean(v.text().toLowerCase(Locale.ROOT));
+              }
+              throw error(v, "expected a number, true, false or a string, found " + v.show());
+            }
+            default ->
+                throw error(v, "expected a number, true, false or a string, found " + v.show());
+          };
+      if (out.put(key.text(), value) != null) {
+        throw error(key, "annotation '" + key.text() + "' is given twice");
+      }
+      Token sep = next();
+      if (sep.is("}")) {
+        return out;
+      }
+      if (!sep.is(",")) {
+        throw error(sep, "expected ',' or '}' in the annotations, found " + sep.show());
+      }
+    }
+  }
+
+  private Yql term() {
+    Token t = next();
+    if (t.kind() != Kind.IDENT) {
+      throw error(
+          t,
+          "expected a condition (userQuery(), nearestNeighbor(), <field> contains \"...\", true or"
+              + " '('), found "
+              + t.show());
+    }
+    if (t.is("true")) {
+      return new Yql.True(t.column());
+    }
+    if (t.is("false") || t.is("not") || t.is("!")) {
+      throw error(t, "'" + t.text() + "' is not supported in this YQL subset");
+    }
+    if (t.is("userQuery")) {
+      expect("(", "'(' after userQuery");
+      expect(")", "')': userQuery() takes no arguments");
+      return new Yql.UserQuery(t.column());
+    }
+    if (t.is("nearestNeighbor")) {
+      expect("(", "'(' after nearestNeighbor");
+      String field = ident("the vector field name").text();
+      expect(",", "',' between the field and the query tensor");
+      String tensor = ident("the query tensor name").text();
+      expect(")", "')' after the query tensor name");
+      return new Yql.NearestNeighbor(field, tensor, Map.of(), t.column());
+    }
+    Token op = next();
+    if (op.is("contains")) {
+      Token v = next();
+      if (v.kind() != Kind.STRING) {
+        throw error(v, "expected a quoted string after 'contains', found " + v.show());
+      }
+      return new Yql.Contains(t.text(), v.text(), t.column());
+    }
+    if (op.kind() == Kind.PUNCT && List.of("<", "<=", ">", ">=", "=").contains(op.text())) {
+      Token v = next();
+      if (v.kind() != Kind.INT) {
+        throw error(v, "expected an integer after '" + op.text() + "', found " + v.show());
+      }
+      return new Yql.Compare(t.text(), op.text(), parseLong(v), t.column());
+    }
+    throw error(
+        op, "expected 'contains' or a comparison after '" + t.text() + "', found " + op.show());
+  }
+
+  private long parseLong(Token v) {
+    try {
+      return Long.parseLong(v.text());
+    } catch (NumberFormatException e) {
+      throw error(v, "number " + v.text() + " is out of range");
+    }
+  }
+
+  private int integer(String what) {
+    Token v = next();
+    if (v.kind() != Kind.INT) {
+      throw error(v, "expected " + what + ", found " + v.show());
+    }
+    long l = parseLong(v);
+    if (l < 0 || l > Integer.MAX_VALUE) {
+      throw error(v, what + " " + l + " is outside [0, " + Integer.MAX_VALUE + "]");
+    }
+    return (int) l;
+  }
+
+  private Token ident(String what) {
+    Token t = next();
+    if (t.kind() != Kind.IDENT) {
+      throw error(t, "expected " + what + ", found " + t.show());
+    }
+    return t;
+  }
+
+  private void keyword(String kw) {
+    Token t = next();
+    if (!(t.kind() == Kind.IDENT && t.is(kw))) {
+      throw error(t, "expected '" + kw + "', found " + t.show());
+    }
+  }
+
+  private void expect(String punct, String what) {
+    Token t = next();
+    if (!(t.kind() == Kind.PUNCT && t.text().equals(punct))) {
+      throw error(t, "expected " + what + ", found " + t.show());
+    }
+  }
+
+  private Token peek() {
+    return tokens.get(pos);
+  }
+
+  private Token next() {
+    Token t = tokens.get(pos);
+    if (t.kind() != Kind.END) {
+      pos++;
+    }
+    return t;
+  }
+
+  private YqlException error(Token t, String message) {
+    return new YqlException(yql, t.column(), message);
+  }
+
+  private static List<Token> tokenize(String s) {
+    List<Token> out = new ArrayList<>();
+    int i = 0;
+    int n = s.length();
+    while (i < n) {
+      char c = s.charAt(i);
+      int col = i + 1;
+      if (Character.isWhitespace(c)) {
+        i++;
+      } else if (Character.isLetter(c) || c == '_') {
+        int j = i + 1;
+        while (j < n
+            && (Character.isLetterOrDigit(s.charAt(j))
+                || s.charAt(j) == '_'
+                || s.charAt(j) == '.')) {
+          j++;
+        }
+        out.add(new Token(Kind.IDENT, s.substring(i, j), col));
+        i = j;
+      } else if (Character.isDigit(c)
+          || (c == '-' && i + 1 < n && Character.isDigit(s.charAt(i + 1)))) {
+        int j = i + 1;
+        while (j < n && Character.isDigit(s.charAt(j))) {
+          j++;
+        }
+        if (j < n && (s.charAt(j) == '.' || Character.isLetter(s.charAt(j)))) {
+          throw new YqlException(s, j + 1, "only integers are supported here");
+        }
+        out.add(new Token(Kind.INT, s.substring(i, j), col));
+        i = j;
+      } else if (c == '"' || c == '\'') {
+        StringBuilder sb = new StringBuilder();
+        int j = i + 1;
+        while (true) {
+          if (j >= n) {
+            throw new YqlException(s, col, "the string starting here is not closed");
+          }
+          char d = s.charAt(j);
+          if (d == '\\' && j + 1 < n) {
+            char e = s.charAt(j + 1);
+            sb.append(
+                switch (e) {
+                  case 'n' -> '\n';
+                  case 't' -> '\t';
+                  default -> e;
+                });
+            j += 2;
+          } else if (d == c) {
+            j++;
+            break;
+          } else {
+            sb.append(d);
+            j++;
+          }
+        }
+        out.add(new Token(Kind.STRING, sb.toString(), col));
+        i = j;
+      } else if ((c == '<' || c == '>' || c == '!') && i + 1 < n && s.charAt(i + 1) == '=') {
+        out.add(new Token(Kind.PUNCT, s.substring(i, i + 2), col));
+        i += 2;
+      } else if ("(){},:;*<>=!".indexOf(c) >= 0) {
+        out.add(new Token(Kind.PUNCT, String.valueOf(c), col));
+        i++;
+      } else {
+        throw new YqlException(s, col, "unexpected character '" + c + "'");
+      }
+    }
+    out.add(new Token(Kind.END, "", n + 1));
+    return out;
+  }
+}

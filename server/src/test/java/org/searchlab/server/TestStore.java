@@ -1,0 +1,44 @@
+package org.searchlab.server;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.testing.ExactIndex;
+import org.searchlab.mutable.MutableConfig;
+import org.searchlab.mutable.MutableIndex;
+import org.searchlab.segmented.LuceneSegmentedIndex;
+import org.searchlab.segmented.SegmentedConfig;
+
+/** The stores the integration tests run the server against. */
+enum TestStore {
+  /** Core's brute-force reference store. */
+  EXACT {
+    @Override
+    SearchIndex open(Path dir, Schema schema) throws IOException {
+      return ExactIndex.open(dir, schema);
+    }
+  },
+  /** The Lucene segmented store with explicit refreshes and two search threads. */
+  SEGMENTED {
+    @Override
+    SearchIndex open(Path dir, Schema schema) throws IOException {
+      return LuceneSegmentedIndex.open(
+          dir,
+          schema,
+          SegmentedConfig.DEFAULT
+              .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+              .withSearchThreads(2)
+              .withRamBufferMB(32));
+    }
+  },
+  /** The mutable store (real-time visibility). */
+  MUTABLE {
+    @Override
+    SearchIndex open(Path dir, Schema schema) throws IOException {
+      return MutableIndex.open(dir, schema, MutableConfig.DEFAULT);
+    }
+  };
+
+  abstract SearchIndex open(Path dir, Schema schema) throws IOException;
+}

@@ -1,0 +1,166 @@
+package org.searchlab.server.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.embed.Embedder;
+import org.searchlab.core.wal.SyncPolicy;
+import org.searchlab.mutable.MutableConfig;
+import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.segmented.MergePolicyType;
+import org.searchlab.segmented.SegmentedConfig;
+import picocli.CommandLine;
+
+/**
+ * Every store knob is a flag, {@code --help} shows its default, and the defaults are the stores'.
+ */
+class ServeCommandTest {
+  /** Config component → flag. A knob added to a config without a flag fails this test. */
+  private static final Map<String, String> SEGMENTED = new LinkedHashMap<>();
+
+  private static final Map<String, String> MUTABLE = new LinkedHashMap<>();
+  private static final Map<String, String> HNSW = new LinkedHashMap<>();
+
+  static {
+    SEGMENTED.put("mergePolicy", "--merge-policy");
+    SEGMENTED.put("segmentsPerTier", "--segments-per-tier");
+    SEGMENTED.put("maxMergeAtOnce", "--max-merge-at-once");
+    SEGMENTED.put("floorSegmentMB", "--floor-segment-mb");
+    SEGMENTED.put("maxMergedSegmentMB", "--max-merged-segment-mb");
+    SEGMENTED.put("deletesPctAllowed", "--deletes-pct-allowed");
+    SEGMENTED.put("refreshIntervalMs", "--refresh-interval-ms");
+    SEGMENTED.put("segmentPerBatch", "--segment-per-batch");
+    SEGMENTED.put("ramBufferMB", "--ram-buffer-mb");
+    SEGMENTED.put("searchThreads", "--segment-search-threads");
+    SEGMENTED.put("slicing", "--slicing");
+    SEGMENTED.put("hnswM", "--hnsw-m");
+    SEGMENTED.put("hnswBeamWidth", "--ef-construction");
+    SEGMENTED.put("hnswMergeWorkers", "--hnsw-merge-workers");
+    SEGMENTED.put("mergeThreads", "--merge-threads");
+    SEGMENTED.put("partialUpdateMode", "--partial-update-mode");
+    SEGMENTED.put("wal", "--wal-sync");
+    MUTABLE.put("hnsw", "--hnsw-m");
+    MUTABLE.put("wal", "--wal-sync");
+    MUTABLE.put("threadsPerSearch", "--threads-per-search");
+    MUTABLE.put("snapshotInterval", "--snapshot-interval-s");
+    MUTABLE.put("compactionRatio", "--compaction-ratio");
+    MUTABLE.put("compactionMinDocs", "--compaction-min-docs");
+    MUTABLE.put("writerBatch", "--writer-batch");
+    HNSW.put("m", "--hnsw-m");
+    HNSW.put("efConstruction", "--ef-construction");
+    HNSW.put("seed", "--hnsw-seed");
+    HNSW.put("buildThreads", "--hnsw-build-threads");
+    HNSW.put("approximateThreshold", "--approximate-threshold");
+    HNSW.put("filterFirstThreshold", "--filter-first-threshold");
+  }
+
+  private static TreeSet<String> components(Class<? extends Record> c) {
+    TreeSet<String> out = new TreeSet<>();
+    Arrays.stream(c.getRecordComponents()).forEach(rc -> out.add(rc.getName()));
+    return out;
+  }
+
+  @Test
+  void everyKnobIsAFlagWithItsDefaultInHelp() {
+    assertEquals(components(SegmentedConfig.class), new TreeSet<>(SEGMENTED.keySet()));
+    assertEquals(components(MutableConfig.class), new TreeSet<>(MUTABLE.keySet()));
+    assertEquals(components(HnswConfig.class), new TreeSet<>(HNSW.keySet()));
+    CommandLine cli = new CommandLine(new ServeCommand());
+    String help = cli.getUsageMessage(CommandLine.Help.Ansi.OFF);
+    for (Map<String, String> m : java.util.List.of(SEGMENTED, MUTABLE, HNSW)) {
+      for (String flag : m.values()) {
+        assertTrue(cli.getCommandSpec().findOption(flag) != null, flag + " is an option");
+        assertTrue(help.contains(flag), flag + " is in --help");
+      }
+    }
+    for (var option : cli.getCommandSpec().options()) {
+      if (option.longestName().equals("--help") || option.longestName().equals("--version")) {
+        continue;
+      }
+      String description = String.join(" ", option.description());
+      assertTrue(description.contains("Default:"), option.longestName() + " shows its default");
+    }
+    assertTrue(help.contains("--store"), help);
+    assertTrue(help.contains("Default: segmented"), help);
+    assertTrue(help.contains("Default: ./data"), help);
+    assertTrue(help.contains("Default: 127.0.0.1"), help);
+    assertTrue(help.contains("Default: 8080"), help);
+  }
+
+  @Test
+  void defaultFlagsGiveTheStoresDefaults() {
+    ServeCommand cmd = new ServeCommand();
+    new CommandLine(cmd).parseArgs();
+    assertEquals(SegmentedConfig.DEFAULT, cmd.segmented.config(cmd.common));
+    assertEquals(MutableConfig.DEFAULT, cmd.mutable.config(cmd.common));
+    assertEquals(100 * 1024 * 1024, ServeCommand.parseSize(cmd.maxContentLength));
+  }
+
+  @Test
+  void flagsReachTheConfigs() {
+    ServeCommand cmd = new ServeCommand();
+    new CommandLine(cmd)
+        .parseArgs(
+            "--merge-policy",
+            "none",
+            "--refresh-interval-ms",
+            "-1",
+            "--hnsw-m",
+            "32",
+            "--ef-construction",
+            "64",
+            "--wal-sync",
+            "async",
+            "--threads-per-search",
+            "4",
+            "--filter-first-threshold",
+            "0.5",
+            "--segment-per-batch");
+    SegmentedConfig s = cmd.segmented.config(cmd.common);
+    assertEquals(MergePolicyType.NONE, s.mergePolicy());
+    assertEquals(SegmentedConfig.REFRESH_DISABLED, s.refreshIntervalMs());
+    assertEquals(32, s.hnswM());
+    assertEquals(64, s.hnswBeamWidth());
+    assertTrue(s.segmentPerBatch());
+    assertEquals(SyncPolicy.ASYNC, s.wal().syncPolicy());
+    MutableConfig m = cmd.mutable.config(cmd.common);
+    assertEquals(32, m.hnsw().m());
+    assertEquals(64, m.hnsw().efConstruction());
+    assertEquals(4, m.threadsPerSearch());
+    assertEquals(0.5, m.hnsw().filterFirstThreshold());
+    assertEquals(SyncPolicy.ASYNC, m.wal().syncPolicy());
+  }
+
+  @Test
+  void minilmIsTheRealModel() {
+    try (Embedder e = ServeCommand.openEmbedder("MiniLM", 384).orElseThrow()) {
+      assertEquals("minilm", e.name());
+      assertEquals(384, e.embed("command-line JSON processor").length);
+    }
+    assertTrue(ServeCommand.openEmbedder("none", 32).isEmpty());
+  }
+
+  @Test
+  void badValuesNameTheValue() {
+    assertEquals(512 * 1024, ServeCommand.parseSize("512kb"));
+    InvalidRequestException size =
+        assertThrows(InvalidRequestException.class, () -> ServeCommand.parseSize("lots"));
+    assertTrue(size.getMessage().contains("'lots'"));
+    InvalidRequestException store =
+        assertThrows(InvalidRequestException.class, () -> ServeCommand.parseStore("rocks"));
+    assertTrue(store.getMessage().contains("'rocks'"));
+    InvalidRequestException embedder =
+        assertThrows(InvalidRequestException.class, () -> ServeCommand.openEmbedder("gpt", 384));
+    assertTrue(embedder.getMessage().contains("'gpt'"));
+    InvalidRequestException dims =
+        assertThrows(InvalidRequestException.class, () -> ServeCommand.openEmbedder("minilm", 32));
+    assertTrue(dims.getMessage().contains("--dims is 32"), dims.getMessage());
+  }
+}

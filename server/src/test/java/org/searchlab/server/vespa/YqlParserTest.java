@@ -1,0 +1,144 @@
+package org.searchlab.server.vespa;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.searchlab.core.Filter;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.RankProfile;
+import org.searchlab.core.SearchRequest;
+import org.searchlab.server.Json;
+
+/** The YQL parser's grammar and error columns, and the translation to core requests. */
+class YqlParserTest {
+  @Test
+  void parsesTheBenchmarkStatements() {
+    Yql.Select s =
+        YqlParser.parse(
+            "select * from product where category contains \"Books\" and"
+                + " (({targetHits:100}nearestNeighbor(embedding,q_embedding)) or userQuery())");
+    Yql.And and = assertInstanceOf(Yql.And.class, s.where());
+    assertEquals(new Yql.Contains("category", "Books", 29), and.terms().get(0));
+    Yql.Or or = assertInstanceOf(Yql.Or.class, and.terms().get(1));
+    Yql.NearestNeighbor nn = assertInstanceOf(Yql.NearestNeighbor.class, or.terms().get(0));
+    assertEquals(Map.of("targetHits", 100L), nn.annotations());
+    assertInstanceOf(Yql.UserQuery.class, or.terms().get(1));
+
+    Yql.Select all =
+        YqlParser.parse("SELECT id, title FROM sources * WHERE true LIMIT 5 OFFSET 2;");
+    assertEquals(5, all.limit());
+    assertEquals(2, all.offset());
+    assertTrue(all.sources().isEmpty());
+  }
+
+  @Test
+  void errorsNameTheColumn() {
+    assertColumn("select * from product wher userQuery()", 23, "expected 'where'");
+    assertColumn("select * from product where userQuery(", 39, "expected ')'");
+    assertColumn("select * from product where title contains 5", 44, "quoted string");
+    assertColumn("select * from product where category contains \"x", 47, "not closed");
+    assertColumn("select * from product where userQuery() and", 44, "expected a condition");
+    assertColumn(
+        "select * from product where {targetHits:1}userQuery()", 29, "only on nearestNeighbor");
+    assertColumn("select * from product where userQuery() userQuery()", 41, "expected 'and', 'or'");
+    assertColumn("select * from product where price < 1.5", 38, "only integers");
+    assertColumn("", 1, "empty");
+  }
+
+  private static void assertColumn(String yql, int column, String part) {
+    YqlException e = assertThrows(YqlException.class, () -> YqlParser.parse(yql));
+    assertEquals(column, e.column(), e.getMessage());
+    assertTrue(e.getMessage().contains(part), e.getMessage());
+  }
+
+  @Test
+  void translatesToCoreRequests() {
+    float[] v = {0.6f, 0.8f};
+    SearchRequest hybrid =
+        translate(
+            "select * from product where category contains \"B\" and price >= 10 and price < 20 and"
+                + " ({targetHits:50, hnsw.exploreAdditionalHits:30, approximate:false}"
+                + "nearestNeighbor(embedding,q) or userQuery())",
+            "hybrid",
+            "red shoes",
+            v);
+    assertEquals(RankProfile.HYBRID, hybrid.rankProfile());
+    assertEquals(Filter.category("B").withPrice(new Filter.PriceRange(10, 19)), hybrid.filter());
+    assertEquals(50, hybrid.targetHits());
+    assertEquals(30, hybrid.exploreAdditionalHits());
+    assertEquals(false, hybrid.approximate());
+    assertEquals("red shoes", hybrid.text());
+
+    SearchRequest lexical = translate("select * from product where userQuery()", null, "x", null);
+    assertEquals(RankProfile.BM25, lexical.rankProfile());
+    assertNull(lexical.vector());
+    assertEquals(Filter.ALL, lexical.filter());
+
+    InvalidRequestException mismatch =
+        assertThrows(
+            InvalidRequestException.class,
+            () -> translate("select * from product where userQuery()", "closeness", "x", null));
+    assertTrue(mismatch.getMessage().contains("needs profile 'bm25'"), mismatch.getMessage());
+    YqlException and =
+        assertThrows(
+            YqlException.class,
+            () ->
+                translate(
+                    "select * from product where userQuery() and {targetHits:5}nearestNeighbor(embedding,q)",
+                    null,
+                    "x",
+                    v));
+    assertEquals(45, and.column(), and.getMessage());
+    YqlException noTarget =
+        assertThrows(
+            YqlException.class,
+            () ->
+                translate(
+                    "select * from product where nearestNeighbor(embedding,q)", null, null, v));
+    assertTrue(noTarget.getMessage().contains("targetHits"));
+    YqlException type =
+        assertThrows(
+            YqlException.class,
+            () -> translate("select * from music where true", null, null, null));
+    assertEquals(15, type.column());
+  }
+
+  @Test
+  void queryTensorForms() {
+    Map<String, JsonNode> p = new LinkedHashMap<>();
+    assertEquals("red shoes", QueryTensor.parse(TextNode.valueOf("embed(red shoes)"), "t", p));
+    assertEquals("a, b", QueryTensor.parse(TextNode.valueOf("embed(minilm, \"a, b\")"), "t", p));
+    p.put("q", TextNode.valueOf("from a param"));
+    assertEquals("from a param", QueryTensor.parse(TextNode.valueOf("embed(@q)"), "t", p));
+    float[] v = (float[]) QueryTensor.parse(TextNode.valueOf("[0.5, 1]"), "t", p);
+    assertEquals(2, v.length);
+    assertThrows(
+        InvalidRequestException.class, () -> QueryTensor.parse(TextNode.valueOf("nope"), "t", p));
+  }
+
+  private static SearchRequest translate(String yql, String profile, String query, float[] v) {
+    var body = Json.MAPPER.createObjectNode().put("yql", yql);
+    if (profile != null) {
+      body.put("ranking.profile", profile);
+    }
+    if (query != null) {
+      body.put("query", query);
+    }
+    if (v != null) {
+      var arr = body.putArray("input.query(q)");
+      for (float x : v) {
+        arr.add(x);
+      }
+    }
+    return VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, Map.of()), "product")
+        .request();
+  }
+}
