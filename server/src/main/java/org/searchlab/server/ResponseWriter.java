@@ -63,7 +63,14 @@ final class ResponseWriter {
   }
 
   /** Answers a body above the limit with 413 in the dialect's shape and closes. */
-  static void tooLarge(ChannelHandlerContext ctx, HttpRequest request, Routing routing) {
+  /**
+   * Answers an oversized request with a 413 in the dialect's shape. With {@code closeNow} the
+   * connection closes once the answer is written (the body already arrived whole); otherwise the
+   * answer says {@code Connection: close} and the caller closes after the rest of the body has been
+   * read and discarded, so a client still uploading reads the 413 instead of a broken pipe.
+   */
+  static void tooLarge(
+      ChannelHandlerContext ctx, HttpRequest request, Routing routing, boolean closeNow) {
     long t0 = System.nanoTime();
     String path = pathOf(request.uri());
     Dialect dialect = routing.dialectFor(path);
@@ -93,7 +100,11 @@ final class ResponseWriter {
             + ": body above "
             + routing.config().maxContentLength());
     routing.metrics().request(dialect.name(), "oversized", "none", 413, System.nanoTime() - t0);
-    write(ctx, request, resp, true);
+    if (closeNow || ctx.channel() instanceof Http2StreamChannel) {
+      write(ctx, request, resp, true);
+    } else {
+      write(ctx, request, resp.withHeader(HttpHeaderNames.CONNECTION.toString(), "close"), false);
+    }
   }
 
   /** The decoded path of a URI, or the raw URI if it cannot be decoded. */
