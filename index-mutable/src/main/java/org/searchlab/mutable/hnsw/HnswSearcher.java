@@ -1,5 +1,6 @@
 package org.searchlab.mutable.hnsw;
 
+import java.util.Arrays;
 import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
@@ -28,6 +29,7 @@ final class HnswSearcher implements GraphSearcher {
   private final ScoreHeap candidates = new ScoreHeap(true);
   private final ScoreHeap results = new ScoreHeap(false);
   private int scored;
+  private float[] lastQuery;
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
   private float[][] batchVectors = new float[64][];
@@ -70,6 +72,7 @@ final class HnswSearcher implements GraphSearcher {
       throw new InvalidRequestException("ef " + ef + " is outside [0, " + MAX_EF + "]");
     }
     scored = 0;
+    lastQuery = query;
     String plan = choosePlan(accept, acceptedCount, thresholds);
     int beam = Math.max(k, ef);
     if (plan.equals(QueryPlan.EXACT)) {
@@ -102,15 +105,32 @@ final class HnswSearcher implements GraphSearcher {
     return QueryPlan.HNSW;
   }
 
+  /**
+   * The top {@code k} of the results, best first, with their scores recomputed by {@link
+   * VectorUtil#dotProduct}: the beam may have scored them with {@link BulkDot}'s four-way kernel,
+   * whose last bits can differ, and a reported score must not depend on which path found the hit.
+   */
   private GraphHits collect(int k, String plan) {
     while (results.size() > k) {
       results.pop();
     }
     int n = results.size();
-    int[] nodes = new int[n];
-    float[] scores = new float[n];
+    long[] codes = new long[n];
+    VectorStore vectors = graph.vectors();
     for (int i = n - 1; i >= 0; i--) {
       long code = results.pop();
+      float[] v = vectors.get(ScoreHeap.node(code));
+      codes[i] =
+          v == null
+              ? code
+              : ScoreHeap.encode(ScoreHeap.node(code), VectorUtil.dotProduct(lastQuery, v));
+    }
+    // Best first: descending score, ties by descending node, as the heap orders them.
+    Arrays.sort(codes);
+    int[] nodes = new int[n];
+    float[] scores = new float[n];
+    for (int i = 0; i < n; i++) {
+      long code = codes[n - 1 - i];
       nodes[i] = ScoreHeap.node(code);
       scores[i] = VectorScores.fromDot(ScoreHeap.score(code));
     }
@@ -226,9 +246,7 @@ final class HnswSearcher implements GraphSearcher {
       // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
       int count = gather(links);
       scored += count;
-      for (int i = 0; i < count; i++) {
-        batchScores[i] = VectorUtil.dotProduct(query, batchVectors[i]);
-      }
+      BulkDot.score(query, batchVectors, batchScores, count);
       for (int i = 0; i < count; i++) {
         float s = batchScores[i];
         if (!(s > floor)) {
