@@ -19,10 +19,11 @@ import picocli.CommandLine.Option;
  * {@code searchlab hnsw-bench}: builds the mutable HNSW graph and a Lucene single-segment HNSW
  * index over the same vectors with the same M and beam width, then for each {@code ef} runs all
  * queries once per implementation to warm up and {@code --rounds} more times, alternating between
- * the implementations so that both meet the same load on a shared machine, and prints one JSON line
- * per (implementation, ef) with the fastest round. Besides wall-clock {@code qps} it reports {@code
- * cpuQps} (queries per CPU-second of the search thread) and build CPU time, which depend far less
- * on other processes.
+ * the implementations (who goes first alternates too) so that both meet the same load on a shared
+ * machine, and prints one JSON line per (implementation, ef) with the median round, and {@code
+ * qpsVsLucene}, the median over rounds of the ratio of the two passes of one round. Besides
+ * wall-clock {@code qps} it reports {@code cpuQps} (queries per CPU-second of the search thread)
+ * and build CPU time, which depend far less on other processes.
  */
 @Command(
     name = "hnsw-bench",
@@ -97,10 +98,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--rounds",
-      defaultValue = "3",
+      defaultValue = "5",
       description =
           "Timed passes per (impl, ef), alternating between the implementations so both see the"
-              + " same machine load; the fastest pass counts.")
+              + " same machine load; qps is the median pass, qpsVsLucene the median of the"
+              + " per-round ratios (default ${DEFAULT-VALUE}).")
   int rounds;
 
   static final int K = 10;
@@ -122,6 +124,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (rounds < 1) {
+      throw new org.searchlab.core.InvalidRequestException("--rounds " + rounds + " must be ≥ 1");
+    }
     BenchVectors v;
     if (vectors != null) {
       v = BenchVectors.fvecs(vectors, docs, queries);
@@ -143,14 +148,20 @@ public final class HnswBenchCommand implements Callable<Integer> {
             });
       }
       ObjectMapper json = new ObjectMapper();
+      int lucene = -1;
+      for (int i = 0; i < built.size(); i++) {
+        if (built.get(i).name().equals("lucene-hnsw")) {
+          lucene = i;
+        }
+      }
       for (int ef : efs) {
-        double[] bestWall = new double[built.size()];
-        double[] bestCpu = new double[built.size()];
-        double[] recall = new double[built.size()];
-        java.util.Arrays.fill(bestWall, Double.MAX_VALUE);
-        java.util.Arrays.fill(bestCpu, Double.MAX_VALUE);
+        int n = built.size();
+        double[][] wall = new double[n][rounds];
+        double[][] cpu = new double[n][rounds];
+        double[] recall = new double[n];
         for (int round = -1; round < rounds; round++) { // round -1 warms up
-          for (int i = 0; i < built.size(); i++) {
+          for (int j = 0; j < n; j++) {
+            int i = (round & 1) == 0 ? j : n - 1 - j; // alternate who goes first
             Impl impl = built.get(i);
             long cpu0 = THREADS.getCurrentThreadCpuTime();
             long wall0 = System.nanoTime();
@@ -158,24 +169,30 @@ public final class HnswBenchCommand implements Callable<Integer> {
             for (int q = 0; q < v.queries().length; q++) {
               sum += v.recall(q, impl.search(v.queries()[q], ef), kth[q], K);
             }
-            double wall = (System.nanoTime() - wall0) / 1e9;
-            double cpu = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
             if (round >= 0) {
-              bestWall[i] = Math.min(bestWall[i], wall);
-              bestCpu[i] = Math.min(bestCpu[i], cpu);
+              wall[i][round] = (System.nanoTime() - wall0) / 1e9;
+              cpu[i][round] = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
             }
             recall[i] = sum;
           }
         }
-        for (int i = 0; i < built.size(); i++) {
+        for (int i = 0; i < n; i++) {
           Impl impl = built.get(i);
           long visited = 0;
           for (float[] q : v.queries()) {
             visited += impl.visited(q, ef);
           }
-          System.out.println(
-              json.writeValueAsString(
-                  line(impl, v, ef, recall[i], bestWall[i], bestCpu[i], visited)));
+          Map<String, Object> line =
+              line(impl, v, ef, recall[i], median(wall[i]), median(cpu[i]), visited);
+          if (lucene >= 0) {
+            // Side by side: this pass's qps over Lucene's pass of the same round, median.
+            double[] ratios = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+              ratios[r] = wall[lucene][r] / wall[i][r];
+            }
+            line.put("qpsVsLucene", round(median(ratios), 3));
+          }
+          System.out.println(json.writeValueAsString(line));
         }
       }
     } finally {
@@ -320,6 +337,13 @@ public final class HnswBenchCommand implements Callable<Integer> {
     m.put("buildCpuSeconds", round(impl.buildCpuSeconds(), 2));
     m.put("buildDocsPerCpuSec", round(n / impl.buildCpuSeconds(), 1));
     return m;
+  }
+
+  private static double median(double[] xs) {
+    double[] sorted = xs.clone();
+    java.util.Arrays.sort(sorted);
+    int h = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
   }
 
   private static double round(double x, int digits) {
