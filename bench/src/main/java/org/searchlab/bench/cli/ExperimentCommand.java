@@ -8,12 +8,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.searchlab.bench.data.StandardData;
 import org.searchlab.bench.experiment.Corpus;
 import org.searchlab.bench.experiment.ExperimentRunner;
 import org.searchlab.bench.experiment.Profile;
 import org.searchlab.bench.experiment.ResultRow;
 import org.searchlab.bench.experiment.Variant;
 import org.searchlab.bench.report.ReportWriter;
+import org.searchlab.server.embed.MiniLmEmbedder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -36,7 +38,8 @@ final class ExperimentCommand implements Callable<Integer> {
       names = "--profile",
       defaultValue = "standard",
       description =
-          "quick (<= 5 min on 2 cores), standard (default, <= 30 min, 100k docs), full (1M docs),"
+          "quick (<= 5 min on 2 cores, synthetic), standard (default, <= 30 min, 100k docs of the"
+              + " Debian corpus), full (1M docs),"
               + " grid (HNSW grid only). Default: ${DEFAULT-VALUE}.")
   String profile;
 
@@ -53,8 +56,16 @@ final class ExperimentCommand implements Callable<Integer> {
 
   @Option(
       names = "--dataset",
-      description = "A dataset directory built by 'searchlab dataset build' (default: synthetic).")
+      description =
+          "A dataset directory built by 'searchlab dataset build'. Default: for the standard and"
+              + " full profiles, Debian's catalogue (built once into data/debian, ~5 min, then"
+              + " reused; extended with synthetic variants to the profile's size); else synthetic.")
   Path dataset;
+
+  @Option(
+      names = "--synthetic",
+      description = "Use the seeded synthetic corpus even where the Debian corpus is the default.")
+  boolean synthetic;
 
   @Option(
       names = "--variants",
@@ -168,11 +179,25 @@ final class ExperimentCommand implements Callable<Integer> {
                         .format(ZonedDateTime.now(ZoneOffset.UTC)));
     int needed = Math.max(p.mainPhases() ? p.docs() : 0, Math.max(p.sweepDocs(), p.gridDocs()));
     int queryCount = p.queryCount();
+    Path data = dataset;
+    String fallback = null;
+    if (data == null && !synthetic && usesDebianByDefault(p)) {
+      StandardData.Choice choice = StandardData.debian(home, System.err);
+      System.err.println("experiment: data: " + choice.reason());
+      data = choice.dataset();
+      fallback = data == null ? choice.reason() : null;
+    }
     System.err.printf("experiment: loading %d documents...%n", needed);
-    Corpus corpus =
-        dataset != null
-            ? Corpus.fromDataset(dataset, needed, queryCount, seed)
-            : Corpus.synthetic(seed, needed, p.dimension(), queryCount);
+    Corpus corpus;
+    if (data != null) {
+      corpus = Corpus.fromDataset(data, needed, queryCount, seed);
+    } else {
+      corpus = Corpus.synthetic(seed, needed, p.dimension(), queryCount);
+      if (fallback != null) {
+        corpus = new Corpus(corpus.docs(), corpus.queries(), fallback + "; " + corpus.source());
+      }
+    }
+    System.err.println("experiment: corpus: " + corpus.source());
     Corpus main =
         p.docs() >= corpus.docs().size() || p.docs() == 0
             ? corpus
@@ -184,6 +209,15 @@ final class ExperimentCommand implements Callable<Integer> {
         .run();
     System.out.println(outDir.resolve("report.md"));
     return 0;
+  }
+
+  /**
+   * The standard and full profiles default to the Debian corpus (real text, real embeddings), at
+   * the model's dimension; quick (tests) and grid stay on the seeded synthetic corpus.
+   */
+  private static boolean usesDebianByDefault(Profile p) {
+    return (p.name().equals("standard") || p.name().equals("full"))
+        && p.dimension() == MiniLmEmbedder.DIMENSION;
   }
 
   private static int rewriteReport(Path dir) throws java.io.IOException {

@@ -31,8 +31,8 @@ import org.searchlab.core.Document;
  * <p>Every document depends only on {@code (seed, i)}, so the corpus is deterministic. Not
  * thread-safe: an iterator is used by one thread.
  */
-final class SyntheticVariants implements Iterator<Document> {
-  static final double DEFAULT_NOISE = 0.02;
+public final class SyntheticVariants implements Iterator<Document> {
+  public static final double DEFAULT_NOISE = 0.02;
 
   private final List<Document> base;
   private final int count;
@@ -59,6 +59,19 @@ final class SyntheticVariants implements Iterator<Document> {
       lists.computeIfAbsent(String.valueOf(base.get(i).category()), c -> new ArrayList<>()).add(i);
     }
     lists.forEach((c, l) -> byCategory.put(c, l.stream().mapToInt(Integer::intValue).toArray()));
+  }
+
+  /**
+   * The first {@code n} documents derived from {@code base}: the base itself, then variants of it
+   * (see the class javadoc), as a list.
+   */
+  public static List<Document> first(List<Document> base, int n, long seed, double noise) {
+    SyntheticVariants variants = new SyntheticVariants(base, n, seed, noise);
+    List<Document> out = new ArrayList<>(n);
+    while (variants.hasNext()) {
+      out.add(variants.next());
+    }
+    return out;
   }
 
   @Override

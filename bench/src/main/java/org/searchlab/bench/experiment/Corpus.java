@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.searchlab.bench.data.Dataset;
+import org.searchlab.bench.data.DatasetInfo;
 import org.searchlab.bench.data.DatasetQuery;
+import org.searchlab.bench.data.SyntheticVariants;
 import org.searchlab.core.Document;
 import org.searchlab.core.data.SyntheticCorpus;
 
@@ -48,7 +51,10 @@ public record Corpus(List<Document> docs, List<BenchQuery> queries, String sourc
 
   /**
    * The first {@code n} documents of a built dataset, with its own queries when they come from
-   * those documents (else queries sampled from them the same way).
+   * those documents (else queries sampled from them the same way). When the dataset holds fewer
+   * than {@code n} documents, the rest are {@link SyntheticVariants} of its documents (recombined
+   * real text, vectors {@code normalize(v + σ·g)} with σ = {@value
+   * SyntheticVariants#DEFAULT_NOISE}), and the source says how many.
    */
   public static Corpus fromDataset(Path dir, int n, int queryCount, long seed) throws IOException {
     try (Dataset ds = Dataset.open(dir);
@@ -67,7 +73,29 @@ public record Corpus(List<Document> docs, List<BenchQuery> queries, String sourc
       if (queries.size() < Math.min(queryCount, size / 2)) {
         queries = sampleQueries(docs, queryCount, seed);
       }
-      return new Corpus(docs, queries, "dataset " + dir + " (" + ds.info() + ")");
+      DatasetInfo info = ds.info();
+      String source =
+          String.format(
+              Locale.ROOT,
+              "%s dataset %s: %,d documents, %d categories, %d-d %s embeddings",
+              info.source(),
+              dir,
+              size,
+              info.categories(),
+              info.dimension(),
+              info.model());
+      if (n > size) {
+        docs = SyntheticVariants.first(docs, n, seed, SyntheticVariants.DEFAULT_NOISE);
+        source +=
+            String.format(
+                Locale.ROOT,
+                ", + %,d synthetic variants of them (recombined text, vectors normalize(v + σ·g),"
+                    + " σ %.2f) to reach %,d",
+                n - size,
+                SyntheticVariants.DEFAULT_NOISE,
+                n);
+      }
+      return new Corpus(docs, queries, source);
     }
   }
 
