@@ -9,6 +9,11 @@
  * ef} is the query-time beam width. Scores are Lucene's {@code DOT_PRODUCT} closeness, {@code (1 +
  * dot) / 2}.
  *
+ * <p>Distances: {@link org.apache.lucene.util.VectorUtil#dotProduct} (SIMD through the incubator
+ * vector module), except in the beam search's inner loop, which scores a node's unvisited
+ * neighbours four at a time as Lucene's memory-mapped scorer does ({@code BulkDot}); its hits are
+ * rescored with {@code VectorUtil} before they are returned.
+ *
  * <p>References: Y. A. Malkov, D. A. Yashunin, "Efficient and robust approximate nearest neighbor
  * search using Hierarchical Navigable Small World graphs" (2016, arXiv:1603.09320): level
  * distribution, Algorithm 2 (beam search) and Algorithm 4 (neighbour selection heuristic). L. Patel
