@@ -2,6 +2,7 @@ package org.searchlab.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URLEncoder;
@@ -95,6 +96,37 @@ class BenchmarkBodiesTest {
         assertEquals(viaPost, viaGet);
       }
       assertEquals(QUERIES * 6, nonEmpty, "every benchmark query should find its own document");
+
+      // A YQL select list shows only those fields, as Vespa hides the others; '*' shows all.
+      Document probe = docs.get(0);
+      String title = String.join(" ", List.of(probe.title().split(" ")).subList(0, 3));
+      JsonNode some =
+          f.send(
+                  "GET",
+                  "/search/?hits=3&query="
+                      + enc(title)
+                      + "&yql="
+                      + enc(
+                          "select title, price, documentid, nosuchfield from product where"
+                              + " userQuery()"),
+                  (String) null)
+              .json();
+      for (JsonNode c : some.get("root").get("children")) {
+        List<String> names = new ArrayList<>();
+        c.get("fields").fieldNames().forEachRemaining(names::add);
+        assertEquals(List.of("documentid", "title", "price"), names, c.toString());
+      }
+      JsonNode all =
+          f.send(
+                  "GET",
+                  "/search/?hits=1&query="
+                      + enc(title)
+                      + "&yql="
+                      + enc("select * from product where userQuery()"),
+                  (String) null)
+              .json();
+      JsonNode first = all.get("root").get("children").get(0).get("fields");
+      assertTrue(first.has("sddocname") && first.has("description") && first.has("category"));
     }
   }
 

@@ -203,6 +203,38 @@ class ElasticsearchClientTest {
           es.search(s -> s.index("product").size(3).query(lexical), ObjectNode.class);
       assertEquals(
           probe.category(), withSource.hits().hits().get(0).source().get("category").asText());
+      // Source filtering: a list of fields, includes with a wildcard and excludes, or none.
+      SearchResponse<ObjectNode> fields =
+          es.search(
+              s ->
+                  s.index("product")
+                      .size(3)
+                      .query(lexical)
+                      .source(src -> src.filter(x -> x.includes("title", "price"))),
+              ObjectNode.class);
+      for (Hit<ObjectNode> h : fields.hits().hits()) {
+        assertEquals(List.of("title", "price"), fieldNames(h.source()));
+      }
+      SearchResponse<ObjectNode> wildcard =
+          es.search(
+              s ->
+                  s.index("product")
+                      .size(3)
+                      .query(lexical)
+                      .source(
+                          src -> src.filter(x -> x.includes("*").excludes("embedding", "desc*"))),
+              ObjectNode.class);
+      assertEquals(
+          List.of("id", "title", "category", "price", "average_rating"),
+          fieldNames(wildcard.hits().hits().get(0).source()));
+      SearchResponse<ObjectNode> none =
+          es.search(
+              s -> s.index("product").size(3).query(lexical).source(src -> src.fetch(false)),
+              ObjectNode.class);
+      assertEquals(null, none.hits().hits().get(0).source());
+      GetResponse<ObjectNode> partial =
+          es.get(g -> g.index("product").id(probe.id()).sourceIncludes("cat*"), ObjectNode.class);
+      assertEquals(List.of("category"), fieldNames(partial.source()));
 
       // Get, update, delete.
       GetResponse<ObjectNode> got =
@@ -237,5 +269,11 @@ class ElasticsearchClientTest {
 
   private static <T> List<String> ids(SearchResponse<T> r) {
     return r.hits().hits().stream().map(Hit::id).toList();
+  }
+
+  private static List<String> fieldNames(ObjectNode source) {
+    List<String> names = new ArrayList<>();
+    source.fieldNames().forEachRemaining(names::add);
+    return names;
   }
 }

@@ -142,7 +142,9 @@ public final class EsDialect implements Dialect {
         case "_source" -> {
           method(r, HttpMethod.GET);
           Document d = service.get(id).orElseThrow(() -> docMissing(id));
-          yield EsResponses.json(200, EsDocuments.source(d)).tagged("_source", "none");
+          EsSourceFilter filter = EsSourceFilter.fromParams(r, EsSourceFilter.ALL);
+          yield EsResponses.json(200, filter.apply(EsDocuments.source(d)))
+              .tagged("_source", "none");
         }
         default -> throw unknownEndpoint(r);
       };
@@ -289,7 +291,8 @@ public final class EsDialect implements Dialect {
             result,
             (System.nanoTime() - t0) / 1_000_000,
             q.trackTotal(),
-            q.source() ? this::getQuietly : null);
+            q.source().enabled() ? this::getQuietly : null,
+            q.source());
     return EsResponses.json(200, out).tagged("_search", q.queryType());
   }
 
@@ -434,7 +437,10 @@ public final class EsDialect implements Dialect {
         return EsResponses.json(404, o).tagged("_doc_get", "none");
       }
       o.put("_version", 1).put("_seq_no", 0).put("_primary_term", 1).put("found", true);
-      o.set("_source", EsDocuments.source(d.get()));
+      EsSourceFilter filter = EsSourceFilter.fromParams(r, EsSourceFilter.ALL);
+      if (filter.enabled()) {
+        o.set("_source", filter.apply(EsDocuments.source(d.get())));
+      }
       return EsResponses.json(200, o).tagged("_doc_get", "none");
     }
     if (m.equals(HttpMethod.PUT) || m.equals(HttpMethod.POST)) {

@@ -142,13 +142,15 @@ public final class EsResponses {
    * The body of a {@code _search}.
    *
    * @param sources the source of a hit's document, or {@code null} to leave {@code _source} out
+   * @param filter the fields of {@code _source} to return
    */
   static ObjectNode search(
       String index,
       SearchResult result,
       long tookMillis,
       boolean trackTotal,
-      Function<String, Document> sources) {
+      Function<String, Document> sources,
+      EsSourceFilter filter) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("took", tookMillis);
     o.put("timed_out", false);
@@ -173,7 +175,7 @@ public final class EsResponses {
       if (sources != null) {
         Document d = sources.apply(h.id());
         if (d != null) {
-          hit.set("_source", EsDocuments.source(d));
+          hit.set("_source", filter.apply(EsDocuments.source(d)));
         }
       }
     }

@@ -128,13 +128,11 @@ final class EsSearchParser {
         body.has("from")
             ? Json.integer(body.get("from"), "[from]", 0, SearchRequest.MAX_WINDOW)
             : r.intParam("from", 0);
-    boolean source = true;
-    if (body.has("_source")) {
-      JsonNode s = body.get("_source");
-      source = !s.isBoolean() || s.booleanValue();
-    } else if (r.param("_source") != null) {
-      source = !r.param("_source").equals("false");
-    }
+    // As Elasticsearch's RestSearchAction: URL parameters, when given, override the body.
+    EsSourceFilter source =
+        EsSourceFilter.fromParams(
+            r,
+            body.has("_source") ? EsSourceFilter.parse(body.get("_source")) : EsSourceFilter.ALL);
     int track = SearchRequest.DEFAULT_TRACK_TOTAL_HITS;
     boolean trackTotal = true;
     JsonNode tth = body.get("track_total_hits");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.searchlab.core.Document;
@@ -98,9 +99,13 @@ public final class VespaDialect implements Dialect {
         c.put("id", id).put("relevance", h.score()).put("source", docType);
         ObjectNode fields = c.putObject("fields");
         fields.put("sddocname", docType).put("documentid", id);
-        if (!q.minimal()) {
+        if (!q.minimal() && needsDocument(q.fields())) {
           Optional<Document> d = service.get(h.id());
           d.ifPresent(doc -> fields.setAll(VespaDocuments.fieldsOf(doc, false)));
+        }
+        if (!q.fields().isEmpty()) {
+          // As Vespa: a select list shows those summary fields only (unknown names show nothing).
+          fields.retain(q.fields());
         }
       }
     }
@@ -115,6 +120,19 @@ public final class VespaDialect implements Dialect {
       }
     }
     return ApiResponse.json(200, Json.bytes(out)).tagged("search", q.queryType());
+  }
+
+  /** Whether a select list names a field beyond the two every hit has without a document fetch. */
+  private static boolean needsDocument(List<String> selected) {
+    if (selected.isEmpty()) {
+      return true;
+    }
+    for (String f : selected) {
+      if (!f.equals("sddocname") && !f.equals("documentid")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private String docId(String namespace, String id) {

@@ -178,7 +178,7 @@ final class VespaQueryTranslator {
       }
     }
     String type = SearchService.queryType(profile);
-    return new VespaSearch(b.build(), embedText, minimal, timing, type);
+    return new VespaSearch(b.build(), embedText, minimal, select.fields(), timing, type);
   }
 
   private static double threshold(Map<String, JsonNode> params, String name) {

@@ -42,10 +42,11 @@ sealed interface Yql {
   /**
    * A whole statement.
    *
+   * @param fields the summary fields after {@code select}; empty for {@code *}
    * @param sources the document types after {@code from}; empty for {@code sources *}
    * @param where the condition
    * @param limit the {@code limit} clause, or -1
    * @param offset the {@code offset} clause, or -1
    */
-  record Select(List<String> sources, Yql where, int limit, int offset) {}
+  record Select(List<String> fields, List<String> sources, Yql where, int limit, int offset) {}
 }

@@ -67,13 +67,14 @@ final class YqlParser {
 
   private Yql.Select select() {
     keyword("select");
+    List<String> fields = new ArrayList<>();
     if (peek().is("*")) {
       next();
     } else {
-      ident("a field name or '*'");
+      fields.add(ident("a field name or '*'").text());
       while (peek().is(",")) {
         next();
-        ident("a field name");
+        fields.add(ident("a field name").text());
       }
     }
     keyword("from");
@@ -122,7 +123,7 @@ final class YqlParser {
     if (end.kind() != Kind.END) {
       throw error(end, "expected 'and', 'or', 'limit', 'offset' or the end, found " + end.show());
     }
-    return new Yql.Select(List.copyOf(sources), where, limit, offset);
+    return new Yql.Select(List.copyOf(fields), List.copyOf(sources), where, limit, offset);
   }
 
   private Yql or() {
