@@ -2,6 +2,7 @@ package org.searchlab.mutable;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.searchlab.core.Document;
 import org.searchlab.core.Schema;
 import org.searchlab.mutable.attributes.AttributeStore;
 import org.searchlab.mutable.docstore.DocumentStore;
@@ -35,6 +36,32 @@ final class IndexParts {
 
   IndexParts(VectorPart vectors) {
     this.vectors = vectors;
+  }
+
+  /**
+   * The document at a local id, whole: the document store keeps documents without their vector,
+   * which lives once, in the vector attribute (as Vespa reads a tensor attribute into the summary).
+   * Null when the id holds no document. Readers call it inside a generation guard, so the vector of
+   * a local id they looked up cannot be dropped under them.
+   */
+  Document document(int local) {
+    Document d = documents.get(local);
+    if (d == null) {
+      return null;
+    }
+    float[] v = vectors.vectors().get(local);
+    return v == null
+        ? d
+        : new Document(
+            d.id(), d.title(), d.description(), d.category(), d.price(), d.averageRating(), v);
+  }
+
+  /** {@code d} without its vector, as the document store keeps it. */
+  static Document withoutVector(Document d) {
+    return d.embedding() == null
+        ? d
+        : new Document(
+            d.id(), d.title(), d.description(), d.category(), d.price(), d.averageRating(), null);
   }
 
   long postingBytes() {

@@ -241,7 +241,7 @@ final class IndexWriter implements AutoCloseable {
           parts.inPlaceUpdates.incrementAndGet();
         } else {
           parts.reindexedUpdates.incrementAndGet();
-          putDocument(upd.applyTo(parts.documents.get(old)), serial);
+          putDocument(upd.applyTo(parts.document(old)), serial);
         }
       }
       case Operation.Delete d -> {
@@ -263,8 +263,11 @@ final class IndexWriter implements AutoCloseable {
     touched += parts.fields.get(1).add(local, description);
     parts.postingListsTouched.addAndGet(touched);
     parts.attributes.set(local, doc.category(), doc.price(), doc.averageRating());
-    parts.documents.put(local, doc);
+    parts.documents.put(local, IndexParts.withoutVector(doc));
     if (doc.embedding() != null) {
+      // The vector is readable at once (a real-time get finds the document whole); the graph
+      // links it when the batch ends.
+      parts.vectors.vectors().set(local, doc.embedding());
       if (pendingCount == pendingIds.length) {
         pendingIds = java.util.Arrays.copyOf(pendingIds, pendingCount * 2);
         pendingVectors = java.util.Arrays.copyOf(pendingVectors, pendingCount * 2);

@@ -229,7 +229,7 @@ public final class MutableIndex implements SearchIndex {
     Schema.validateId(id);
     try (var guard = parts.generations.enter()) {
       int local = parts.ids.lookup(id);
-      return local < 0 ? Optional.empty() : Optional.ofNullable(parts.documents.get(local));
+      return local < 0 ? Optional.empty() : Optional.ofNullable(parts.document(local));
     }
   }
 

@@ -90,10 +90,16 @@ final class Snapshotter {
           checkEnd(in);
         });
     Path graphFile = SnapshotFiles.graphFile(dir, serial);
-    if (graph[0] && Files.exists(graphFile)) {
+    if (graph[0]) {
+      if (!Files.exists(graphFile)) {
+        // The vectors live only there: the document store keeps documents without them.
+        throw new IOException(
+            "snapshot " + serial + " needs its graph file " + graphFile + ", which is missing");
+      }
       parts.vectors = VectorPart.load(graphFile, hnsw);
     } else {
-      // No graph file (a snapshot written without a graph): rebuild it from the stored vectors.
+      // A snapshot written without a graph (older stores, whose documents kept their vectors):
+      // rebuild the graph from the stored vectors.
       parts.vectors = VectorPart.create(dimension, hnsw);
       int limit = parts.ids.limit();
       for (int d = 0; d < limit; d++) {

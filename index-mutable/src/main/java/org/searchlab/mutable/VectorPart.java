@@ -64,6 +64,8 @@ final class VectorPart {
   void remove(int id) {
     if (graph.remove(id)) {
       graphOperations++;
+    } else {
+      vectors.remove(id); // stored ahead of linking, but retired before its batch linked it
     }
   }
 

@@ -1,5 +1,6 @@
 package org.searchlab.mutable;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -162,6 +163,52 @@ class MutableIndexTest {
       SearchRequest req = SearchRequest.builder().text(text).filter(f).hits(10).build();
       assertSameScores(oracle.search(req), index.search(req), text);
     }
+  }
+
+  @Test
+  void vectorsAreKeptOnceAndEveryGetReturnsThemWhole() throws IOException {
+    Path dir = tmp.resolve("idx");
+    MutableIndex index = open(dir, small());
+    List<Document> docs = corpus.documents(600);
+    feed(index, docs.subList(0, 400));
+    // The document store holds text and attributes only; the vectors live in the attribute.
+    long textBytes = 0;
+    for (Document d : docs.subList(0, 400)) {
+      textBytes +=
+          org.searchlab.core.wal.OperationCodec.encodeDocument(IndexParts.withoutVector(d)).length;
+    }
+    long stored = index.stats().memoryBytes().get("document_store");
+    assertTrue(
+        stored < textBytes + 400L * DIM * 4 / 2,
+        "document store " + stored + " bytes for " + textBytes + " bytes of text: holds vectors?");
+    // Get after a batch that put and deleted, after a reindexing update, after an in-place update.
+    List<org.searchlab.core.Operation> ops = new ArrayList<>();
+    for (Document d : docs.subList(400, 600)) {
+      ops.add(org.searchlab.core.Operation.put(d));
+    }
+    ops.add(org.searchlab.core.Operation.delete(docs.get(599).id())); // put and gone in one batch
+    index.bulk(ops);
+    index.update(PartialUpdate.of(docs.get(10).id()).withTitle("a brand new title"));
+    index.update(PartialUpdate.of(docs.get(11).id()).withPrice(7));
+    for (int i = 0; i < 599; i++) {
+      Document got = index.get(docs.get(i).id()).orElseThrow();
+      assertArrayEquals(docs.get(i).embedding(), got.embedding(), "vector of doc " + i);
+    }
+    assertEquals("a brand new title", index.get(docs.get(10).id()).orElseThrow().title());
+    assertTrue(index.get(docs.get(599).id()).isEmpty());
+    index.flush();
+    index.close();
+    opened.remove(index);
+
+    MutableIndex reopened = open(dir, small());
+    for (int i = 0; i < 599; i++) {
+      Document got = reopened.get(docs.get(i).id()).orElseThrow();
+      assertArrayEquals(docs.get(i).embedding(), got.embedding(), "reopened vector of doc " + i);
+    }
+    SearchResult own =
+        reopened.search(
+            SearchRequest.builder().vector(docs.get(300).embedding()).targetHits(10).build());
+    assertEquals(docs.get(300).id(), own.hits().get(0).id());
   }
 
   @Test
