@@ -59,6 +59,9 @@ public final class ServerProcess implements AutoCloseable {
             "-Xms" + heap,
             "-Xmx" + heap,
             "-XX:+UseG1GC",
+            // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
+            // time out exactly (a thread that exits would take its CPU time with it).
+            "-XX:-UseDynamicNumberOfCompilerThreads",
             "-cp",
             System.getProperty("java.class.path"),
             "org.searchlab.bench.cli.SearchlabCli",

@@ -3,22 +3,37 @@ package org.searchlab.bench.load;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
- * CPU time of one process read from Linux {@code /proc/<pid>/stat} (utime + stime, in clock ticks).
- * Cores used over a window = CPU seconds consumed in the window / wall seconds of the window.
+ * CPU time of one process read from Linux {@code /proc/<pid>/stat} (utime + stime, in clock ticks),
+ * less the time of its JIT compiler threads ({@code /proc/<pid>/task/<tid>}, named {@code C1
+ * CompilerThre…} or {@code C2 CompilerThre…}): compiling is a one-off cost of a freshly started
+ * JVM, not work per query or per document, and a server restarted just before a measured window
+ * would otherwise be charged for it. GC threads stay in. The subtraction is exact only while
+ * compiler threads live as long as the JVM, so servers measured this way run with {@code
+ * -XX:-UseDynamicNumberOfCompilerThreads}. Cores used over a window = CPU seconds consumed in the
+ * window / wall seconds of the window.
  *
- * <p>Thread-safe: stateless apart from the immutable pid and tick rate.
+ * <p>Thread-safe: stateless apart from the immutable pid, directory and tick rate.
  */
 public final class ProcessCpu {
   private static final long TICKS_PER_SECOND = clockTicks();
 
   private final long pid;
+  private final Path proc;
 
   public ProcessCpu(long pid) {
+    this(pid, Path.of("/proc"));
+  }
+
+  /** Reads from {@code proc} instead of {@code /proc} (for tests). */
+  ProcessCpu(long pid, Path proc) {
     this.pid = pid;
+    this.proc = proc;
   }
 
   /** The process whose CPU this reads. */
@@ -26,15 +41,45 @@ public final class ProcessCpu {
     return pid;
   }
 
-  /** Total user + system CPU time of the process so far, in nanoseconds. */
+  /**
+   * User + system CPU time of the process so far, less that of its JIT compiler threads, in
+   * nanoseconds.
+   */
   public long cpuNanos() {
-    String stat;
+    Path dir = proc.resolve(Long.toString(pid));
     try {
-      stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.UTF_8);
+      long total = parseCpuNanos(Files.readString(dir.resolve("stat")), TICKS_PER_SECOND);
+      return total - compilerNanos(dir.resolve("task"));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the CPU time of process " + pid, e);
     }
-    return parseCpuNanos(stat, TICKS_PER_SECOND);
+  }
+
+  private static long compilerNanos(Path tasks) throws IOException {
+    long sum = 0;
+    if (!Files.isDirectory(tasks)) {
+      return 0;
+    }
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+      for (Path t : threads) {
+        try {
+          String comm = Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).strip();
+          if (isCompiler(comm)) {
+            sum += parseCpuNanos(Files.readString(t.resolve("stat")), TICKS_PER_SECOND);
+          }
+        } catch (NoSuchFileException e) {
+          // the thread ended while we listed the others
+        }
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * HotSpot names its compiler threads "C1 CompilerThread0", "C2 CompilerThread1", … (15 chars).
+   */
+  static boolean isCompiler(String comm) {
+    return comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre");
   }
 
   /**

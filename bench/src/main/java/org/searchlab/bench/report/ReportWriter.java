@@ -76,7 +76,8 @@ public final class ReportWriter {
         "- Every server ran alone as a child JVM on loopback; the closed-loop load generator ran in"
             + " the runner's JVM on the same cores, and other processes may have shared the"
             + " machine. CPU is the server process's own CPU time (/proc/<pid>/stat) over each"
-            + " cell. Compare ratios measured side by side in this run, not absolute numbers.\n\n");
+            + " cell, less its JIT compiler threads (a one-off cost of a freshly started server)."
+            + " Compare ratios measured side by side in this run, not absolute numbers.\n\n");
 
     md.append("## What this run shows\n\n").append(new Findings(idx).paragraph()).append("\n\n");
 

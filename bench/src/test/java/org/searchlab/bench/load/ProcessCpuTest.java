@@ -1,9 +1,13 @@
 package org.searchlab.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProcessCpuTest {
   @Test
@@ -26,6 +30,34 @@ class ProcessCpuTest {
     long after = self.cpuNanos();
     assertTrue(x > 0);
     assertTrue(after > before, before + " -> " + after);
+  }
+
+  @Test
+  void compilerThreadsAreLeftOut(@TempDir Path proc) throws Exception {
+    Path dir = proc.resolve("77");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("stat"), stat("java", 500, 100)); // 6 s in all
+    task(dir, 77, "java", 10, 0);
+    task(dir, 78, "C2 CompilerThre", 150, 50); // 2 s compiling
+    task(dir, 79, "C1 CompilerThre", 40, 10); // 0.5 s
+    task(dir, 80, "G1 Conc#0", 30, 0); // GC stays in
+    task(dir, 81, "search-1", 300, 40);
+    Files.createDirectories(dir.resolve("task").resolve("82")); // a thread that just ended
+    assertEquals(3_500_000_000L, new ProcessCpu(77, proc).cpuNanos());
+    assertTrue(ProcessCpu.isCompiler("C2 CompilerThre"));
+    assertFalse(ProcessCpu.isCompiler("VM Thread"));
+  }
+
+  private static String stat(String comm, long utime, long stime) {
+    return "1 (" + comm + ") S 1 1 1 0 -1 0 0 0 0 0 " + utime + " " + stime + " 0 0 20 0 1 0";
+  }
+
+  private static void task(Path dir, int tid, String comm, long utime, long stime)
+      throws Exception {
+    Path t = dir.resolve("task").resolve(Integer.toString(tid));
+    Files.createDirectories(t);
+    Files.writeString(t.resolve("comm"), comm + "\n");
+    Files.writeString(t.resolve("stat"), stat(comm, utime, stime));
   }
 
   @Test
