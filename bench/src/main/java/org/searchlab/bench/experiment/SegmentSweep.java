@@ -13,8 +13,9 @@ import org.searchlab.bench.load.CellStats;
  * B batches make exactly B segments), then is force-merged down through the profile's segment
  * counts. At each count, filtered vector, lexical and hybrid queries run at the sweep's client
  * counts with {@code searchThreads} = 0 (segments searched one after another) and with the server's
- * default pool (Elasticsearch's concurrent segment search). Switching the thread setting restarts
- * the server on the same data directory; the order alternates so each count needs one restart. Runs
+ * default pool (Elasticsearch's concurrent segment search). Each setting is measured on a server
+ * restarted on the same data directory after the merge and warmed up the same way, so neither
+ * carries the merge's garbage or the other's JIT state; the order alternates between counts. Runs
  * on the caller's thread; not thread-safe.
  */
 final class SegmentSweep {
@@ -77,16 +78,19 @@ final class SegmentSweep {
           s.admin.forceMerge(target);
           s.admin.refresh();
         }
-        Integer segments = s.admin.segments();
-        // Measure with the running server's thread setting, then restart with the other one; the
-        // next segment count starts with that one, so each count costs one restart.
-        measure(s, info, segments, threads);
-        threads = threads.equals(DEFAULT_POOL) ? SEQUENTIAL : DEFAULT_POOL;
-        s.admin.flush();
-        s.close();
-        s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
-        s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
-        measure(s, info, s.admin.segments(), threads);
+        // Both settings are measured on a freshly started, equally warmed server: the one that
+        // ran the force-merge would otherwise also carry the merge's garbage into its cells. The
+        // order alternates between counts.
+        for (int side = 0; side < 2; side++) {
+          s.admin.flush();
+          s.close();
+          s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
+          s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
+          measure(s, info, s.admin.segments(), threads);
+          if (side == 0) {
+            threads = threads.equals(DEFAULT_POOL) ? SEQUENTIAL : DEFAULT_POOL;
+          }
+        }
       }
     } finally {
       s.close();
