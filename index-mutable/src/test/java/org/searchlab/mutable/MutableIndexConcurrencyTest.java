@@ -25,10 +25,10 @@ import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.testing.TestSeeds;
 import org.searchlab.core.wal.SyncPolicy;
 import org.searchlab.core.wal.WalConfig;
 import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * Readers racing one writer for a bounded time. The documents are built so that a half-applied

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
-import org.searchlab.core.testing.BaseSearchIndexTestCase;
+import org.searchlab.testing.BaseSearchIndexTestCase;
 
 /** The conformance suite, unchanged, against the mutable store with its default settings. */
 class MutableIndexConformanceTest extends BaseSearchIndexTestCase {

@@ -19,9 +19,10 @@ import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.testing.ExactIndex;
-import org.searchlab.core.testing.ForkedJvm;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.ExactIndex;
+import org.searchlab.testing.ForkedJvm;
+import org.searchlab.testing.SearchAssertions;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * Kills a feeding child JVM with SIGKILL ten times at random moments, reopens the index after each
@@ -120,7 +121,7 @@ class MutableIndexCrashTest {
         String text = "w" + random.nextInt(30) + " w" + random.nextInt(100);
         Filter f = q % 2 == 0 ? Filter.ALL : Filter.category("c" + random.nextInt(5));
         SearchRequest req = SearchRequest.builder().text(text).filter(f).hits(10).build();
-        MutableIndexTest.assertSameScores(oracle.search(req), index.search(req), text);
+        SearchAssertions.assertSameScores(oracle.search(req), index.search(req), text);
       }
     }
     for (Hit h : all.hits()) {

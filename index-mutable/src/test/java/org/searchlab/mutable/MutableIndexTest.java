@@ -3,14 +3,13 @@ package org.searchlab.mutable;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.searchlab.testing.SearchAssertions.assertSameScores;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,18 +18,17 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
-import org.searchlab.core.Hit;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.BaseSearchIndexTestCase;
-import org.searchlab.core.testing.ExactIndex;
-import org.searchlab.core.testing.TestSeeds;
 import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.testing.BaseSearchIndexTestCase;
+import org.searchlab.testing.ExactIndex;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /** Behaviour particular to the mutable store: in-place updates, id reuse, snapshots, threads. */
 class MutableIndexTest {
@@ -303,25 +301,5 @@ class MutableIndexTest {
       m.put(d.id(), d);
     }
     return m;
-  }
-
-  /** Same scores rank by rank; the ids equal too, except inside groups of tied scores. */
-  static void assertSameScores(SearchResult expected, SearchResult actual, String what) {
-    assertEquals(expected.hits().size(), actual.hits().size(), what + ": hit count");
-    Set<String> e = new HashSet<>();
-    Set<String> a = new HashSet<>();
-    for (int i = 0; i < expected.hits().size(); i++) {
-      Hit x = expected.hits().get(i);
-      Hit y = actual.hits().get(i);
-      assertEquals(x.score(), y.score(), 1e-4, what + ": score at rank " + i);
-      e.add(x.id());
-      a.add(y.id());
-      boolean groupEnds =
-          i + 1 == expected.hits().size()
-              || Math.abs(expected.hits().get(i + 1).score() - x.score()) > 1e-4;
-      if (groupEnds && i + 1 < expected.hits().size()) {
-        assertEquals(e, a, what + ": ids up to rank " + i);
-      }
-    }
   }
 }

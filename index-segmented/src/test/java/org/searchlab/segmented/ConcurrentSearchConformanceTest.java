@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
-import org.searchlab.core.testing.BaseSearchIndexTestCase;
+import org.searchlab.testing.BaseSearchIndexTestCase;
 
 /**
  * The conformance suite against the segmented store with concurrent segment search on two threads.

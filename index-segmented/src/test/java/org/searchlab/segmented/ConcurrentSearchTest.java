@@ -14,9 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Filter;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.BaseSearchIndexTestCase;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.BaseSearchIndexTestCase;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * Concurrent segment search gives the same answers as sequential search on a 20-segment index:

@@ -17,9 +17,9 @@ import org.searchlab.core.Document;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.ForkedJvm;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.ForkedJvm;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * SIGKILL during a feed loses nothing acknowledged: a child JVM feeds the store and reports acks;

@@ -18,8 +18,8 @@ import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /** Segment counts follow the experimenter's controls: one per batch, and exact force merges. */
 class SegmentCountTest {

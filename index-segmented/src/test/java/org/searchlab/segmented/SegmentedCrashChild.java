@@ -11,7 +11,7 @@ import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.WriteResult;
-import org.searchlab.core.data.SyntheticCorpus;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The child of {@link CrashSafetyTest}: feeds a segmented store until it is killed, printing each

@@ -18,8 +18,8 @@ import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.WriteResult;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /** Store-specific behaviour: plans, partial-update modes, real-time get, flush and WAL trim. */
 class StoreBehaviourTest {

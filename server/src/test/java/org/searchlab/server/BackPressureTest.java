@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * 256 concurrent clients against one search thread with a queue of 4 (and one write thread with a

@@ -28,8 +28,8 @@ import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.SearchRequest;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The official {@code elasticsearch-java} client, unchanged, against the server: it creates the

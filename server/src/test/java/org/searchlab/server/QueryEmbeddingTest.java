@@ -12,9 +12,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
-import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.embed.Embedder;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * Query-text embedding through both dialects: {@code knn.query_vector_builder.text_embedding} and

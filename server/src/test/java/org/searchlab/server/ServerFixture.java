@@ -19,8 +19,8 @@ import java.util.Optional;
 import org.searchlab.core.Document;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
-import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * A server on an ephemeral port in front of a fresh store in a temporary directory, with a plain

@@ -4,11 +4,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
-import org.searchlab.core.testing.ExactIndex;
 import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.segmented.SegmentedConfig;
+import org.searchlab.testing.ExactIndex;
 
 /** The stores the integration tests run the server against. */
 enum TestStore {

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.Document;
-import org.searchlab.core.data.SyntheticCorpus;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The official {@code vespa-feed-client} (HTTP/2 with prior knowledge only, gzip bodies) feeds puts

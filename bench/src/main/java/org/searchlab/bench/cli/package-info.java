@@ -1,7 +1,6 @@
 /**
- * The {@code searchlab} command line (picocli): one top-level command with a subcommand per job
- * ({@code test}, {@code serve}, {@code experiment}, {@code dataset}, {@code hnsw-bench}, {@code
- * jmh}). {@code bin/searchlab} finds the JDK, builds stale jars and starts {@link
- * org.searchlab.bench.cli.SearchlabCli}.
+ * The benchmark module's {@code searchlab} subcommands ({@code experiment}, {@code jmh}; {@code
+ * dataset} and {@code hnsw-bench} live with their code), registered with the distribution's command
+ * line through {@link org.searchlab.bench.cli.BenchCommands}.
  */
 package org.searchlab.bench.cli;

@@ -13,8 +13,8 @@ import java.util.stream.Stream;
 import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
-import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The three ways of building a dataset ({@code debian}, {@code ndjson}, {@code synthetic}), each

@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.lucene.util.VectorUtil;
+import org.searchlab.testing.ExactCorpus;
+import org.searchlab.testing.TopK;
 
 /**
  * Exact top-k by dot product for every query, over all documents and over the documents of the
- * query's category, in one brute-force pass with Lucene's SIMD {@link VectorUtil#dotProduct}.
+ * query's category, in one brute-force pass with the oracle's kernel ({@link ExactCorpus#scanDot},
+ * Lucene's SIMD dot product).
  *
  * <p>Documents stream from {@code vectors.fvecs} in blocks of {@value #BLOCK} (so memory does not
  * grow with the corpus); within a block the work is tiled by {@value #TILE} documents (a tile of
@@ -131,19 +133,11 @@ final class GroundTruthBuilder {
     for (int tile = 0; tile < count; tile += TILE) {
       int end = Math.min(count, tile + TILE);
       for (int q = from; q < to; q++) {
-        float[] qv = queryVectors[q];
         int qc = queryCategories[q];
-        TopK a = all[q];
-        TopK c = cat[q];
-        for (int i = tile; i < end; i++) {
-          int ordinal = base + i;
-          float dot = VectorUtil.dotProduct(qv, block[i]);
-          if (dot > a.threshold()) {
-            a.offer(dot, ordinal);
-          }
-          if (qc >= 0 && docCategories[ordinal] == qc && dot > c.threshold()) {
-            c.offer(dot, ordinal);
-          }
+        ExactCorpus.scanDot(queryVectors[q], block, tile, end, base, d -> true, all[q]);
+        if (qc >= 0) {
+          ExactCorpus.scanDot(
+              queryVectors[q], block, tile, end, base, d -> docCategories[d] == qc, cat[q]);
         }
       }
     }

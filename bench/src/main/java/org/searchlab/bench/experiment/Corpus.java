@@ -12,7 +12,7 @@ import org.searchlab.bench.data.DatasetInfo;
 import org.searchlab.bench.data.DatasetQuery;
 import org.searchlab.bench.data.SyntheticVariants;
 import org.searchlab.core.Document;
-import org.searchlab.core.data.SyntheticCorpus;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The documents an experiment feeds and the queries it sends, held in memory so that every variant

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.searchlab.bench.load.LoadGenerator;
 import org.searchlab.bench.report.ReportWriter;
+import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunInfo;
 
 /**
  * Runs a whole experiment: loads the corpus, computes exact top-10s, runs the benchmark's procedure

@@ -5,6 +5,7 @@ import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.report.RunInfo;
 
 /**
  * DocArray's HNSW parameter grid: M ∈ {16, 32} × efConstruction ∈ {64, 128, 256} × ef ∈ {32, 64,

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.report.ResultRow;
 
 /**
  * The benchmark's procedure for one store family on one server: feed 0→N, flush, queries at every

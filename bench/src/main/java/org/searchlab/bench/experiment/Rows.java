@@ -1,6 +1,8 @@
 package org.searchlab.bench.experiment;
 
 import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunInfo;
 
 /** Builds {@link ResultRow}s for query and feed cells. Stateless and thread-safe. */
 final class Rows {

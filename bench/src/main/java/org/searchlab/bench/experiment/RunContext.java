@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.searchlab.bench.load.LoadGenerator;
+import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunInfo;
 
 /**
  * What every part of a run shares: the profile, the output directory, the run context of each row,

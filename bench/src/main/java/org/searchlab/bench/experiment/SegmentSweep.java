@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.report.RunInfo;
 
 /**
  * The segment-count sweep: the segmented store indexes the sweep corpus once with one segment per

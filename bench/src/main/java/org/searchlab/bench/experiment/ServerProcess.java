@@ -63,8 +63,10 @@ public final class ServerProcess implements AutoCloseable {
             // time out exactly (a thread that exits would take its CPU time with it).
             "-XX:-UseDynamicNumberOfCompilerThreads",
             "-cp",
-            System.getProperty("java.class.path"),
-            "org.searchlab.bench.cli.SearchlabCli",
+            // The launcher passes the distribution's class path, so the server runs with what
+            // ships and nothing of the benchmark's; tests run with their own class path.
+            System.getProperty("searchlab.server.classpath", System.getProperty("java.class.path")),
+            "org.searchlab.distribution.SearchlabCli",
             "serve",
             "--host",
             "127.0.0.1",

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.apache.lucene.util.VectorUtil;
-import org.searchlab.core.data.SyntheticCorpus;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The document and query vectors of one benchmark run, and their exact top-k by dot product.

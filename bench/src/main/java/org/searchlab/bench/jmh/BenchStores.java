@@ -12,13 +12,13 @@ import org.searchlab.core.Document;
 import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
-import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.core.wal.SyncPolicy;
 import org.searchlab.core.wal.WalConfig;
 import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.segmented.SegmentedConfig;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * Opens the stores the benchmarks compare, by name, in a temporary directory, with the write-ahead

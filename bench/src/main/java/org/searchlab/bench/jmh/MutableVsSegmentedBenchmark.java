@@ -34,13 +34,13 @@ import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.segmented.MergePolicyType;
 import org.searchlab.segmented.PartialUpdateMode;
 import org.searchlab.segmented.SegmentedConfig;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * The mutable store against the segmented store, side by side in one run on the same synthetic

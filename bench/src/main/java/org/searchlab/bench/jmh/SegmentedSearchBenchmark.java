@@ -30,10 +30,10 @@ import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.data.SyntheticCorpus;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.segmented.MergePolicyType;
 import org.searchlab.segmented.SegmentedConfig;
+import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * Single-client query throughput of the segmented store against its segment count, with the

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.searchlab.bench.experiment.ResultRow;
 
 /**
  * The "what this run shows" paragraph: checks the reference benchmark's directions against this

@@ -12,7 +12,6 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
-import org.searchlab.bench.experiment.ResultRow;
 
 /**
  * Draws the run's PNG plots with XChart (headless). Each method writes one file into the output

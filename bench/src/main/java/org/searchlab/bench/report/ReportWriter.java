@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
-import org.searchlab.bench.experiment.ResultRow;
 
 /**
  * Writes {@code report.md} and its PNG plots for a run's rows. Every number in the report comes

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.searchlab.bench.experiment.ResultRow;
 
 /** Look-ups over a run's rows. Immutable and thread-safe. */
 final class RowIndex {

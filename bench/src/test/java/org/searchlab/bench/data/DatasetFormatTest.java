@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * Dataset files round-trip through {@link Dataset#open}, the ground truth equals a naive exact

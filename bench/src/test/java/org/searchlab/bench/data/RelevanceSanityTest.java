@@ -13,8 +13,8 @@ import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
-import org.searchlab.core.testing.TestSeeds;
 import org.searchlab.server.embed.MiniLmEmbedder;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * The relevance sanity check of the real model on real text: a Debian sample of 1,000 packages

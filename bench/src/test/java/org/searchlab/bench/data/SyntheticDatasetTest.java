@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
 import org.searchlab.core.Schema;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /** {@code --source synthetic}: variants of a base dataset, and core's generator without one. */
 class SyntheticDatasetTest {

@@ -13,8 +13,8 @@ import org.searchlab.core.Hit;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
-import org.searchlab.core.testing.ExactIndex;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.ExactIndex;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * The runner's ground truth against the core's brute-force reference store, an independent

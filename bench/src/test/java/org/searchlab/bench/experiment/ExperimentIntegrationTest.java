@@ -15,7 +15,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.bench.report.ResultRow;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * The whole experiment at a tiny scale against real {@code searchlab serve} child processes (both

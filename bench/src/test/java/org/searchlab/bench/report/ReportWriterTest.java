@@ -11,8 +11,6 @@ import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.searchlab.bench.experiment.ResultRow;
-import org.searchlab.bench.experiment.RunInfo;
 
 /**
  * The report from a hand-made set of rows (the report is a pure function of the rows; these are its

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.FilterThresholds;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * Four readers search (unfiltered and filtered) while one writer inserts, updates and deletes, for

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * About 5% of a real catalogue's documents share their vector with another one. With exact

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.QueryPlan;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * Recall of the graph against exact kNN on 20k clustered 384-d vectors, built once (in parallel)

@@ -18,7 +18,7 @@ import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.QueryPlan;
 import org.searchlab.core.scoring.VectorScores;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /** Behaviour of the graph on small inputs: edge cases, errors, determinism, updates, snapshots. */
 class MutableHnswGraphTest {

@@ -7,7 +7,7 @@ import java.util.BitSet;
 import java.util.SplittableRandom;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
-import org.searchlab.core.testing.TestSeeds;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * The search loop's two kernels against plain references: the batched dot product, the visited set.

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
-import org.searchlab.core.testing.TestSeeds;
 import org.searchlab.mutable.memory.PagedBytes;
+import org.searchlab.testing.TestSeeds;
 
 /**
  * A posting list against a sorted map: appends, inserts of reused ids before the last posting

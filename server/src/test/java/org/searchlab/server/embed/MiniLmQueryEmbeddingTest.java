@@ -15,9 +15,9 @@ import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
-import org.searchlab.core.testing.ExactIndex;
 import org.searchlab.server.metrics.ServerMetrics;
 import org.searchlab.server.service.SearchService;
+import org.searchlab.testing.ExactIndex;
 
 /**
  * The server's query-text path with the real model: products embedded with the dataset template,

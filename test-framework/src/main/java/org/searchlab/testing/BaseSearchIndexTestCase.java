@@ -1,0 +1,635 @@
+package org.searchlab.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.Document;
+import org.searchlab.core.Filter;
+import org.searchlab.core.Fusion;
+import org.searchlab.core.Hit;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Operation;
+import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.RankProfile;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
+import org.searchlab.core.SearchRequest;
+import org.searchlab.core.SearchResult;
+import org.searchlab.core.WriteResult;
+import org.searchlab.core.scoring.VectorScores;
+import org.searchlab.testing.data.SyntheticCorpus;
+
+/**
+ * The conformance suite every {@link SearchIndex} passes unchanged: subclass it and implement
+ * {@link #openIndex}. It checks the contract against {@link ExactIndex} on seeded random corpora
+ * (Zipfian vocabulary, skewed categories, clustered unit vectors); the seed is printed and {@code
+ * -Dtests.seed} reproduces it. Sizes scale with {@code -Dtests.multiplier} (default 1).
+ *
+ * <p>Lexical results must equal the oracle (ids and scores within {@value #SCORE_TOLERANCE}, ties
+ * in any order) on corpora without deletes, since Lucene counts deleted documents in its statistics
+ * until they are merged away. Vector results must reach recall@10 ≥ {@value #MIN_RECALL} with exact
+ * scores for what they return.
+ */
+public abstract class BaseSearchIndexTestCase {
+  protected static final int DIM = 32;
+  protected static final float SCORE_TOLERANCE = 1e-4f;
+  protected static final double MIN_RECALL = 0.95;
+  protected static final int MULTIPLIER = Integer.getInteger("tests.multiplier", 1);
+
+  protected final Schema schema = new Schema(DIM);
+
+  @TempDir protected Path tmp;
+  protected long seed;
+  protected SplittableRandom random;
+  protected SyntheticCorpus corpus;
+  private final List<SearchIndex> opened = new ArrayList<>();
+
+  /**
+   * Opens the store under test in {@code dir}, creating it or reopening what an earlier call left
+   * there (after {@link SearchIndex#close()}), with the store's default settings unless the
+   * subclass tests a variant.
+   */
+  protected abstract SearchIndex openIndex(Path dir, Schema schema) throws IOException;
+
+  @BeforeEach
+  void seedTest(TestInfo info) {
+    seed = TestSeeds.seed(getClass().getSimpleName() + "." + info.getDisplayName());
+    random = new SplittableRandom(seed);
+    corpus = new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.DEFAULT.withVocabulary(3000));
+  }
+
+  @AfterEach
+  void closeAll() throws IOException {
+    for (SearchIndex i : opened) {
+      try {
+        i.close();
+      } catch (IllegalStateException alreadyClosed) {
+        // closed by the test itself
+      }
+    }
+  }
+
+  /** Opens the store under test and closes it after the test. */
+  protected SearchIndex open(Path dir) throws IOException {
+    SearchIndex index = openIndex(dir, schema);
+    opened.add(index);
+    return index;
+  }
+
+  protected ExactIndex oracle(List<Document> docs) throws IOException {
+    ExactIndex o = ExactIndex.open(tmp.resolve("oracle-" + opened.size()), schema);
+    opened.add(o);
+    feed(o, docs);
+    return o;
+  }
+
+  /** Bulk-loads in batches of 500, as a feeder would, then refreshes. */
+  protected static void feed(SearchIndex index, List<Document> docs) throws IOException {
+    for (int from = 0; from < docs.size(); from += 500) {
+      List<Operation> ops = new ArrayList<>();
+      for (Document d : docs.subList(from, Math.min(docs.size(), from + 500))) {
+        ops.add(Operation.put(d));
+      }
+      for (BulkItemResult r : index.bulk(ops)) {
+        assertFalse(r.failed(), () -> "bulk item failed: " + r.error());
+      }
+    }
+    index.refresh();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Writes, reads and visibility
+
+  @Test
+  public void putGetUpdateDelete() throws IOException {
+    SearchIndex index = open(tmp.resolve("idx"));
+    Document d = corpus.document(1);
+    assertEquals(WriteResult.Outcome.CREATED, index.put(d).outcome());
+    assertEquals(d, index.get(d.id()).orElseThrow(), "get is real-time");
+    assertEquals(WriteResult.Outcome.UPDATED, index.put(d.withPrice(d.price() + 1)).outcome());
+    assertEquals(d.price() + 1, index.get(d.id()).orElseThrow().price());
+
+    WriteResult upd = index.update(PartialUpdate.of(d.id()).withPrice(12345).withCategory("zz"));
+    assertEquals(WriteResult.Outcome.UPDATED, upd.outcome());
+    Document after = index.get(d.id()).orElseThrow();
+    assertEquals(12345, after.price());
+    assertEquals("zz", after.category());
+    assertEquals(d.title(), after.title(), "a partial update changes only its fields");
+    assertEquals(d.description(), after.description());
+    assertEquals(d.averageRating(), after.averageRating());
+    assertTrue(java.util.Arrays.equals(d.embedding(), after.embedding()));
+
+    assertEquals(WriteResult.Outcome.DELETED, index.delete(d.id()).outcome());
+    assertTrue(index.get(d.id()).isEmpty());
+    assertEquals(WriteResult.Outcome.NOT_FOUND, index.delete(d.id()).outcome());
+    assertEquals(
+        WriteResult.Outcome.NOT_FOUND,
+        index.update(PartialUpdate.of("nope").withPrice(1)).outcome());
+    assertTrue(index.get("nope").isEmpty(), "an update of a missing document creates nothing");
+  }
+
+  @Test
+  public void writesAreVisibleAfterRefresh() throws IOException {
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, corpus.documents(50));
+    Document d =
+        new Document(
+            "fresh", "zyxwvut unique", "", "fresh-cat", 7, 1f, corpus.document(0).embedding());
+    index.put(d);
+    index.refresh();
+    assertEquals(List.of("fresh"), lexical(index, "zyxwvut", Filter.ALL, 10).ids());
+    assertEquals(
+        List.of("fresh"),
+        index.search(SearchRequest.builder().filter(Filter.category("fresh-cat")).build()).ids());
+    index.update(PartialUpdate.of("fresh").withCategory("other-cat"));
+    index.refresh();
+    assertTrue(
+        index
+            .search(SearchRequest.builder().filter(Filter.category("fresh-cat")).build())
+            .hits()
+            .isEmpty(),
+        "the old category no longer matches after the update is visible");
+    index.delete("fresh");
+    index.refresh();
+    assertTrue(lexical(index, "zyxwvut", Filter.ALL, 10).hits().isEmpty());
+    assertEquals(50, index.stats().docCount());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Lexical: equal to the oracle
+
+  @Test
+  public void lexicalTopKEqualsOracle() throws IOException {
+    List<Document> docs = corpus.documents(3000 * MULTIPLIER);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    ExactIndex oracle = oracle(docs);
+    int queries = 0;
+    for (int q = 0; q < 150; q++) {
+      String text =
+          q % 2 == 0
+              ? corpus.query(random.nextInt(docs.size()), false).build().text()
+              : corpus.randomQueryText(random, 1 + random.nextInt(4));
+      Filter filter =
+          switch (q % 3) {
+            case 0 -> Filter.ALL;
+            case 1 -> Filter.category(docs.get(random.nextInt(docs.size())).category());
+            default -> Filter.ALL.withPrice(new Filter.PriceRange(0, 100 + random.nextInt(400)));
+          };
+      int k = q % 5 == 0 ? 100 : 10;
+      SearchResult expected = lexical(oracle, text, filter, k);
+      SearchResult actual = lexical(index, text, filter, k);
+      assertSameRanking("lexical '" + text + "' " + filter, expected, actual, oracle, text);
+      assertEquals(expected.total(), actual.total(), "total hits of '" + text + "' " + filter);
+      queries++;
+    }
+    assertEquals(150, queries);
+  }
+
+  @Test
+  public void lexicalOffsetAndTotalHitsLimit() throws IOException {
+    List<Document> docs = corpus.documents(1000);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    ExactIndex oracle = oracle(docs);
+    String text = corpus.randomQueryText(random, 3);
+    SearchRequest page2 = SearchRequest.builder().text(text).hits(5).offset(5).build();
+    assertSameRanking("page 2", oracle.search(page2), index.search(page2), oracle, text);
+    // The most frequent word matches a large part of the corpus: counting stops at the limit.
+    String common = corpus.randomQueryText(new SplittableRandom(1), 1);
+    SearchRequest capped = SearchRequest.builder().text(common).trackTotalHitsUpTo(3).build();
+    SearchResult r = index.search(capped);
+    long trueTotal = oracle.search(SearchRequest.builder().text(common).build()).total().value();
+    if (trueTotal > 3) {
+      assertFalse(r.total().exact(), "over the limit the total is a lower bound");
+      assertTrue(r.total().value() >= 3 && r.total().value() <= trueTotal, "bound " + r.total());
+    } else {
+      assertEquals(trueTotal, r.total().value());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Vector: recall against exact kNN, exact scores, filters respected
+
+  @Test
+  public void vectorRecallUnfiltered() throws IOException {
+    checkVectorRecall(false);
+  }
+
+  @Test
+  public void vectorRecallFiltered() throws IOException {
+    checkVectorRecall(true);
+  }
+
+  private void checkVectorRecall(boolean filtered) throws IOException {
+    List<Document> docs = corpus.documents(4000 * MULTIPLIER);
+    Map<String, Document> byId = byId(docs);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    ExactIndex oracle = oracle(docs);
+    double recallSum = 0;
+    int n = 100;
+    for (int q = 0; q < n; q++) {
+      int target = random.nextInt(docs.size());
+      float[] vector = q % 2 == 0 ? docs.get(target).embedding() : corpus.randomQueryVector(random);
+      Filter filter = filtered ? Filter.category(docs.get(target).category()) : Filter.ALL;
+      if (filtered && q % 4 == 1) {
+        filter = filter.withPrice(new Filter.PriceRange(0, 200 + random.nextInt(2000)));
+      }
+      // The benchmark's settings: targetHits (k) 100, show the top 10.
+      SearchRequest req =
+          SearchRequest.builder().vector(vector).filter(filter).targetHits(100).hits(10).build();
+      SearchResult actual = index.search(req);
+      SearchResult expected = oracle.search(req);
+      for (Hit h : actual.hits()) {
+        Document d = byId.get(h.id());
+        assertTrue(filter.matches(d), () -> "hit " + h.id() + " does not pass " + req.filter());
+        assertEquals(
+            VectorScores.closeness(vector, d.embedding()),
+            h.score(),
+            1e-5,
+            "a vector hit's score is its exact closeness");
+      }
+      recallSum += recall(expected.hits(), actual.hits(), 10);
+    }
+    double recall = recallSum / n;
+    System.out.printf(
+        "[recall] %s filtered=%s recall@10=%.4f%n", getClass().getSimpleName(), filtered, recall);
+    assertTrue(recall >= MIN_RECALL, "recall@10 " + recall + " < " + MIN_RECALL);
+  }
+
+  @Test
+  public void exactVectorSearchWhenNotApproximate() throws IOException {
+    List<Document> docs = corpus.documents(1500);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    ExactIndex oracle = oracle(docs);
+    for (int q = 0; q < 20; q++) {
+      float[] vector = corpus.randomQueryVector(random);
+      SearchRequest req =
+          SearchRequest.builder().vector(vector).targetHits(10).approximate(false).build();
+      assertEquals(1.0, recall(oracle.search(req).hits(), index.search(req).hits(), 10), 1e-9);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Hybrid: the oracle's definition, given the store's own vector hits
+
+  @Test
+  public void hybridEqualsDefinition() throws IOException {
+    List<Document> docs = corpus.documents(2000 * MULTIPLIER);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    ExactIndex oracle = oracle(docs);
+    for (int q = 0; q < 60; q++) {
+      int target = random.nextInt(docs.size());
+      SearchRequest.Builder b = corpus.query(target, q % 2 == 1).targetHits(20).hits(10);
+      SearchRequest hybrid = b.build();
+      SearchRequest vectorOnly = b.rankProfile(RankProfile.CLOSENESS).hits(20).build();
+      List<Hit> vectorHits = index.search(vectorOnly).hits();
+      // Expected: every lexical match (oracle scores) ∪ the store's vector hits, scores summed.
+      Map<String, Float> expected = new HashMap<>();
+      SearchRequest allLexical =
+          lexicalOnly(hybrid).toBuilder().hits(SearchRequest.MAX_WINDOW).build();
+      for (Hit h : oracle.search(allLexical).hits()) expected.put(h.id(), h.score());
+      for (Hit h : vectorHits) expected.merge(h.id(), h.score(), Float::sum);
+      List<Hit> expectedRanking = new ArrayList<>();
+      expected.forEach((id, s) -> expectedRanking.add(new Hit(id, s)));
+      expectedRanking.sort(ExactCorpus.BY_SCORE);
+      SearchResult actual = index.search(hybrid);
+      assertScoresMatch(
+          "hybrid " + hybrid.text(),
+          expectedRanking.subList(0, Math.min(10, expectedRanking.size())),
+          actual.hits(),
+          expected);
+      assertEquals(expected.size(), actual.total().value(), "hybrid total = |lexical ∪ vector|");
+    }
+  }
+
+  @Test
+  public void hybridReciprocalRankFusion() throws IOException {
+    List<Document> docs = corpus.documents(1500);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    int checked = 0;
+    for (int q = 0; q < 40; q++) {
+      SearchRequest rrf =
+          corpus
+              .query(random.nextInt(docs.size()), false)
+              .targetHits(20)
+              .fusion(Fusion.RRF)
+              .build();
+      List<Hit> lex = index.search(lexicalOnly(rrf).toBuilder().hits(20).build()).hits();
+      List<Hit> vec =
+          index.search(rrf.toBuilder().rankProfile(RankProfile.CLOSENESS).hits(20).build()).hits();
+      if (hasTies(lex) || hasTies(vec)) {
+        continue; // ranks among tied scores are not defined, so neither is RRF
+      }
+      Map<String, Float> expected = new HashMap<>();
+      for (List<Hit> part : List.of(lex, vec)) {
+        for (int i = 0; i < part.size(); i++) {
+          expected.merge(part.get(i).id(), 1f / (Fusion.RRF_K + i + 1), Float::sum);
+        }
+      }
+      List<Hit> ranking = new ArrayList<>();
+      expected.forEach((id, s) -> ranking.add(new Hit(id, s)));
+      ranking.sort(ExactCorpus.BY_SCORE);
+      assertScoresMatch(
+          "rrf " + rrf.text(),
+          ranking.subList(0, Math.min(10, ranking.size())),
+          index.search(rrf).hits(),
+          expected);
+      checked++;
+    }
+    assertTrue(checked >= 10, "only " + checked + " RRF queries without ties");
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Deletes and partial updates
+
+  @Test
+  public void deletedDocumentsAreNeverReturned() throws IOException {
+    List<Document> docs = corpus.documents(2000);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    Set<String> deleted = new HashSet<>();
+    Map<String, Document> live = byId(docs);
+    for (Document d : docs) {
+      double p = random.nextDouble();
+      if (p < 0.3) {
+        index.delete(d.id());
+        deleted.add(d.id());
+        live.remove(d.id());
+      } else if (p < 0.4) {
+        int price = 5_000_000 + random.nextInt(1000);
+        index.update(PartialUpdate.of(d.id()).withPrice(price));
+        live.put(d.id(), d.withPrice(price));
+      }
+    }
+    index.refresh();
+    assertEquals(live.size(), index.stats().docCount());
+    for (int q = 0; q < 60; q++) {
+      Document probe = docs.get(random.nextInt(docs.size()));
+      SearchRequest.Builder b = corpus.query(Integer.parseInt(probe.id().substring(4)), q % 2 == 0);
+      for (RankProfile profile : RankProfile.values()) {
+        SearchResult r = index.search(b.rankProfile(profile).targetHits(50).hits(50).build());
+        for (Hit h : r.hits()) {
+          assertFalse(deleted.contains(h.id()), () -> profile + " returned deleted " + h.id());
+        }
+      }
+    }
+    // Updated prices are what filters see, and all other fields are unchanged.
+    Filter expensive = Filter.ALL.withPrice(new Filter.PriceRange(5_000_000, 5_001_000));
+    long expectedExpensive = live.values().stream().filter(expensive::matches).count();
+    SearchResult r = index.search(SearchRequest.builder().filter(expensive).hits(10_000).build());
+    assertEquals(expectedExpensive, r.total().value());
+    for (Hit h : r.hits()) {
+      Document got = index.get(h.id()).orElseThrow();
+      assertEquals(live.get(h.id()), got);
+    }
+    // Lexical and vector searches agree with an oracle holding exactly the live documents, by set.
+    ExactIndex oracle = oracle(new ArrayList<>(live.values()));
+    for (int q = 0; q < 20; q++) {
+      float[] v = corpus.randomQueryVector(random);
+      SearchRequest req = SearchRequest.builder().vector(v).targetHits(100).build();
+      double rec = recall(oracle.search(req).hits(), index.search(req).hits(), 10);
+      assertTrue(rec >= 0.7, "recall after deletes " + rec);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Durability
+
+  @Test
+  public void reopenKeepsAcknowledgedWrites() throws IOException {
+    Path dir = tmp.resolve("idx");
+    List<Document> docs = corpus.documents(600);
+    Map<String, Document> expected = byId(docs);
+    SearchIndex index = open(dir);
+    feed(index, docs.subList(0, 300));
+    index.flush(); // the first half is in the store's own files, the rest only in the WAL
+    for (Document d : docs.subList(300, 600)) {
+      index.put(d);
+    }
+    for (int i = 0; i < 100; i++) {
+      String id = docs.get(random.nextInt(docs.size())).id();
+      if (random.nextBoolean()) {
+        index.delete(id);
+        expected.remove(id);
+      } else if (expected.containsKey(id)) {
+        index.update(PartialUpdate.of(id).withAverageRating(4.5f).withPrice(i));
+        expected.put(
+            id,
+            PartialUpdate.of(id).withAverageRating(4.5f).withPrice(i).applyTo(expected.get(id)));
+      }
+    }
+    index.close();
+
+    SearchIndex reopened = open(dir);
+    for (Document d : docs) {
+      assertEquals(
+          java.util.Optional.ofNullable(expected.get(d.id())), reopened.get(d.id()), d.id());
+    }
+    reopened.refresh();
+    assertEquals(expected.size(), reopened.stats().docCount());
+    ExactIndex oracle = oracle(new ArrayList<>(expected.values()));
+    Filter cat = Filter.category(docs.get(0).category());
+    SearchRequest all = SearchRequest.builder().filter(cat).hits(10_000).build();
+    assertEquals(
+        Set.copyOf(oracle.search(all).ids()),
+        Set.copyOf(reopened.search(all).ids()),
+        "the same documents are searchable after reopening");
+    // And it keeps accepting writes.
+    reopened.put(corpus.document(9999));
+    assertTrue(reopened.get("doc-9999").isPresent());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Bad input: a clear exception, nothing half-written
+
+  @Test
+  public void badInputIsRejectedAndNothingIsWritten() throws IOException {
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, corpus.documents(20));
+    Document good = corpus.document(100);
+    float[] wrongDim = new float[DIM + 1];
+    wrongDim[0] = 1;
+    float[] nan = good.embedding().clone();
+    nan[3] = Float.NaN;
+    float[] inf = good.embedding().clone();
+    inf[5] = Float.POSITIVE_INFINITY;
+    float[] notUnit = good.embedding().clone();
+    notUnit[0] += 0.5f;
+    for (float[] bad : List.of(wrongDim, nan, inf, notUnit)) {
+      Document d = new Document("bad", "t", "d", "c", 1, 1f, bad);
+      InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> index.put(d));
+      assertTrue(e.getMessage().contains("embedding"), e.getMessage());
+      assertThrows(
+          InvalidRequestException.class,
+          () -> index.update(PartialUpdate.of(good.id()).withEmbedding(bad)));
+      assertThrows(
+          InvalidRequestException.class,
+          () -> index.search(SearchRequest.builder().vector(bad).build()));
+    }
+    InvalidRequestException dim =
+        assertThrows(
+            InvalidRequestException.class,
+            () -> index.put(new Document("bad", "", "", null, 0, 0, wrongDim)));
+    assertTrue(dim.getMessage().contains(String.valueOf(DIM + 1)), "names the value: " + dim);
+    assertTrue(dim.getMessage().contains(String.valueOf(DIM)), "names the limit: " + dim);
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.put(new Document(null, "", "", null, 0, 0, good.embedding())));
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.put(new Document("", "", "", null, 0, 0, good.embedding())));
+    assertThrows(InvalidRequestException.class, () -> index.bulk(List.of()));
+    assertThrows(InvalidRequestException.class, () -> index.update(PartialUpdate.of("doc-1")));
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.search(SearchRequest.builder().text("x").hits(-1).build()));
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.search(SearchRequest.builder().text("x").hits(10).offset(9_995).build()));
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.search(SearchRequest.builder().vector(good.embedding()).targetHits(0).build()));
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.search(SearchRequest.builder().rankProfile(RankProfile.BM25).build()));
+    assertTrue(index.get("bad").isEmpty(), "nothing of a rejected document was written");
+
+    // A bulk with one bad item applies the good ones and rejects only the bad one.
+    Document bad = new Document("bad", "", "", null, 0, 0, nan);
+    List<BulkItemResult> results =
+        index.bulk(List.of(Operation.put(good), Operation.put(bad), Operation.delete("doc-0")));
+    assertFalse(results.get(0).failed());
+    assertTrue(results.get(1).failed());
+    assertFalse(results.get(2).failed());
+    index.refresh();
+    assertTrue(index.get(good.id()).isPresent());
+    assertTrue(index.get("bad").isEmpty());
+    assertTrue(index.get("doc-0").isEmpty());
+    assertEquals(20, index.stats().docCount());
+  }
+
+  @Test
+  public void filterOnlySearchCountsExactly() throws IOException {
+    List<Document> docs = corpus.documents(1500);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    for (String cat : corpus.categories().subList(0, 6)) {
+      Filter f = Filter.category(cat);
+      long expected = docs.stream().filter(f::matches).count();
+      SearchResult r = index.search(SearchRequest.builder().filter(f).hits(10_000).build());
+      assertEquals(expected, r.total().value(), "count of " + cat);
+      assertEquals(expected, r.hits().size());
+      for (Hit h : r.hits()) {
+        assertEquals(cat, index.get(h.id()).orElseThrow().category());
+      }
+    }
+    assertTrue(
+        index
+            .search(SearchRequest.builder().filter(Filter.category("no-such")).build())
+            .hits()
+            .isEmpty());
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  protected static SearchResult lexical(SearchIndex index, String text, Filter filter, int k)
+      throws IOException {
+    return index.search(SearchRequest.builder().text(text).filter(filter).hits(k).build());
+  }
+
+  private static SearchRequest lexicalOnly(SearchRequest r) {
+    return r.toBuilder().vector(null).rankProfile(RankProfile.BM25).build();
+  }
+
+  protected static Map<String, Document> byId(List<Document> docs) {
+    Map<String, Document> m = new HashMap<>();
+    for (Document d : docs) {
+      m.put(d.id(), d);
+    }
+    return m;
+  }
+
+  /**
+   * Recall@k of {@code actual} against the exact {@code expected}, tie-aware: a hit counts as
+   * correct when its score reaches the k-th best exact score (duplicates make several ids equally
+   * right).
+   */
+  public static double recall(List<Hit> expected, List<Hit> actual, int k) {
+    if (expected.isEmpty()) {
+      return actual.isEmpty() ? 1 : 0;
+    }
+    int n = Math.min(k, expected.size());
+    float kth = expected.get(n - 1).score();
+    Set<String> exact = new HashSet<>();
+    for (Hit h : expected.subList(0, n)) {
+      exact.add(h.id());
+    }
+    int correct = 0;
+    for (Hit h : actual.subList(0, Math.min(n, actual.size()))) {
+      if (exact.contains(h.id()) || h.score() >= kth - 1e-6f) {
+        correct++;
+      }
+    }
+    return correct / (double) n;
+  }
+
+  /**
+   * The store's ranking equals the oracle's: same length, the same score at every rank within
+   * tolerance, and each returned id's own exact score equals the score the store gave it.
+   */
+  private static void assertSameRanking(
+      String what, SearchResult expected, SearchResult actual, ExactIndex oracle, String text) {
+    assertEquals(expected.hits().size(), actual.hits().size(), what + ": hit count");
+    for (int i = 0; i < expected.hits().size(); i++) {
+      Hit e = expected.hits().get(i);
+      Hit a = actual.hits().get(i);
+      assertEquals(e.score(), a.score(), SCORE_TOLERANCE, what + ": score at rank " + i);
+      float own = oracle.lexicalScore(a.id(), text);
+      assertEquals(own, a.score(), SCORE_TOLERANCE, what + ": exact score of " + a.id());
+    }
+  }
+
+  private static void assertScoresMatch(
+      String what, List<Hit> expectedTop, List<Hit> actual, Map<String, Float> expectedScores) {
+    assertEquals(expectedTop.size(), actual.size(), what + ": hit count");
+    for (int i = 0; i < expectedTop.size(); i++) {
+      assertEquals(
+          expectedTop.get(i).score(), actual.get(i).score(), SCORE_TOLERANCE, what + " rank " + i);
+      Float own = expectedScores.get(actual.get(i).id());
+      assertTrue(own != null, what + ": " + actual.get(i).id() + " is not a candidate");
+      assertEquals(own, actual.get(i).score(), SCORE_TOLERANCE, what + ": " + actual.get(i).id());
+    }
+  }
+
+  private static boolean hasTies(List<Hit> hits) {
+    for (int i = 1; i < hits.size(); i++) {
+      if (Math.abs(hits.get(i).score() - hits.get(i - 1).score()) < 1e-6) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
