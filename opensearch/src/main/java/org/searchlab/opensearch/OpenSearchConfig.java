@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  * @param startupTimeout how long to wait for every node to start and the cluster to turn green, 10
  *     s to 1 h; a node starts in 20–50 s on 2 cores
  * @param settings further node settings, applied last (so they override the ones above), such as
- *     {@code indices.memory.index_buffer_size}; a list value is written {@code [a,b]}
+ *     {@code indices.memory.index_buffer_size}; a list value is written {@code [a,b]}. Names,
+ *     addresses, ports, paths and discovery belong to the launcher ({@link #MANAGED_SETTINGS}) and
+ *     are rejected
  */
 public record OpenSearchConfig(
     int nodes,
@@ -38,6 +40,21 @@ public record OpenSearchConfig(
     boolean concurrentSegmentSearch,
     Duration startupTimeout,
     Map<String, String> settings) {
+
+  /**
+   * Setting prefixes the launcher sets itself: overriding them would break the addresses it reports
+   * or let clusters on one machine find each other.
+   */
+  public static final java.util.List<String> MANAGED_SETTINGS =
+      java.util.List.of(
+          "cluster.name",
+          "node.name",
+          "network.",
+          "http.port",
+          "transport.port",
+          "discovery.",
+          "cluster.initial_cluster_manager_nodes",
+          "path.");
 
   /** The most nodes one machine is asked to run. */
   public static final int MAX_NODES = 9;
@@ -70,6 +87,12 @@ public record OpenSearchConfig(
     for (String key : settings.keySet()) {
       if (key.isEmpty() || key.contains("=")) {
         throw new IllegalArgumentException("setting name '" + key + "' is empty or contains '='");
+      }
+      for (String managed : MANAGED_SETTINGS) {
+        if (key.startsWith(managed)) {
+          throw new IllegalArgumentException(
+              "setting '" + key + "' is set by the launcher (" + managed + "); leave it out");
+        }
       }
     }
   }

@@ -37,6 +37,16 @@ class OpenSearchPiecesTest {
     assertThrows(IllegalArgumentException.class, () -> c.withProcessors(-1));
     assertThrows(IllegalArgumentException.class, () -> c.withStartupTimeout(Duration.ofSeconds(1)));
     assertThrows(IllegalArgumentException.class, () -> c.withSettings(Map.of("a=b", "c")));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class, () -> c.withSettings(Map.of("http.port", "9200")))
+            .getMessage()
+            .contains("http.port"));
+    assertEquals(
+        "32mb",
+        c.withSettings(Map.of("indices.memory.index_buffer_size", "32mb"))
+            .settings()
+            .get("indices.memory.index_buffer_size"));
     assertEquals(3, c.withNodes(3).withHeap("768m").nodes());
     assertEquals(1536, OpenSearchConfig.heapMegabytes("1536M"));
   }
