@@ -7,7 +7,8 @@ import org.searchlab.core.wal.WalConfig;
 import org.searchlab.mutable.hnsw.HnswConfig;
 
 /**
- * The settings of a {@link MutableIndex}. Immutable; change one value with a {@code withX} method.
+ * The settings of a {@link MutableIndex}. Immutable; build one with {@link #builder()} (which
+ * starts from {@link #DEFAULT}) or change one with {@link #toBuilder()}.
  *
  * @param hnsw the graph's M, efConstruction, seed, build threads and the filter thresholds of the
  *     vector plan chooser (exact below {@code approximateThreshold}, filter-first below {@code
@@ -66,50 +67,83 @@ public record MutableConfig(
     }
   }
 
-  public MutableConfig withHnsw(HnswConfig v) {
-    return new MutableConfig(
-        v,
-        wal,
-        threadsPerSearch,
-        snapshotInterval,
-        compactionRatio,
-        compactionMinDocs,
-        writerBatch);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public MutableConfig withWal(WalConfig v) {
-    return new MutableConfig(
-        hnsw,
-        v,
-        threadsPerSearch,
-        snapshotInterval,
-        compactionRatio,
-        compactionMinDocs,
-        writerBatch);
+  /** A builder preloaded with this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.hnsw = hnsw;
+    b.wal = wal;
+    b.threadsPerSearch = threadsPerSearch;
+    b.snapshotInterval = snapshotInterval;
+    b.compactionRatio = compactionRatio;
+    b.compactionMinDocs = compactionMinDocs;
+    b.writerBatch = writerBatch;
+    return b;
   }
 
-  public MutableConfig withThreadsPerSearch(int v) {
-    return new MutableConfig(
-        hnsw, wal, v, snapshotInterval, compactionRatio, compactionMinDocs, writerBatch);
-  }
+  /**
+   * Builds a {@link MutableConfig}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private HnswConfig hnsw;
+    private WalConfig wal;
+    private int threadsPerSearch;
+    private Duration snapshotInterval;
+    private double compactionRatio;
+    private int compactionMinDocs;
+    private int writerBatch;
 
-  public MutableConfig withSnapshotInterval(Duration v) {
-    return new MutableConfig(
-        hnsw, wal, threadsPerSearch, v, compactionRatio, compactionMinDocs, writerBatch);
-  }
+    private Builder() {}
 
-  public MutableConfig withCompactionRatio(double v) {
-    return new MutableConfig(
-        hnsw, wal, threadsPerSearch, snapshotInterval, v, compactionMinDocs, writerBatch);
-  }
+    public Builder hnsw(HnswConfig v) {
+      hnsw = v;
+      return this;
+    }
 
-  public MutableConfig withCompactionMinDocs(int v) {
-    return new MutableConfig(
-        hnsw, wal, threadsPerSearch, snapshotInterval, compactionRatio, v, writerBatch);
-  }
+    public Builder wal(WalConfig v) {
+      wal = v;
+      return this;
+    }
 
-  public MutableConfig withWriterBatch(int v) {
-    return new MutableConfig(
-        hnsw, wal, threadsPerSearch, snapshotInterval, compactionRatio, compactionMinDocs, v);
+    public Builder threadsPerSearch(int v) {
+      threadsPerSearch = v;
+      return this;
+    }
+
+    public Builder snapshotInterval(Duration v) {
+      snapshotInterval = v;
+      return this;
+    }
+
+    public Builder compactionRatio(double v) {
+      compactionRatio = v;
+      return this;
+    }
+
+    public Builder compactionMinDocs(int v) {
+      compactionMinDocs = v;
+      return this;
+    }
+
+    public Builder writerBatch(int v) {
+      writerBatch = v;
+      return this;
+    }
+
+    public MutableConfig build() {
+      return new MutableConfig(
+          hnsw,
+          wal,
+          threadsPerSearch,
+          snapshotInterval,
+          compactionRatio,
+          compactionMinDocs,
+          writerBatch);
+    }
   }
 }

@@ -28,10 +28,11 @@ public final class CrashFeeder {
   private CrashFeeder() {}
 
   static MutableConfig config() {
-    return MutableConfig.DEFAULT
-        .withHnsw(HnswConfig.DEFAULT.withEfConstruction(32))
-        .withSnapshotInterval(Duration.ZERO)
-        .withCompactionMinDocs(32);
+    return MutableConfig.builder()
+        .hnsw(HnswConfig.builder().efConstruction(32).build())
+        .snapshotInterval(Duration.ZERO)
+        .compactionMinDocs(32)
+        .build();
   }
 
   /** Operation {@code i} of the sequence for {@code seed}. */

@@ -67,13 +67,14 @@ class MutableIndexConcurrencyTest {
     long seed = TestSeeds.seed("MutableIndexConcurrencyTest.readers");
     Schema schema = new Schema(DIM);
     MutableConfig config =
-        MutableConfig.DEFAULT
-            .withHnsw(HnswConfig.DEFAULT.withEfConstruction(32))
-            .withSnapshotInterval(Duration.ZERO)
-            .withCompactionMinDocs(64)
+        MutableConfig.builder()
+            .hnsw(HnswConfig.builder().efConstruction(32).build())
+            .snapshotInterval(Duration.ZERO)
+            .compactionMinDocs(64)
             // Durability is not what this test is about; without an fsync per write the writer
             // races the readers far more often.
-            .withWal(WalConfig.DEFAULT.withSyncPolicy(SyncPolicy.ASYNC));
+            .wal(WalConfig.builder().syncPolicy(SyncPolicy.ASYNC).build())
+            .build();
     try (MutableIndex index = MutableIndex.open(tmp.resolve("idx"), schema, config)) {
       SplittableRandom wr = new SplittableRandom(seed);
       List<String> liveIds = new ArrayList<>();

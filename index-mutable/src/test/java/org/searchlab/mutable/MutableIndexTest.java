@@ -43,7 +43,8 @@ class MutableIndexTest {
   void seed(TestInfo info) {
     long seed = TestSeeds.seed(getClass().getSimpleName() + "." + info.getDisplayName());
     random = new SplittableRandom(seed);
-    corpus = new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.DEFAULT.withVocabulary(2000));
+    corpus =
+        new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.builder().vocabulary(2000).build());
   }
 
   @AfterEach
@@ -54,9 +55,10 @@ class MutableIndexTest {
   }
 
   private static MutableConfig small() {
-    return MutableConfig.DEFAULT
-        .withHnsw(HnswConfig.DEFAULT.withEfConstruction(64))
-        .withSnapshotInterval(Duration.ZERO);
+    return MutableConfig.builder()
+        .hnsw(HnswConfig.builder().efConstruction(64).build())
+        .snapshotInterval(Duration.ZERO)
+        .build();
   }
 
   private MutableIndex open(Path dir, MutableConfig config) throws IOException {
@@ -123,7 +125,8 @@ class MutableIndexTest {
 
   @Test
   void retiredIdsAreReusedOnlyAfterCompactionAndSearchStaysExact() throws IOException {
-    MutableConfig config = small().withCompactionMinDocs(1_000_000).withCompactionRatio(1.0);
+    MutableConfig config =
+        small().toBuilder().compactionMinDocs(1_000_000).compactionRatio(1.0).build();
     MutableIndex index = open(tmp.resolve("idx"), config);
     List<Document> docs = corpus.documents(3000);
     feed(index, docs);
@@ -258,7 +261,9 @@ class MutableIndexTest {
   @Test
   void periodicSnapshotsCoverEveryWrite() throws Exception {
     MutableIndex index =
-        open(tmp.resolve("idx"), small().withSnapshotInterval(Duration.ofMillis(100)));
+        open(
+            tmp.resolve("idx"),
+            small().toBuilder().snapshotInterval(Duration.ofMillis(100)).build());
     feed(index, corpus.documents(300));
     long last = index.stats().lastSerial();
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -276,7 +281,7 @@ class MutableIndexTest {
       docs.add(new Document(d.id(), d.title(), d.description(), d.category(), d.price(), 1f, null));
     }
     MutableIndex one = open(tmp.resolve("one"), small());
-    MutableIndex two = open(tmp.resolve("two"), small().withThreadsPerSearch(2));
+    MutableIndex two = open(tmp.resolve("two"), small().toBuilder().threadsPerSearch(2).build());
     feed(one, docs);
     feed(two, docs);
     for (int q = 0; q < 60; q++) {

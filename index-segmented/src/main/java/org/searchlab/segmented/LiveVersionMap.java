@@ -3,6 +3,7 @@ package org.searchlab.segmented;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.search.ReferenceManager;
 import org.searchlab.core.Document;
 
 /**
@@ -23,10 +24,12 @@ import org.searchlab.core.Document;
  *       reader acquired afterwards, which is at least as new as that snapshot's retirement.
  * </ol>
  *
+ * <p>It listens to the searcher manager's refreshes itself, as Elasticsearch's does.
+ *
  * <p>Thread-safe. Writes to one id are serialised by the caller's per-id lock, so the value for an
  * id is always its newest write.
  */
-final class LiveVersionMap {
+final class LiveVersionMap implements ReferenceManager.RefreshListener {
   /** A document, or a tombstone ({@code doc == null}) for a delete. */
   record Entry(Document doc) {
     static final Entry TOMBSTONE = new Entry(null);
@@ -53,14 +56,16 @@ final class LiveVersionMap {
   }
 
   /** Called by the searcher manager before it opens a new reader. */
-  void beforeRefresh() {
+  @Override
+  public void beforeRefresh() {
     Maps m = maps;
     oldBytes = currentBytes.getAndSet(0);
     maps = new Maps(new ConcurrentHashMap<>(), m.current);
   }
 
   /** Called after the new reader is published (or none was needed). */
-  void afterRefresh() {
+  @Override
+  public void afterRefresh(boolean didRefresh) {
     maps = new Maps(maps.current, Map.of());
     oldBytes = 0;
   }

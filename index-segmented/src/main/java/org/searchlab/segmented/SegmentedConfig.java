@@ -7,8 +7,9 @@ import org.searchlab.core.wal.WalConfig;
 /**
  * Settings of the segmented store; {@link #DEFAULT} equals Elasticsearch 8's defaults for one
  * shard. Every component is a knob an experiment may turn (the server exposes each as a flag), so
- * each names its range and which way is better. Immutable; change it with the {@code withX}
- * methods. The constructor rejects out-of-range values with {@link InvalidRequestException}.
+ * each names its range and which way is better. Immutable; build one with {@link #builder()} (which
+ * starts from the defaults) or change one with {@link #toBuilder()}. The constructor rejects
+ * out-of-range values with {@link InvalidRequestException}.
  *
  * @param mergePolicy which merge policy runs; {@link MergePolicyType#TIERED} as Elasticsearch
  * @param segmentsPerTier tiered: segments allowed per tier, 2 to 1000 (Elasticsearch 10); lower
@@ -124,360 +125,163 @@ public record SegmentedConfig(
     return refreshIntervalMs != REFRESH_DISABLED;
   }
 
-  public SegmentedConfig withMergePolicy(MergePolicyType v) {
-    return new SegmentedConfig(
-        v,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public SegmentedConfig withSegmentsPerTier(double v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        v,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
+  /** A builder preloaded with this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.mergePolicy = mergePolicy;
+    b.segmentsPerTier = segmentsPerTier;
+    b.maxMergeAtOnce = maxMergeAtOnce;
+    b.floorSegmentMB = floorSegmentMB;
+    b.maxMergedSegmentMB = maxMergedSegmentMB;
+    b.deletesPctAllowed = deletesPctAllowed;
+    b.refreshIntervalMs = refreshIntervalMs;
+    b.segmentPerBatch = segmentPerBatch;
+    b.ramBufferMB = ramBufferMB;
+    b.searchThreads = searchThreads;
+    b.slicing = slicing;
+    b.hnswM = hnswM;
+    b.hnswBeamWidth = hnswBeamWidth;
+    b.hnswMergeWorkers = hnswMergeWorkers;
+    b.mergeThreads = mergeThreads;
+    b.partialUpdateMode = partialUpdateMode;
+    b.wal = wal;
+    return b;
   }
 
-  public SegmentedConfig withMaxMergeAtOnce(int v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        v,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+  /**
+   * Builds a {@link SegmentedConfig}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private MergePolicyType mergePolicy;
+    private double segmentsPerTier;
+    private int maxMergeAtOnce;
+    private double floorSegmentMB;
+    private double maxMergedSegmentMB;
+    private double deletesPctAllowed;
+    private long refreshIntervalMs;
+    private boolean segmentPerBatch;
+    private double ramBufferMB;
+    private int searchThreads;
+    private Slicing slicing;
+    private int hnswM;
+    private int hnswBeamWidth;
+    private int hnswMergeWorkers;
+    private int mergeThreads;
+    private PartialUpdateMode partialUpdateMode;
+    private WalConfig wal;
 
-  public SegmentedConfig withFloorSegmentMB(double v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        v,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    private Builder() {}
 
-  public SegmentedConfig withMaxMergedSegmentMB(double v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        v,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder mergePolicy(MergePolicyType v) {
+      mergePolicy = v;
+      return this;
+    }
 
-  public SegmentedConfig withDeletesPctAllowed(double v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        v,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder segmentsPerTier(double v) {
+      segmentsPerTier = v;
+      return this;
+    }
 
-  public SegmentedConfig withRefreshIntervalMs(long v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        v,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder maxMergeAtOnce(int v) {
+      maxMergeAtOnce = v;
+      return this;
+    }
 
-  public SegmentedConfig withSegmentPerBatch(boolean v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        v,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder floorSegmentMB(double v) {
+      floorSegmentMB = v;
+      return this;
+    }
 
-  public SegmentedConfig withRamBufferMB(double v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        v,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder maxMergedSegmentMB(double v) {
+      maxMergedSegmentMB = v;
+      return this;
+    }
 
-  public SegmentedConfig withSearchThreads(int v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        v,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder deletesPctAllowed(double v) {
+      deletesPctAllowed = v;
+      return this;
+    }
 
-  public SegmentedConfig withSlicing(Slicing v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        v,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder refreshIntervalMs(long v) {
+      refreshIntervalMs = v;
+      return this;
+    }
 
-  public SegmentedConfig withHnswM(int v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        v,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder segmentPerBatch(boolean v) {
+      segmentPerBatch = v;
+      return this;
+    }
 
-  public SegmentedConfig withHnswBeamWidth(int v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        v,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder ramBufferMB(double v) {
+      ramBufferMB = v;
+      return this;
+    }
 
-  public SegmentedConfig withHnswMergeWorkers(int v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        v,
-        mergeThreads,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder searchThreads(int v) {
+      searchThreads = v;
+      return this;
+    }
 
-  public SegmentedConfig withMergeThreads(int v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        v,
-        partialUpdateMode,
-        wal);
-  }
+    public Builder slicing(Slicing v) {
+      slicing = v;
+      return this;
+    }
 
-  public SegmentedConfig withPartialUpdateMode(PartialUpdateMode v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        v,
-        wal);
-  }
+    public Builder hnswM(int v) {
+      hnswM = v;
+      return this;
+    }
 
-  public SegmentedConfig withWal(WalConfig v) {
-    return new SegmentedConfig(
-        mergePolicy,
-        segmentsPerTier,
-        maxMergeAtOnce,
-        floorSegmentMB,
-        maxMergedSegmentMB,
-        deletesPctAllowed,
-        refreshIntervalMs,
-        segmentPerBatch,
-        ramBufferMB,
-        searchThreads,
-        slicing,
-        hnswM,
-        hnswBeamWidth,
-        hnswMergeWorkers,
-        mergeThreads,
-        partialUpdateMode,
-        v);
+    public Builder hnswBeamWidth(int v) {
+      hnswBeamWidth = v;
+      return this;
+    }
+
+    public Builder hnswMergeWorkers(int v) {
+      hnswMergeWorkers = v;
+      return this;
+    }
+
+    public Builder mergeThreads(int v) {
+      mergeThreads = v;
+      return this;
+    }
+
+    public Builder partialUpdateMode(PartialUpdateMode v) {
+      partialUpdateMode = v;
+      return this;
+    }
+
+    public Builder wal(WalConfig v) {
+      wal = v;
+      return this;
+    }
+
+    public SegmentedConfig build() {
+      return new SegmentedConfig(
+          mergePolicy,
+          segmentsPerTier,
+          maxMergeAtOnce,
+          floorSegmentMB,
+          maxMergedSegmentMB,
+          deletesPctAllowed,
+          refreshIntervalMs,
+          segmentPerBatch,
+          ramBufferMB,
+          searchThreads,
+          slicing,
+          hnswM,
+          hnswBeamWidth,
+          hnswMergeWorkers,
+          mergeThreads,
+          partialUpdateMode,
+          wal);
+    }
   }
 }

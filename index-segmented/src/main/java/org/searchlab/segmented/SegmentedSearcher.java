@@ -17,6 +17,7 @@ import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.MatchNoDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
@@ -33,8 +34,9 @@ import org.searchlab.core.TotalHits;
 import org.searchlab.core.analysis.TextAnalysis;
 
 /**
- * Runs one {@link SearchRequest} on one point-in-time {@link IndexSearcher}, with the semantics of
- * DESIGN.md expressed as the Lucene queries Elasticsearch builds:
+ * The read path of the segmented store: runs one {@link SearchRequest} on the point-in-time {@link
+ * IndexSearcher} of the last refresh, with the semantics of the search contract expressed as the
+ * Lucene queries Elasticsearch builds:
  *
  * <ul>
  *   <li>lexical: {@code DisjunctionMaxQuery} (tie breaker 0) over one {@code BooleanQuery} per text
@@ -48,12 +50,31 @@ import org.searchlab.core.analysis.TextAnalysis;
  *   <li>unranked: the filter (or match-all) with constant score 1.
  * </ul>
  *
- * <p>Stateless and thread-safe.
+ * <p>A search acquires one searcher from the {@link SearcherManager} and keeps it until the hits
+ * are built, so scoring and reading the hits' stored fields see the same segments.
+ *
+ * <p>Thread safety: any number of threads search concurrently; the only shared state is the
+ * searcher manager, whose acquire and release are thread-safe. A refresh during a search publishes
+ * a new searcher for later searches and leaves this one's reader open until it is released.
  */
 final class SegmentedSearcher {
-  private SegmentedSearcher() {}
+  private final SearcherManager manager;
 
-  static SearchResult search(IndexSearcher searcher, SearchRequest req) throws IOException {
+  SegmentedSearcher(SearcherManager manager) {
+    this.manager = manager;
+  }
+
+  /** Runs a validated request on the searcher of the last refresh. */
+  SearchResult search(SearchRequest request) throws IOException {
+    IndexSearcher s = manager.acquire();
+    try {
+      return search(s, request);
+    } finally {
+      manager.release(s);
+    }
+  }
+
+  private static SearchResult search(IndexSearcher searcher, SearchRequest req) throws IOException {
     long start = System.nanoTime();
     Query filter = filterQuery(req.filter());
     int window = Math.max(1, req.offset() + req.hits());
@@ -218,6 +239,7 @@ final class SegmentedSearcher {
     return fused;
   }
 
+  /** The page of hits, read from the same searcher (and so the same reader) that scored them. */
   private static List<Hit> hits(IndexSearcher searcher, ScoreDoc[] docs, int offset, int n)
       throws IOException {
     List<Hit> hits = new ArrayList<>(Math.max(0, Math.min(n, docs.length - offset)));

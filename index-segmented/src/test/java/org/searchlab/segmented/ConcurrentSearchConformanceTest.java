@@ -12,6 +12,7 @@ import org.searchlab.testing.BaseSearchIndexTestCase;
 class ConcurrentSearchConformanceTest extends BaseSearchIndexTestCase {
   @Override
   protected SearchIndex openIndex(Path dir, Schema schema) throws IOException {
-    return LuceneSegmentedIndex.open(dir, schema, SegmentedConfig.DEFAULT.withSearchThreads(2));
+    return LuceneSegmentedIndex.open(
+        dir, schema, SegmentedConfig.builder().searchThreads(2).build());
   }
 }

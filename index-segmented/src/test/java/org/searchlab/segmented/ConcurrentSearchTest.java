@@ -35,13 +35,14 @@ class ConcurrentSearchTest {
   void concurrentEqualsSequential() throws IOException {
     long seed = TestSeeds.seed("ConcurrentSearchTest.concurrentEqualsSequential");
     SyntheticCorpus corpus =
-        new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.DEFAULT.withNoise(10.0));
+        new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.builder().noise(10.0).build());
     SplittableRandom random = new SplittableRandom(seed);
     Path built = tmp.resolve("built");
     int perBatch = 400;
     // A deliberately weak graph (M 2, beam 2), so approximate recall is below 1 and a difference
     // between sequential and concurrent search could show.
-    SegmentedConfig base = SegmentCountTest.ONE_PER_BATCH.withHnswM(2).withHnswBeamWidth(2);
+    SegmentedConfig base =
+        SegmentCountTest.ONE_PER_BATCH.toBuilder().hnswM(2).hnswBeamWidth(2).build();
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(built, corpusSchema(), base)) {
       SegmentCountTest.feedBatches(index, corpus, SEGMENTS, perBatch);
       index.flush();
@@ -52,17 +53,17 @@ class ConcurrentSearchTest {
     copy(built, tmp.resolve("part"));
     try (LuceneSegmentedIndex seq =
             LuceneSegmentedIndex.open(
-                tmp.resolve("seq"), corpusSchema(), base.withSearchThreads(0));
+                tmp.resolve("seq"), corpusSchema(), base.toBuilder().searchThreads(0).build());
         LuceneSegmentedIndex conc =
             LuceneSegmentedIndex.open(
                 tmp.resolve("conc"),
                 corpusSchema(),
-                base.withSearchThreads(4).withSlicing(Slicing.SEGMENT_PER_SLICE));
+                base.toBuilder().searchThreads(4).slicing(Slicing.SEGMENT_PER_SLICE).build());
         LuceneSegmentedIndex part =
             LuceneSegmentedIndex.open(
                 tmp.resolve("part"),
                 corpusSchema(),
-                base.withSearchThreads(3).withSlicing(Slicing.PARTITIONS))) {
+                base.toBuilder().searchThreads(3).slicing(Slicing.PARTITIONS).build())) {
       assertEquals(SEGMENTS, seq.stats().segmentCount());
       assertEquals(SEGMENTS, conc.stats().segmentCount());
       int docs = SEGMENTS * perBatch;

@@ -27,10 +27,11 @@ class SegmentCountTest {
 
   /** Segment per batch, no natural merges, no scheduled refresh: only batches make segments. */
   static final SegmentedConfig ONE_PER_BATCH =
-      SegmentedConfig.DEFAULT
-          .withSegmentPerBatch(true)
-          .withMergePolicy(MergePolicyType.NONE)
-          .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED);
+      SegmentedConfig.builder()
+          .segmentPerBatch(true)
+          .mergePolicy(MergePolicyType.NONE)
+          .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+          .build();
 
   @TempDir Path tmp;
 
@@ -127,11 +128,12 @@ class SegmentCountTest {
     // exactly on the requested count when there are more.
     SyntheticCorpus corpus = corpus("tiered");
     SegmentedConfig c =
-        SegmentedConfig.DEFAULT
-            .withSegmentPerBatch(true)
-            .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
-            .withSegmentsPerTier(50)
-            .withMaxMergeAtOnce(50);
+        SegmentedConfig.builder()
+            .segmentPerBatch(true)
+            .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+            .segmentsPerTier(50)
+            .maxMergeAtOnce(50)
+            .build();
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(tmp.resolve("idx"), SCHEMA, c)) {
       feedBatches(index, corpus, 12, 10);
       int before = index.stats().segmentCount();

@@ -16,6 +16,6 @@ class SegmentPerBatchConformanceTest extends BaseSearchIndexTestCase {
     return LuceneSegmentedIndex.open(
         dir,
         schema,
-        SegmentedConfig.DEFAULT.withSegmentPerBatch(true).withMergePolicy(MergePolicyType.NONE));
+        SegmentedConfig.builder().segmentPerBatch(true).mergePolicy(MergePolicyType.NONE).build());
   }
 }

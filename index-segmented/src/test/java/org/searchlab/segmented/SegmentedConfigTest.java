@@ -27,7 +27,7 @@ class SegmentedConfigTest {
     assertEquals(PartialUpdateMode.REINDEX, c.partialUpdateMode());
     assertEquals(SyncPolicy.REQUEST, c.wal().syncPolicy());
     assertTrue(c.periodicRefresh());
-    assertTrue(!c.withRefreshIntervalMs(-1).periodicRefresh());
+    assertTrue(!c.toBuilder().refreshIntervalMs(-1).build().periodicRefresh());
   }
 
   @Test
@@ -45,15 +45,18 @@ class SegmentedConfigTest {
   @Test
   void outOfRangeValuesNameTheLimit() {
     InvalidRequestException e =
-        assertThrows(InvalidRequestException.class, () -> SegmentedConfig.DEFAULT.withHnswM(1000));
+        assertThrows(
+            InvalidRequestException.class, () -> SegmentedConfig.builder().hnswM(1000).build());
     assertTrue(
         e.getMessage().contains("hnswM 1000") && e.getMessage().contains("512"), e.getMessage());
     assertThrows(
-        InvalidRequestException.class, () -> SegmentedConfig.DEFAULT.withRefreshIntervalMs(0));
+        InvalidRequestException.class,
+        () -> SegmentedConfig.builder().refreshIntervalMs(0).build());
     assertThrows(
-        InvalidRequestException.class, () -> SegmentedConfig.DEFAULT.withSearchThreads(-1));
+        InvalidRequestException.class, () -> SegmentedConfig.builder().searchThreads(-1).build());
     assertThrows(
-        InvalidRequestException.class, () -> SegmentedConfig.DEFAULT.withDeletesPctAllowed(60));
-    assertEquals(0, SegmentedConfig.DEFAULT.withSearchThreads(0).searchThreads());
+        InvalidRequestException.class,
+        () -> SegmentedConfig.builder().deletesPctAllowed(60).build());
+    assertEquals(0, SegmentedConfig.builder().searchThreads(0).build().searchThreads());
   }
 }

@@ -36,7 +36,7 @@ public final class SegmentedCrashChild {
     SplittableRandom random = new SplittableRandom(seed);
     PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
     // A short refresh interval, so refreshes (and the version map swaps) race the feed.
-    SegmentedConfig config = SegmentedConfig.DEFAULT.withRefreshIntervalMs(20);
+    SegmentedConfig config = SegmentedConfig.builder().refreshIntervalMs(20).build();
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, new Schema(DIM), config)) {
       out.println("ready;");
       out.flush();

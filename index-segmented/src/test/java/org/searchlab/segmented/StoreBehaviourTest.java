@@ -97,7 +97,9 @@ class StoreBehaviourTest {
   void docValuesUpdatesRewriteOnlyAttributesAndSurviveReopen() throws IOException {
     SyntheticCorpus corpus = corpus("docvalues");
     SegmentedConfig config =
-        SegmentCountTest.ONE_PER_BATCH.withPartialUpdateMode(PartialUpdateMode.DOCVALUES);
+        SegmentCountTest.ONE_PER_BATCH.toBuilder()
+            .partialUpdateMode(PartialUpdateMode.DOCVALUES)
+            .build();
     Path dir = tmp.resolve("idx");
     Document d = corpus.document(7);
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, SCHEMA, config)) {
@@ -145,7 +147,7 @@ class StoreBehaviourTest {
     SyntheticCorpus corpus = corpus("flush");
     Path dir = tmp.resolve("idx");
     SegmentedConfig config =
-        SegmentedConfig.DEFAULT.withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED);
+        SegmentedConfig.builder().refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED).build();
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, SCHEMA, config)) {
       for (int i = 0; i < 30; i++) {
         index.put(corpus.document(i));

@@ -55,15 +55,15 @@ class MutableVsSegmentedLexicalTest {
               d.averageRating(),
               null));
     }
-    WalConfig async = WalConfig.DEFAULT.withSyncPolicy(SyncPolicy.ASYNC);
+    WalConfig async = WalConfig.builder().syncPolicy(SyncPolicy.ASYNC).build();
     try (MutableIndex mutable =
             MutableIndex.open(
                 tmp.resolve("mutable"),
                 schema,
-                MutableConfig.DEFAULT.withWal(async).withSnapshotInterval(Duration.ZERO));
+                MutableConfig.builder().wal(async).snapshotInterval(Duration.ZERO).build());
         LuceneSegmentedIndex segmented =
             LuceneSegmentedIndex.open(
-                tmp.resolve("segmented"), schema, SegmentedConfig.DEFAULT.withWal(async))) {
+                tmp.resolve("segmented"), schema, SegmentedConfig.builder().wal(async).build())) {
       feed(mutable, docs);
       feed(segmented, docs);
       segmented.refresh();

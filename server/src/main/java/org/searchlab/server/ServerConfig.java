@@ -3,8 +3,8 @@ package org.searchlab.server;
 import org.searchlab.core.InvalidRequestException;
 
 /**
- * Network and concurrency settings of a {@link SearchServer}. Immutable; change values with the
- * {@code withX} methods.
+ * Network and concurrency settings of a {@link SearchServer}. Immutable; build one with {@link
+ * #builder()} (which starts from {@link #DEFAULT}) or change one with {@link #toBuilder()}.
  *
  * @param host the address to bind; {@code 127.0.0.1} keeps the server local, {@code 0.0.0.0} for
  *     containers
@@ -92,160 +92,131 @@ public record ServerConfig(
     }
   }
 
-  public ServerConfig withHost(String v) {
-    return new ServerConfig(
-        v,
-        port,
-        maxContentLength,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public ServerConfig withPort(int v) {
-    return new ServerConfig(
-        host,
-        v,
-        maxContentLength,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
+  /** A builder preloaded with this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.host = host;
+    b.port = port;
+    b.maxContentLength = maxContentLength;
+    b.ioThreads = ioThreads;
+    b.searchThreads = searchThreads;
+    b.searchQueue = searchQueue;
+    b.writeThreads = writeThreads;
+    b.writeQueue = writeQueue;
+    b.retryAfterSeconds = retryAfterSeconds;
+    b.indexName = indexName;
+    b.documentType = documentType;
+    b.hnswM = hnswM;
+    b.hnswEfConstruction = hnswEfConstruction;
+    return b;
   }
 
-  public ServerConfig withMaxContentLength(int v) {
-    return new ServerConfig(
-        host,
-        port,
-        v,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
-  }
+  /**
+   * Builds a {@link ServerConfig}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private String host;
+    private int port;
+    private int maxContentLength;
+    private int ioThreads;
+    private int searchThreads;
+    private int searchQueue;
+    private int writeThreads;
+    private int writeQueue;
+    private int retryAfterSeconds;
+    private String indexName;
+    private String documentType;
+    private int hnswM;
+    private int hnswEfConstruction;
 
-  public ServerConfig withIoThreads(int v) {
-    return new ServerConfig(
-        host,
-        port,
-        maxContentLength,
-        v,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
-  }
+    private Builder() {}
 
-  /** Search threads and queue length. */
-  public ServerConfig withSearchPool(int threads, int queue) {
-    return new ServerConfig(
-        host,
-        port,
-        maxContentLength,
-        ioThreads,
-        threads,
-        queue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
-  }
+    public Builder host(String v) {
+      host = v;
+      return this;
+    }
 
-  /** Write threads and queue length. */
-  public ServerConfig withWritePool(int threads, int queue) {
-    return new ServerConfig(
-        host,
-        port,
-        maxContentLength,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        threads,
-        queue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
-  }
+    public Builder port(int v) {
+      port = v;
+      return this;
+    }
 
-  public ServerConfig withRetryAfterSeconds(int v) {
-    return new ServerConfig(
-        host,
-        port,
-        maxContentLength,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        v,
-        indexName,
-        documentType,
-        hnswM,
-        hnswEfConstruction);
-  }
+    public Builder maxContentLength(int v) {
+      maxContentLength = v;
+      return this;
+    }
 
-  /** The Elasticsearch index name and the Vespa document type. */
-  public ServerConfig withNames(String index, String docType) {
-    return new ServerConfig(
-        host,
-        port,
-        maxContentLength,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        index,
-        docType,
-        hnswM,
-        hnswEfConstruction);
-  }
+    public Builder ioThreads(int v) {
+      ioThreads = v;
+      return this;
+    }
 
-  /** The store's HNSW parameters a mapping is checked against (0 = not checked). */
-  public ServerConfig withHnsw(int m, int efConstruction) {
-    return new ServerConfig(
-        host,
-        port,
-        maxContentLength,
-        ioThreads,
-        searchThreads,
-        searchQueue,
-        writeThreads,
-        writeQueue,
-        retryAfterSeconds,
-        indexName,
-        documentType,
-        m,
-        efConstruction);
+    public Builder searchThreads(int v) {
+      searchThreads = v;
+      return this;
+    }
+
+    public Builder searchQueue(int v) {
+      searchQueue = v;
+      return this;
+    }
+
+    public Builder writeThreads(int v) {
+      writeThreads = v;
+      return this;
+    }
+
+    public Builder writeQueue(int v) {
+      writeQueue = v;
+      return this;
+    }
+
+    public Builder retryAfterSeconds(int v) {
+      retryAfterSeconds = v;
+      return this;
+    }
+
+    public Builder indexName(String v) {
+      indexName = v;
+      return this;
+    }
+
+    public Builder documentType(String v) {
+      documentType = v;
+      return this;
+    }
+
+    public Builder hnswM(int v) {
+      hnswM = v;
+      return this;
+    }
+
+    public Builder hnswEfConstruction(int v) {
+      hnswEfConstruction = v;
+      return this;
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(
+          host,
+          port,
+          maxContentLength,
+          ioThreads,
+          searchThreads,
+          searchQueue,
+          writeThreads,
+          writeQueue,
+          retryAfterSeconds,
+          indexName,
+          documentType,
+          hnswM,
+          hnswEfConstruction);
+    }
   }
 }

@@ -25,7 +25,14 @@ class BackPressureTest {
 
   @Test
   void fullQueuesAnswer429() throws Exception {
-    ServerConfig config = ServerConfig.DEFAULT.withPort(0).withSearchPool(1, 4).withWritePool(1, 2);
+    ServerConfig config =
+        ServerConfig.builder()
+            .port(0)
+            .searchThreads(1)
+            .searchQueue(4)
+            .writeThreads(1)
+            .writeQueue(2)
+            .build();
     try (ServerFixture f = ServerFixture.start(TestStore.EXACT, config, Optional.empty())) {
       f.load(
           new SyntheticCorpus(TestSeeds.seed("BackPressureTest"), ServerFixture.DIMS), 2000, 100);

@@ -39,7 +39,7 @@ abstract class ErrorResponsesTestCase {
     f =
         ServerFixture.start(
             store(),
-            ServerConfig.DEFAULT.withPort(0).withMaxContentLength(LIMIT),
+            ServerConfig.builder().port(0).maxContentLength(LIMIT).build(),
             Optional.empty());
     docs =
         f.load(

@@ -71,7 +71,7 @@ class QueryEmbeddingTest {
     TitleEmbedder embedder = new TitleEmbedder(docs, ServerFixture.DIMS);
     try (ServerFixture f =
         ServerFixture.start(
-            TestStore.SEGMENTED, ServerConfig.DEFAULT.withPort(0), Optional.of(embedder))) {
+            TestStore.SEGMENTED, ServerConfig.builder().port(0).build(), Optional.of(embedder))) {
       f.load(corpus, 500);
       Document d = docs.get(42);
       String title = Json.MAPPER.writeValueAsString(d.title());

@@ -46,7 +46,7 @@ final class ServerFixture implements AutoCloseable {
   }
 
   static ServerFixture start(TestStore store) throws Exception {
-    return start(store, ServerConfig.DEFAULT.withPort(0), Optional.empty());
+    return start(store, ServerConfig.builder().port(0).build(), Optional.empty());
   }
 
   static ServerFixture start(TestStore store, ServerConfig config, Optional<Embedder> embedder)

@@ -26,10 +26,11 @@ enum TestStore {
       return LuceneSegmentedIndex.open(
           dir,
           schema,
-          SegmentedConfig.DEFAULT
-              .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
-              .withSearchThreads(2)
-              .withRamBufferMB(32));
+          SegmentedConfig.builder()
+              .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+              .searchThreads(2)
+              .ramBufferMB(32)
+              .build());
     }
   },
   /** The mutable store (real-time visibility). */

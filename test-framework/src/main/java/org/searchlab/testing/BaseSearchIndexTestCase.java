@@ -72,7 +72,8 @@ public abstract class BaseSearchIndexTestCase {
   void seedTest(TestInfo info) {
     seed = TestSeeds.seed(getClass().getSimpleName() + "." + info.getDisplayName());
     random = new SplittableRandom(seed);
-    corpus = new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.DEFAULT.withVocabulary(3000));
+    corpus =
+        new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.builder().vocabulary(3000).build());
   }
 
   @AfterEach

@@ -46,7 +46,7 @@ class ExactIndexAgreesWithLuceneTest {
     long seed = TestSeeds.seed("ExactIndexAgreesWithLuceneTest.bm25ScoresEqualLucene");
     SplittableRandom random = new SplittableRandom(seed);
     SyntheticCorpus corpus =
-        new SyntheticCorpus(seed, 8, SyntheticCorpus.Params.DEFAULT.withVocabulary(2000));
+        new SyntheticCorpus(seed, 8, SyntheticCorpus.Params.builder().vocabulary(2000).build());
     List<Document> docs = corpus.documents(2500);
     // Some empty fields: a field without tokens has no norm and does not count in docCount.
     docs.set(7, new Document("doc-7", "", docs.get(7).description(), "c", 1, 1, null));

@@ -64,7 +64,7 @@ class SyntheticCorpusTest {
   @Test
   void duplicatesCopyTextAndVectorOfAnOriginal() {
     SyntheticCorpus c =
-        new SyntheticCorpus(3, 16, SyntheticCorpus.Params.DEFAULT.withDuplicateRate(0.05));
+        new SyntheticCorpus(3, 16, SyntheticCorpus.Params.builder().duplicateRate(0.05).build());
     int dups = 0;
     for (int i = 0; i < 4000; i++) {
       int orig = c.originalOf(i);

@@ -136,34 +136,37 @@ final class ExperimentCommand implements Callable<Integer> {
     if (reportOnly != null) {
       return rewriteReport(reportOnly);
     }
-    Profile p = Profile.named(profile);
+    Profile base = Profile.named(profile);
+    Profile.Builder b = base.toBuilder();
     if (docs != null) {
-      p = p.withDocs(docs);
+      // The sweep never indexes more documents than the run.
+      b.docs(docs).sweepDocs(Math.min(base.sweepDocs(), docs));
     }
     if (dim != null) {
-      p = p.withDimension(dim);
+      b.dimension(dim);
     }
     if (clients != null) {
-      p = p.withClients(clients);
+      b.clients(clients);
     }
     if (duration != null) {
-      p = p.withDuration(Duration.ofMillis((long) (duration * 1000)));
+      b.duration(Duration.ofMillis((long) (duration * 1000)));
     }
     if (warmup != null) {
-      p = p.withWarmup(Duration.ofMillis((long) (warmup * 1000)));
+      b.warmup(Duration.ofMillis((long) (warmup * 1000)));
     }
     if (sweepDocs != null) {
-      p = p.withSweep(sweepDocs, p.sweepSegments(), p.sweepDuration());
+      b.sweepDocs(sweepDocs);
     }
-    if (grid || p.name().equals("grid")) {
-      p = p.withGridDocs(gridDocs != null ? gridDocs : Math.max(p.gridDocs(), 20_000));
+    if (grid || base.name().equals("grid")) {
+      b.gridDocs(gridDocs != null ? gridDocs : Math.max(base.gridDocs(), 20_000));
     }
     if (recallQueries != null) {
-      p = p.withRecallQueries(recallQueries);
+      b.recallQueries(recallQueries);
     }
     if (noMain) {
-      p = p.withMainPhases(false);
+      b.mainPhases(false);
     }
+    Profile p = b.build();
     List<Variant> vs = new ArrayList<>();
     for (String v :
         variants == null ? List.of("mutable", "segmented", "segmented-forcemerged") : variants) {

@@ -51,7 +51,10 @@ final class HnswGrid {
           String name = "grid-" + store + "-m" + m + "-efc" + efc;
           try (Session s =
               Session.start(
-                  ServerOptions.defaults(store, corpus.dimension()).withHnsw(m, efc),
+                  ServerOptions.defaults(store, corpus.dimension()).toBuilder()
+                      .hnswM(m)
+                      .hnswEfConstruction(efc)
+                      .build(),
                   ctx.dataDir(name),
                   p.serverHeap(),
                   ctx.serverLog(name),

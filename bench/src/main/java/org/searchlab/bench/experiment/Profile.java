@@ -3,12 +3,13 @@ package org.searchlab.bench.experiment;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
  * cores), {@code standard} (the default, ≤ 30 min on 2 cores), {@code full} (the benchmark's 1M
- * documents) and {@code grid} (the HNSW parameter grid only). Immutable; change with the {@code
- * withX} methods.
+ * documents) and {@code grid} (the HNSW parameter grid only). Immutable; build one with {@link
+ * #builder()} or change one with {@link #toBuilder()}.
  *
  * @param name the profile's name, recorded in every row
  * @param docs documents fed to each variant; more makes the segmented variant have more segments
@@ -46,6 +47,11 @@ public record Profile(
     boolean mainPhases) {
 
   public Profile {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(warmup, "warmup");
+    Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(sweepDuration, "sweepDuration");
+    Objects.requireNonNull(serverHeap, "serverHeap");
     clients = List.copyOf(clients);
     refeedClients = List.copyOf(refeedClients);
     sweepSegments = List.copyOf(sweepSegments);
@@ -57,23 +63,24 @@ public record Profile(
 
   /** At most 5 minutes on 2 cores: a small corpus, 3 client counts, 1.5 s cells. */
   public static Profile quick() {
-    return new Profile(
-        "quick",
-        4_000,
-        384,
-        List.of(1, 4, 16),
-        List.of(1, 16),
-        Duration.ofMillis(300),
-        Duration.ofSeconds(1),
-        200,
-        40,
-        2_000,
-        List.of(10, 5, 1),
-        List.of(1, 16),
-        Duration.ofMillis(700),
-        0,
-        "1g",
-        true);
+    return builder()
+        .name("quick")
+        .docs(4_000)
+        .dimension(384)
+        .clients(List.of(1, 4, 16))
+        .refeedClients(List.of(1, 16))
+        .warmup(Duration.ofMillis(300))
+        .duration(Duration.ofSeconds(1))
+        .queryCount(200)
+        .recallQueries(40)
+        .sweepDocs(2_000)
+        .sweepSegments(List.of(10, 5, 1))
+        .sweepClients(List.of(1, 16))
+        .sweepDuration(Duration.ofMillis(700))
+        .gridDocs(0)
+        .serverHeap("1g")
+        .mainPhases(true)
+        .build();
   }
 
   /**
@@ -83,65 +90,68 @@ public record Profile(
    * ~4 min of sweep cells, the rest feeds, merges and server starts.
    */
   public static Profile standard() {
-    return new Profile(
-        "standard",
-        100_000,
-        384,
-        BENCHMARK_CLIENTS,
-        List.of(1, 16, 64),
-        Duration.ofMillis(500),
-        Duration.ofMillis(2_500),
-        2_000,
-        200,
-        30_000,
-        SWEEP_SEGMENTS,
-        List.of(1, 16),
-        Duration.ofMillis(1_500),
-        0,
-        "3g",
-        true);
+    return builder()
+        .name("standard")
+        .docs(100_000)
+        .dimension(384)
+        .clients(BENCHMARK_CLIENTS)
+        .refeedClients(List.of(1, 16, 64))
+        .warmup(Duration.ofMillis(500))
+        .duration(Duration.ofMillis(2_500))
+        .queryCount(2_000)
+        .recallQueries(200)
+        .sweepDocs(30_000)
+        .sweepSegments(SWEEP_SEGMENTS)
+        .sweepClients(List.of(1, 16))
+        .sweepDuration(Duration.ofMillis(1_500))
+        .gridDocs(0)
+        .serverHeap("3g")
+        .mainPhases(true)
+        .build();
   }
 
   /** The benchmark's scale: 1M documents, 20 s cells (hours on 2 cores). */
   public static Profile full() {
-    return new Profile(
-        "full",
-        1_000_000,
-        384,
-        BENCHMARK_CLIENTS,
-        List.of(1, 16, 64),
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(20),
-        10_000,
-        500,
-        200_000,
-        SWEEP_SEGMENTS,
-        List.of(1, 16),
-        Duration.ofSeconds(10),
-        0,
-        "12g",
-        true);
+    return builder()
+        .name("full")
+        .docs(1_000_000)
+        .dimension(384)
+        .clients(BENCHMARK_CLIENTS)
+        .refeedClients(List.of(1, 16, 64))
+        .warmup(Duration.ofSeconds(5))
+        .duration(Duration.ofSeconds(20))
+        .queryCount(10_000)
+        .recallQueries(500)
+        .sweepDocs(200_000)
+        .sweepSegments(SWEEP_SEGMENTS)
+        .sweepClients(List.of(1, 16))
+        .sweepDuration(Duration.ofSeconds(10))
+        .gridDocs(0)
+        .serverHeap("12g")
+        .mainPhases(true)
+        .build();
   }
 
   /** Only the HNSW parameter grid (DocArray's): 20k docs, each (M, efConstruction) built once. */
   public static Profile grid() {
-    return new Profile(
-        "grid",
-        0,
-        384,
-        List.of(1),
-        List.of(),
-        Duration.ofMillis(500),
-        Duration.ofSeconds(2),
-        500,
-        200,
-        0,
-        List.of(),
-        List.of(),
-        Duration.ZERO,
-        20_000,
-        "2g",
-        false);
+    return builder()
+        .name("grid")
+        .docs(0)
+        .dimension(384)
+        .clients(List.of(1))
+        .refeedClients(List.of())
+        .warmup(Duration.ofMillis(500))
+        .duration(Duration.ofSeconds(2))
+        .queryCount(500)
+        .recallQueries(200)
+        .sweepDocs(0)
+        .sweepSegments(List.of())
+        .sweepClients(List.of())
+        .sweepDuration(Duration.ZERO)
+        .gridDocs(20_000)
+        .serverHeap("2g")
+        .mainPhases(false)
+        .build();
   }
 
   /** A built-in profile by name. */
@@ -157,183 +167,155 @@ public record Profile(
     };
   }
 
-  public Profile withDocs(int v) {
-    return new Profile(
-        name,
-        v,
-        dimension,
-        clients,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        recallQueries,
-        Math.min(sweepDocs, v),
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        mainPhases);
+  /** An empty builder: name and server heap must be set; lists start empty, durations zero. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  public Profile withDimension(int v) {
-    return new Profile(
-        name,
-        docs,
-        v,
-        clients,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        recallQueries,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        mainPhases);
+  /** A builder preloaded with this profile's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.name = name;
+    b.docs = docs;
+    b.dimension = dimension;
+    b.clients = clients;
+    b.refeedClients = refeedClients;
+    b.warmup = warmup;
+    b.duration = duration;
+    b.queryCount = queryCount;
+    b.recallQueries = recallQueries;
+    b.sweepDocs = sweepDocs;
+    b.sweepSegments = sweepSegments;
+    b.sweepClients = sweepClients;
+    b.sweepDuration = sweepDuration;
+    b.gridDocs = gridDocs;
+    b.serverHeap = serverHeap;
+    b.mainPhases = mainPhases;
+    return b;
   }
 
-  public Profile withClients(List<Integer> v) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        v,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        recallQueries,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        mainPhases);
-  }
+  /**
+   * Builds a {@link Profile}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private String name;
+    private int docs;
+    private int dimension;
+    private List<Integer> clients = List.of();
+    private List<Integer> refeedClients = List.of();
+    private Duration warmup = Duration.ZERO;
+    private Duration duration = Duration.ZERO;
+    private int queryCount;
+    private int recallQueries;
+    private int sweepDocs;
+    private List<Integer> sweepSegments = List.of();
+    private List<Integer> sweepClients = List.of();
+    private Duration sweepDuration = Duration.ZERO;
+    private int gridDocs;
+    private String serverHeap;
+    private boolean mainPhases;
 
-  public Profile withDuration(Duration v) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        clients,
-        refeedClients,
-        warmup,
-        v,
-        queryCount,
-        recallQueries,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        mainPhases);
-  }
+    private Builder() {}
 
-  public Profile withWarmup(Duration v) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        clients,
-        refeedClients,
-        v,
-        duration,
-        queryCount,
-        recallQueries,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        mainPhases);
-  }
+    public Builder name(String v) {
+      name = v;
+      return this;
+    }
 
-  public Profile withSweep(int docsV, List<Integer> segmentsV, Duration durationV) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        clients,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        recallQueries,
-        docsV,
-        segmentsV,
-        sweepClients,
-        durationV,
-        gridDocs,
-        serverHeap,
-        mainPhases);
-  }
+    public Builder docs(int v) {
+      docs = v;
+      return this;
+    }
 
-  public Profile withGridDocs(int v) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        clients,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        recallQueries,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        v,
-        serverHeap,
-        mainPhases);
-  }
+    public Builder dimension(int v) {
+      dimension = v;
+      return this;
+    }
 
-  public Profile withMainPhases(boolean v) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        clients,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        recallQueries,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        v);
-  }
+    public Builder clients(List<Integer> v) {
+      clients = v;
+      return this;
+    }
 
-  public Profile withRecallQueries(int v) {
-    return new Profile(
-        name,
-        docs,
-        dimension,
-        clients,
-        refeedClients,
-        warmup,
-        duration,
-        queryCount,
-        v,
-        sweepDocs,
-        sweepSegments,
-        sweepClients,
-        sweepDuration,
-        gridDocs,
-        serverHeap,
-        mainPhases);
+    public Builder refeedClients(List<Integer> v) {
+      refeedClients = v;
+      return this;
+    }
+
+    public Builder warmup(Duration v) {
+      warmup = v;
+      return this;
+    }
+
+    public Builder duration(Duration v) {
+      duration = v;
+      return this;
+    }
+
+    public Builder queryCount(int v) {
+      queryCount = v;
+      return this;
+    }
+
+    public Builder recallQueries(int v) {
+      recallQueries = v;
+      return this;
+    }
+
+    public Builder sweepDocs(int v) {
+      sweepDocs = v;
+      return this;
+    }
+
+    public Builder sweepSegments(List<Integer> v) {
+      sweepSegments = v;
+      return this;
+    }
+
+    public Builder sweepClients(List<Integer> v) {
+      sweepClients = v;
+      return this;
+    }
+
+    public Builder sweepDuration(Duration v) {
+      sweepDuration = v;
+      return this;
+    }
+
+    public Builder gridDocs(int v) {
+      gridDocs = v;
+      return this;
+    }
+
+    public Builder serverHeap(String v) {
+      serverHeap = v;
+      return this;
+    }
+
+    public Builder mainPhases(boolean v) {
+      mainPhases = v;
+      return this;
+    }
+
+    public Profile build() {
+      return new Profile(
+          name,
+          docs,
+          dimension,
+          clients,
+          refeedClients,
+          warmup,
+          duration,
+          queryCount,
+          recallQueries,
+          sweepDocs,
+          sweepSegments,
+          sweepClients,
+          sweepDuration,
+          gridDocs,
+          serverHeap,
+          mainPhases);
+    }
   }
 }

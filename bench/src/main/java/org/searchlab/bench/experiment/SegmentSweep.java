@@ -54,9 +54,11 @@ final class SegmentSweep {
     int maxSegments = p.sweepSegments().get(0);
     int batch = Math.max(1, (corpus.docs().size() + maxSegments - 1) / maxSegments);
     ServerOptions base =
-        ServerOptions.defaults("segmented", corpus.dimension())
-            .withSweepLayout()
-            .withRefreshIntervalMs(-1);
+        ServerOptions.defaults("segmented", corpus.dimension()).toBuilder()
+            .segmentPerBatch(true)
+            .mergePolicyNone(true)
+            .refreshIntervalMs(-1)
+            .build();
     Path data = ctx.dataDir("sweep");
     Path log = ctx.serverLog("sweep");
     String threads = DEFAULT_POOL;
@@ -99,7 +101,7 @@ final class SegmentSweep {
   }
 
   private static ServerOptions options(ServerOptions base, String threads) {
-    return base.withSearchThreads(threads.equals(SEQUENTIAL) ? 0 : null);
+    return base.toBuilder().searchThreads(threads.equals(SEQUENTIAL) ? 0 : null).build();
   }
 
   private void measure(Session s, RunInfo info, Integer segments, String threads)

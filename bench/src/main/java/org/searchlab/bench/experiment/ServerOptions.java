@@ -2,10 +2,12 @@ package org.searchlab.bench.experiment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The {@code searchlab serve} settings the experiments change, and the one place that turns them
- * into the server's command-line flags. Immutable; change with the {@code withX} methods.
+ * into the server's command-line flags. Immutable; build one with {@link #builder()} or {@link
+ * #defaults}, change one with {@link #toBuilder()}.
  *
  * @param store {@code mutable} or {@code segmented}
  * @param dimension the schema's embedding dimension ({@code --dims})
@@ -28,50 +30,101 @@ public record ServerOptions(
     Integer hnswEfConstruction,
     Integer refreshIntervalMs) {
 
+  public ServerOptions {
+    Objects.requireNonNull(store, "store");
+  }
+
   /** A store with all its defaults. */
   public static ServerOptions defaults(String store, int dimension) {
-    return new ServerOptions(store, dimension, false, false, null, null, null, null);
+    return builder().store(store).dimension(dimension).build();
   }
 
-  public ServerOptions withSweepLayout() {
-    return new ServerOptions(
-        store, dimension, true, true, searchThreads, hnswM, hnswEfConstruction, refreshIntervalMs);
+  /** An empty builder: store and dimension must be set; the other options keep the defaults. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  public ServerOptions withSearchThreads(Integer v) {
-    return new ServerOptions(
-        store,
-        dimension,
-        segmentPerBatch,
-        mergePolicyNone,
-        v,
-        hnswM,
-        hnswEfConstruction,
-        refreshIntervalMs);
+  /** A builder preloaded with this option set's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.store = store;
+    b.dimension = dimension;
+    b.segmentPerBatch = segmentPerBatch;
+    b.mergePolicyNone = mergePolicyNone;
+    b.searchThreads = searchThreads;
+    b.hnswM = hnswM;
+    b.hnswEfConstruction = hnswEfConstruction;
+    b.refreshIntervalMs = refreshIntervalMs;
+    return b;
   }
 
-  public ServerOptions withHnsw(int m, int efConstruction) {
-    return new ServerOptions(
-        store,
-        dimension,
-        segmentPerBatch,
-        mergePolicyNone,
-        searchThreads,
-        m,
-        efConstruction,
-        refreshIntervalMs);
-  }
+  /**
+   * Builds a {@link ServerOptions}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private String store;
+    private int dimension;
+    private boolean segmentPerBatch;
+    private boolean mergePolicyNone;
+    private Integer searchThreads;
+    private Integer hnswM;
+    private Integer hnswEfConstruction;
+    private Integer refreshIntervalMs;
 
-  public ServerOptions withRefreshIntervalMs(Integer v) {
-    return new ServerOptions(
-        store,
-        dimension,
-        segmentPerBatch,
-        mergePolicyNone,
-        searchThreads,
-        hnswM,
-        hnswEfConstruction,
-        v);
+    private Builder() {}
+
+    public Builder store(String v) {
+      store = v;
+      return this;
+    }
+
+    public Builder dimension(int v) {
+      dimension = v;
+      return this;
+    }
+
+    public Builder segmentPerBatch(boolean v) {
+      segmentPerBatch = v;
+      return this;
+    }
+
+    public Builder mergePolicyNone(boolean v) {
+      mergePolicyNone = v;
+      return this;
+    }
+
+    public Builder searchThreads(Integer v) {
+      searchThreads = v;
+      return this;
+    }
+
+    public Builder hnswM(Integer v) {
+      hnswM = v;
+      return this;
+    }
+
+    public Builder hnswEfConstruction(Integer v) {
+      hnswEfConstruction = v;
+      return this;
+    }
+
+    public Builder refreshIntervalMs(Integer v) {
+      refreshIntervalMs = v;
+      return this;
+    }
+
+    public ServerOptions build() {
+      return new ServerOptions(
+          store,
+          dimension,
+          segmentPerBatch,
+          mergePolicyNone,
+          searchThreads,
+          hnswM,
+          hnswEfConstruction,
+          refreshIntervalMs);
+    }
   }
 
   /** The flags after {@code serve}, without port and data directory. */

@@ -218,11 +218,12 @@ public final class HnswBenchCommand implements Callable<Integer> {
 
   private Impl buildMutable(BenchVectors v) {
     HnswConfig config =
-        HnswConfig.DEFAULT
-            .withM(m)
-            .withEfConstruction(efConstruction)
-            .withSeed(seed)
-            .withBuildThreads(threads);
+        HnswConfig.builder()
+            .m(m)
+            .efConstruction(efConstruction)
+            .seed(seed)
+            .buildThreads(threads)
+            .build();
     MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(v.dimension()), config);
     int[] ids = new int[v.docs().length];
     for (int i = 0; i < ids.length; i++) {

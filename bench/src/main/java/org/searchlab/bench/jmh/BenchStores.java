@@ -28,7 +28,7 @@ import org.searchlab.testing.data.SyntheticCorpus;
  */
 final class BenchStores {
   static final WalConfig ASYNC_WAL =
-      new WalConfig(SyncPolicy.ASYNC, Duration.ofSeconds(1), WalConfig.DEFAULT.fileBytes());
+      WalConfig.builder().syncPolicy(SyncPolicy.ASYNC).asyncInterval(Duration.ofSeconds(1)).build();
 
   private BenchStores() {}
 
@@ -45,8 +45,12 @@ final class BenchStores {
           LuceneSegmentedIndex.open(
               dir,
               schema,
-              base.withWal(ASYNC_WAL).withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED));
-      case "mutable" -> MutableIndex.open(dir, schema, MutableConfig.DEFAULT.withWal(ASYNC_WAL));
+              base.toBuilder()
+                  .wal(ASYNC_WAL)
+                  .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+                  .build());
+      case "mutable" ->
+          MutableIndex.open(dir, schema, MutableConfig.builder().wal(ASYNC_WAL).build());
       default -> throw new IllegalArgumentException("unknown store '" + store + "'");
     };
   }

@@ -100,14 +100,15 @@ public class MutableVsSegmentedBenchmark {
   }
 
   static MutableConfig mutableConfig() {
-    return MutableConfig.DEFAULT.withSnapshotInterval(Duration.ZERO);
+    return MutableConfig.builder().snapshotInterval(Duration.ZERO).build();
   }
 
   /** The segmented store as queried: no merges, no scheduled refreshes, default search threads. */
   static SegmentedConfig segmentedQueryConfig() {
-    return SegmentedConfig.DEFAULT
-        .withMergePolicy(MergePolicyType.NONE)
-        .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED);
+    return SegmentedConfig.builder()
+        .mergePolicy(MergePolicyType.NONE)
+        .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+        .build();
   }
 
   /**
@@ -135,11 +136,12 @@ public class MutableVsSegmentedBenchmark {
             : LuceneSegmentedIndex.open(
                 dir,
                 schema,
-                SegmentedConfig.DEFAULT
-                    .withSegmentPerBatch(true)
-                    .withMergePolicy(MergePolicyType.NONE)
-                    .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
-                    .withRamBufferMB(2047));
+                SegmentedConfig.builder()
+                    .segmentPerBatch(true)
+                    .mergePolicy(MergePolicyType.NONE)
+                    .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+                    .ramBufferMB(2047)
+                    .build());
     try (index) {
       int batch = store.equals("mutable") ? 1000 : (docs + segments - 1) / segments;
       for (int from = 0; from < docs; from += batch) {
@@ -399,7 +401,7 @@ public class MutableVsSegmentedBenchmark {
               : LuceneSegmentedIndex.open(
                   dir,
                   schema,
-                  SegmentedConfig.DEFAULT.withPartialUpdateMode(PartialUpdateMode.REINDEX));
+                  SegmentedConfig.builder().partialUpdateMode(PartialUpdateMode.REINDEX).build());
       for (int from = 0; from < DOCS; from += 1000) {
         List<Operation> ops = new ArrayList<>();
         for (int i = from; i < from + 1000; i++) {

@@ -94,10 +94,11 @@ public class SegmentedSearchBenchmark {
         LuceneSegmentedIndex.open(
             dir,
             schema,
-            SegmentedConfig.DEFAULT
-                .withMergePolicy(MergePolicyType.NONE)
-                .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
-                .withSearchThreads(searchThreads));
+            SegmentedConfig.builder()
+                .mergePolicy(MergePolicyType.NONE)
+                .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+                .searchThreads(searchThreads)
+                .build());
     int actual = index.stats().segmentCount();
     if (actual != segments) {
       throw new IllegalStateException("index has " + actual + " segments, wanted " + segments);
@@ -151,11 +152,12 @@ public class SegmentedSearchBenchmark {
     }
     long start = System.nanoTime();
     SegmentedConfig building =
-        SegmentedConfig.DEFAULT
-            .withSegmentPerBatch(true)
-            .withMergePolicy(MergePolicyType.NONE)
-            .withRefreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
-            .withRamBufferMB(2047);
+        SegmentedConfig.builder()
+            .segmentPerBatch(true)
+            .mergePolicy(MergePolicyType.NONE)
+            .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+            .ramBufferMB(2047)
+            .build();
     try (LuceneSegmentedIndex build = LuceneSegmentedIndex.open(dir, schema, building)) {
       int perBatch = docs / segments;
       for (int s = 0; s < segments; s++) {

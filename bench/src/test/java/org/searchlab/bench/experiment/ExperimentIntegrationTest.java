@@ -52,14 +52,17 @@ class ExperimentIntegrationTest {
   void tinyRunProducesTheSchemaAndTheReport(@TempDir Path dir) throws Exception {
     long seed = TestSeeds.seed("ExperimentIntegrationTest");
     Profile p =
-        Profile.quick()
-            .withDocs(1_500)
-            .withDimension(32)
-            .withClients(List.of(1, 4))
-            .withWarmup(Duration.ofMillis(100))
-            .withDuration(Duration.ofMillis(300))
-            .withRecallQueries(20)
-            .withSweep(400, List.of(4, 1), Duration.ofMillis(200));
+        Profile.quick().toBuilder()
+            .docs(1_500)
+            .dimension(32)
+            .clients(List.of(1, 4))
+            .warmup(Duration.ofMillis(100))
+            .duration(Duration.ofMillis(300))
+            .recallQueries(20)
+            .sweepDocs(400)
+            .sweepSegments(List.of(4, 1))
+            .sweepDuration(Duration.ofMillis(200))
+            .build();
     Corpus corpus = Corpus.synthetic(seed, p.docs(), p.dimension(), 100);
     Path out = dir.resolve("results");
     List<ResultRow> rows =

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Write-ahead log settings.
+ * Write-ahead log settings. Immutable; build one with {@link #builder()} (which starts from {@link
+ * #DEFAULT}) or change one with {@link #toBuilder()}.
  *
  * @param syncPolicy when to fsync; {@link SyncPolicy#REQUEST} is safe, {@link SyncPolicy#ASYNC}
  *     faster
@@ -30,15 +31,48 @@ public record WalConfig(SyncPolicy syncPolicy, Duration asyncInterval, long file
     }
   }
 
-  public WalConfig withSyncPolicy(SyncPolicy p) {
-    return new WalConfig(p, asyncInterval, fileBytes);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public WalConfig withAsyncInterval(Duration d) {
-    return new WalConfig(syncPolicy, d, fileBytes);
+  /** A builder preloaded with this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.syncPolicy = syncPolicy;
+    b.asyncInterval = asyncInterval;
+    b.fileBytes = fileBytes;
+    return b;
   }
 
-  public WalConfig withFileBytes(long bytes) {
-    return new WalConfig(syncPolicy, asyncInterval, bytes);
+  /**
+   * Builds a {@link WalConfig}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private SyncPolicy syncPolicy;
+    private Duration asyncInterval;
+    private long fileBytes;
+
+    private Builder() {}
+
+    public Builder syncPolicy(SyncPolicy v) {
+      syncPolicy = v;
+      return this;
+    }
+
+    public Builder asyncInterval(Duration v) {
+      asyncInterval = v;
+      return this;
+    }
+
+    public Builder fileBytes(long v) {
+      fileBytes = v;
+      return this;
+    }
+
+    public WalConfig build() {
+      return new WalConfig(syncPolicy, asyncInterval, fileBytes);
+    }
   }
 }

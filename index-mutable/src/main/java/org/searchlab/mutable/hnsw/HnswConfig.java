@@ -3,8 +3,8 @@ package org.searchlab.mutable.hnsw;
 import org.searchlab.core.InvalidRequestException;
 
 /**
- * The tuning parameters of a {@link MutableHnswGraph}. Immutable; change one value with a {@code
- * withX} method.
+ * The tuning parameters of a {@link MutableHnswGraph}. Immutable; build one with {@link #builder()}
+ * (which starts from {@link #DEFAULT}) or change one with {@link #toBuilder()}.
  *
  * @param m maximum links per node on the upper levels, 2·m on level 0 (the paper's {@code M},
  *     Lucene's {@code maxConn}); in [2, 512]. Higher gives better recall at a given {@code ef} and
@@ -56,34 +56,71 @@ public record HnswConfig(
     }
   }
 
-  public HnswConfig withM(int m) {
-    return new HnswConfig(
-        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public HnswConfig withEfConstruction(int efConstruction) {
-    return new HnswConfig(
-        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+  /** A builder preloaded with this config's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.m = m;
+    b.efConstruction = efConstruction;
+    b.seed = seed;
+    b.buildThreads = buildThreads;
+    b.approximateThreshold = approximateThreshold;
+    b.filterFirstThreshold = filterFirstThreshold;
+    return b;
   }
 
-  public HnswConfig withSeed(long seed) {
-    return new HnswConfig(
-        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
-  }
+  /**
+   * Builds a {@link HnswConfig}, one setter per component; {@link #build()} runs the record's
+   * validation. Not thread-safe.
+   */
+  public static final class Builder {
+    private int m;
+    private int efConstruction;
+    private long seed;
+    private int buildThreads;
+    private double approximateThreshold;
+    private double filterFirstThreshold;
 
-  public HnswConfig withBuildThreads(int buildThreads) {
-    return new HnswConfig(
-        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
-  }
+    private Builder() {}
 
-  public HnswConfig withApproximateThreshold(double approximateThreshold) {
-    return new HnswConfig(
-        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
-  }
+    public Builder m(int v) {
+      m = v;
+      return this;
+    }
 
-  public HnswConfig withFilterFirstThreshold(double filterFirstThreshold) {
-    return new HnswConfig(
-        m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+    public Builder efConstruction(int v) {
+      efConstruction = v;
+      return this;
+    }
+
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder buildThreads(int v) {
+      buildThreads = v;
+      return this;
+    }
+
+    public Builder approximateThreshold(double v) {
+      approximateThreshold = v;
+      return this;
+    }
+
+    public Builder filterFirstThreshold(double v) {
+      filterFirstThreshold = v;
+      return this;
+    }
+
+    public HnswConfig build() {
+      return new HnswConfig(
+          m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+    }
   }
 
   /** Maximum links of a node on {@code level}: 2·m on level 0, m above. */

@@ -37,7 +37,7 @@ class ConcurrentReadWriteTest {
     }
     MutableHnswGraph graph =
         MutableHnswGraph.create(
-            VectorStore.create(DIM), HnswConfig.DEFAULT.withEfConstruction(64).withSeed(seed));
+            VectorStore.create(DIM), HnswConfig.builder().efConstruction(64).seed(seed).build());
     for (int i = 0; i < INITIAL; i++) {
       graph.insert(i, TestVectors.near(random, centres[random.nextInt(centres.length)], 1.0));
     }

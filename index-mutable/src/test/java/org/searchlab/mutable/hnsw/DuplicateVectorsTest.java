@@ -29,7 +29,8 @@ class DuplicateVectorsTest {
       }
     }
     MutableHnswGraph graph =
-        MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT.withBuildThreads(2));
+        MutableHnswGraph.create(
+            VectorStore.create(DIM), HnswConfig.builder().buildThreads(2).build());
     int[] ids = new int[N];
     for (int i = 0; i < N; i++) {
       ids[i] = i;

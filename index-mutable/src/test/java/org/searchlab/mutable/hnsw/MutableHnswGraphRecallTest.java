@@ -41,7 +41,8 @@ class MutableHnswGraphRecallTest {
       queries[q] = TestVectors.near(random, data[random.nextInt(N)], 1.0);
     }
     graph =
-        MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT.withBuildThreads(2));
+        MutableHnswGraph.create(
+            VectorStore.create(DIM), HnswConfig.builder().buildThreads(2).build());
     int[] ids = new int[N];
     for (int i = 0; i < N; i++) {
       ids[i] = i;

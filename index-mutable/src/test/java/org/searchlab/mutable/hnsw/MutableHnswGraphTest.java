@@ -61,11 +61,13 @@ class MutableHnswGraphTest {
     assertThrows(
         InvalidRequestException.class,
         () -> g.insertAll(new int[] {200, 200}, new float[][] {new float[DIM], new float[DIM]}));
-    assertThrows(InvalidRequestException.class, () -> HnswConfig.DEFAULT.withM(1));
-    assertThrows(InvalidRequestException.class, () -> HnswConfig.DEFAULT.withEfConstruction(0));
-    assertThrows(InvalidRequestException.class, () -> HnswConfig.DEFAULT.withBuildThreads(0));
+    assertThrows(InvalidRequestException.class, () -> HnswConfig.builder().m(1).build());
     assertThrows(
-        InvalidRequestException.class, () -> HnswConfig.DEFAULT.withApproximateThreshold(1.5));
+        InvalidRequestException.class, () -> HnswConfig.builder().efConstruction(0).build());
+    assertThrows(InvalidRequestException.class, () -> HnswConfig.builder().buildThreads(0).build());
+    assertThrows(
+        InvalidRequestException.class,
+        () -> HnswConfig.builder().approximateThreshold(1.5).build());
     assertFalse(g.remove(1000));
     assertFalse(g.remove(-1));
   }
@@ -90,15 +92,15 @@ class MutableHnswGraphTest {
   void oneBuildThreadEqualsSequentialInsertsAndParallelBuildIsDeterministic() {
     long seed = TestSeeds.seed("buildDeterminism");
     float[][] data = vectors(new SplittableRandom(seed), 3000);
-    HnswConfig config = HnswConfig.DEFAULT.withEfConstruction(64).withSeed(seed);
+    HnswConfig config = HnswConfig.builder().efConstruction(64).seed(seed).build();
     MutableHnswGraph bulk = build(config, data);
     MutableHnswGraph oneByOne = MutableHnswGraph.create(VectorStore.create(DIM), config);
     for (int i = 0; i < data.length; i++) {
       oneByOne.insert(i, data[i]);
     }
     assertSameGraph(bulk, oneByOne, data.length);
-    MutableHnswGraph p1 = build(config.withBuildThreads(2), data);
-    MutableHnswGraph p2 = build(config.withBuildThreads(3), data);
+    MutableHnswGraph p1 = build(config.toBuilder().buildThreads(2).build(), data);
+    MutableHnswGraph p2 = build(config.toBuilder().buildThreads(3).build(), data);
     assertSameGraph(p1, p2, data.length);
   }
 
@@ -136,7 +138,7 @@ class MutableHnswGraphTest {
   void removingEveryNodeKeepsEntryPointValidAndLiveNodesReachable() {
     SplittableRandom r = new SplittableRandom(TestSeeds.seed("removeAll"));
     float[][] data = vectors(r, 600);
-    MutableHnswGraph g = build(HnswConfig.DEFAULT.withM(4), data);
+    MutableHnswGraph g = build(HnswConfig.builder().m(4).build(), data);
     for (int round = 0; round < data.length; round++) {
       int victim = round % 3 == 0 ? g.entryNode() : pickLive(g, r, data.length);
       assertTrue(g.remove(victim));
@@ -199,7 +201,8 @@ class MutableHnswGraphTest {
     MutableHnswGraph loaded = MutableHnswGraph.load(file, HnswConfig.DEFAULT);
     assertEquals(299, loaded.size());
     assertFalse(loaded.contains(17));
-    assertThrows(IOException.class, () -> MutableHnswGraph.load(file, HnswConfig.DEFAULT.withM(8)));
+    assertThrows(
+        IOException.class, () -> MutableHnswGraph.load(file, HnswConfig.builder().m(8).build()));
     byte[] bytes = Files.readAllBytes(file);
     bytes[bytes.length / 2] ^= 0x10;
     Path bad = dir.resolve("bad.snap");

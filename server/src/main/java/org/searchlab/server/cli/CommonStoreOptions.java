@@ -51,6 +51,10 @@ final class CommonStoreOptions {
               throw new org.searchlab.core.InvalidRequestException(
                   "--wal-sync '" + walSync + "' is not request or async");
         };
-    return new WalConfig(p, Duration.ofMillis(walAsyncIntervalMs), walFileMb << 20);
+    return WalConfig.builder()
+        .syncPolicy(p)
+        .asyncInterval(Duration.ofMillis(walAsyncIntervalMs))
+        .fileBytes(walFileMb << 20)
+        .build();
   }
 }

@@ -72,19 +72,22 @@ final class MutableOptions {
   /** The config these flags describe, with the shared HNSW and WAL settings. */
   MutableConfig config(CommonStoreOptions common) {
     HnswConfig hnsw =
-        D.hnsw()
-            .withM(common.hnswM)
-            .withEfConstruction(common.efConstruction)
-            .withSeed(hnswSeed)
-            .withBuildThreads(hnswBuildThreads)
-            .withApproximateThreshold(approximateThreshold)
-            .withFilterFirstThreshold(filterFirstThreshold);
-    return D.withHnsw(hnsw)
-        .withWal(common.wal())
-        .withThreadsPerSearch(threadsPerSearch)
-        .withSnapshotInterval(Duration.ofSeconds(snapshotIntervalS))
-        .withCompactionRatio(compactionRatio)
-        .withCompactionMinDocs(compactionMinDocs)
-        .withWriterBatch(writerBatch);
+        D.hnsw().toBuilder()
+            .m(common.hnswM)
+            .efConstruction(common.efConstruction)
+            .seed(hnswSeed)
+            .buildThreads(hnswBuildThreads)
+            .approximateThreshold(approximateThreshold)
+            .filterFirstThreshold(filterFirstThreshold)
+            .build();
+    return MutableConfig.builder()
+        .hnsw(hnsw)
+        .wal(common.wal())
+        .threadsPerSearch(threadsPerSearch)
+        .snapshotInterval(Duration.ofSeconds(snapshotIntervalS))
+        .compactionRatio(compactionRatio)
+        .compactionMinDocs(compactionMinDocs)
+        .writerBatch(writerBatch)
+        .build();
   }
 }

@@ -91,22 +91,24 @@ final class SegmentedOptions {
 
   /** The config these flags describe, with the shared HNSW and WAL settings. */
   SegmentedConfig config(CommonStoreOptions common) {
-    return D.withMergePolicy(MergePolicyType.parse(mergePolicy))
-        .withSegmentsPerTier(segmentsPerTier)
-        .withMaxMergeAtOnce(maxMergeAtOnce)
-        .withFloorSegmentMB(floorSegmentMB)
-        .withMaxMergedSegmentMB(maxMergedSegmentMB)
-        .withDeletesPctAllowed(deletesPctAllowed)
-        .withRefreshIntervalMs(refreshIntervalMs)
-        .withSegmentPerBatch(segmentPerBatch)
-        .withRamBufferMB(ramBufferMB)
-        .withSearchThreads(searchThreads)
-        .withSlicing(Slicing.parse(slicing))
-        .withHnswM(common.hnswM)
-        .withHnswBeamWidth(common.efConstruction)
-        .withHnswMergeWorkers(hnswMergeWorkers)
-        .withMergeThreads(mergeThreads)
-        .withPartialUpdateMode(PartialUpdateMode.parse(partialUpdateMode))
-        .withWal(common.wal());
+    return SegmentedConfig.builder()
+        .mergePolicy(MergePolicyType.parse(mergePolicy))
+        .segmentsPerTier(segmentsPerTier)
+        .maxMergeAtOnce(maxMergeAtOnce)
+        .floorSegmentMB(floorSegmentMB)
+        .maxMergedSegmentMB(maxMergedSegmentMB)
+        .deletesPctAllowed(deletesPctAllowed)
+        .refreshIntervalMs(refreshIntervalMs)
+        .segmentPerBatch(segmentPerBatch)
+        .ramBufferMB(ramBufferMB)
+        .searchThreads(searchThreads)
+        .slicing(Slicing.parse(slicing))
+        .hnswM(common.hnswM)
+        .hnswBeamWidth(common.efConstruction)
+        .hnswMergeWorkers(hnswMergeWorkers)
+        .mergeThreads(mergeThreads)
+        .partialUpdateMode(PartialUpdateMode.parse(partialUpdateMode))
+        .wal(common.wal())
+        .build();
   }
 }

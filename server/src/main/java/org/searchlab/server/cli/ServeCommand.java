@@ -139,16 +139,21 @@ public final class ServeCommand implements Callable<Integer> {
     Store kind = parseStore(store);
     Schema schema = new Schema(dims);
     ServerConfig config =
-        ServerConfig.DEFAULT
-            .withHost(host)
-            .withPort(port)
-            .withMaxContentLength(parseSize(maxContentLength))
-            .withIoThreads(ioThreads)
-            .withSearchPool(searchThreads, searchQueue)
-            .withWritePool(writeThreads, writeQueue)
-            .withRetryAfterSeconds(retryAfter)
-            .withNames(indexName, documentType)
-            .withHnsw(common.hnswM, common.efConstruction);
+        ServerConfig.builder()
+            .host(host)
+            .port(port)
+            .maxContentLength(parseSize(maxContentLength))
+            .ioThreads(ioThreads)
+            .searchThreads(searchThreads)
+            .searchQueue(searchQueue)
+            .writeThreads(writeThreads)
+            .writeQueue(writeQueue)
+            .retryAfterSeconds(retryAfter)
+            .indexName(indexName)
+            .documentType(documentType)
+            .hnswM(common.hnswM)
+            .hnswEfConstruction(common.efConstruction)
+            .build();
     Files.createDirectories(dataDir);
     Optional<Embedder> emb = openEmbedder(embedder, dims);
     SearchIndex index;

@@ -28,7 +28,8 @@ import org.searchlab.core.SearchRequest;
  */
 public final class SyntheticCorpus {
   /**
-   * Generator parameters.
+   * Generator parameters. Immutable; build one with {@link #builder()} (which starts from {@link
+   * #DEFAULT}) or change one with {@link #toBuilder()}.
    *
    * @param vocabulary distinct words, ≥ 10; larger gives rarer terms
    * @param zipfExponent word-frequency skew, in (0, 3]; 1.0 is natural text
@@ -59,24 +60,70 @@ public final class SyntheticCorpus {
         throw new IllegalArgumentException("duplicateRate " + duplicateRate + " outside [0, 0.5]");
     }
 
-    public Params withVocabulary(int v) {
-      return new Params(v, zipfExponent, categories, clusters, noise, duplicateRate);
+    /** A builder starting from {@link #DEFAULT}. */
+    public static Builder builder() {
+      return DEFAULT.toBuilder();
     }
 
-    public Params withCategories(int v) {
-      return new Params(vocabulary, zipfExponent, v, clusters, noise, duplicateRate);
+    /** A builder preloaded with this parameter set's values. */
+    public Builder toBuilder() {
+      Builder b = new Builder();
+      b.vocabulary = vocabulary;
+      b.zipfExponent = zipfExponent;
+      b.categories = categories;
+      b.clusters = clusters;
+      b.noise = noise;
+      b.duplicateRate = duplicateRate;
+      return b;
     }
 
-    public Params withClusters(int v) {
-      return new Params(vocabulary, zipfExponent, categories, v, noise, duplicateRate);
-    }
+    /**
+     * Builds a {@link Params}, one setter per component; {@link #build()} runs the record's
+     * validation. Not thread-safe.
+     */
+    public static final class Builder {
+      private int vocabulary;
+      private double zipfExponent;
+      private int categories;
+      private int clusters;
+      private double noise;
+      private double duplicateRate;
 
-    public Params withNoise(double v) {
-      return new Params(vocabulary, zipfExponent, categories, clusters, v, duplicateRate);
-    }
+      private Builder() {}
 
-    public Params withDuplicateRate(double v) {
-      return new Params(vocabulary, zipfExponent, categories, clusters, noise, v);
+      public Builder vocabulary(int v) {
+        vocabulary = v;
+        return this;
+      }
+
+      public Builder zipfExponent(double v) {
+        zipfExponent = v;
+        return this;
+      }
+
+      public Builder categories(int v) {
+        categories = v;
+        return this;
+      }
+
+      public Builder clusters(int v) {
+        clusters = v;
+        return this;
+      }
+
+      public Builder noise(double v) {
+        noise = v;
+        return this;
+      }
+
+      public Builder duplicateRate(double v) {
+        duplicateRate = v;
+        return this;
+      }
+
+      public Params build() {
+        return new Params(vocabulary, zipfExponent, categories, clusters, noise, duplicateRate);
+      }
     }
   }
 

@@ -28,7 +28,7 @@ public final class WalCrashChild {
     long seed = Long.parseLong(args[1]);
     PrintStream out = new PrintStream(System.out, false, StandardCharsets.US_ASCII);
     // 1 MiB files so a run crosses file boundaries too.
-    WriteAheadLog wal = WriteAheadLog.open(dir, WalConfig.DEFAULT.withFileBytes(1 << 20));
+    WriteAheadLog wal = WriteAheadLog.open(dir, WalConfig.builder().fileBytes(1 << 20).build());
     long start = wal.lastSerial();
     out.println("ready " + start);
     out.flush();

@@ -151,7 +151,8 @@ class WriteAheadLogTest {
   @Test
   void damageBeforeTheNewestFileIsRefused() throws IOException {
     Path dir = tmp.resolve("wal");
-    try (WriteAheadLog wal = WriteAheadLog.open(dir, WalConfig.DEFAULT.withFileBytes(1 << 20))) {
+    try (WriteAheadLog wal =
+        WriteAheadLog.open(dir, WalConfig.builder().fileBytes(1 << 20).build())) {
       byte[] big = new byte[100_000];
       for (int i = 0; i < 25; i++) {
         wal.append(big);
@@ -250,7 +251,10 @@ class WriteAheadLogTest {
   @Test
   void asyncPolicySyncsInTheBackground() throws Exception {
     WalConfig async =
-        WalConfig.DEFAULT.withSyncPolicy(SyncPolicy.ASYNC).withAsyncInterval(Duration.ofMillis(20));
+        WalConfig.builder()
+            .syncPolicy(SyncPolicy.ASYNC)
+            .asyncInterval(Duration.ofMillis(20))
+            .build();
     try (WriteAheadLog wal = WriteAheadLog.open(tmp.resolve("wal"), async)) {
       long before = wal.fsyncCount();
       for (int i = 0; i < 200; i++) {
@@ -269,7 +273,8 @@ class WriteAheadLogTest {
   void trimDeletesCoveredFilesAndKeepsTheNextSerial() throws IOException {
     Path dir = tmp.resolve("wal");
     byte[] big = new byte[100_000];
-    try (WriteAheadLog wal = WriteAheadLog.open(dir, WalConfig.DEFAULT.withFileBytes(1 << 20))) {
+    try (WriteAheadLog wal =
+        WriteAheadLog.open(dir, WalConfig.builder().fileBytes(1 << 20).build())) {
       for (int i = 0; i < 50; i++) {
         wal.append(big);
       }

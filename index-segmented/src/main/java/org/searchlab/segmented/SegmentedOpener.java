@@ -1,0 +1,255 @@
+package org.searchlab.segmented;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.codecs.KnnVectorsFormat;
+import org.apache.lucene.codecs.lucene104.Lucene104Codec;
+import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherFactory;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.searchlab.core.Schema;
+import org.searchlab.core.analysis.TextAnalysis;
+import org.searchlab.core.scoring.Bm25;
+import org.searchlab.core.wal.OperationCodec;
+import org.searchlab.core.wal.WriteAheadLog;
+
+/**
+ * Opens a segmented store and recovers it: turns a {@link SegmentedConfig} into Lucene's {@code
+ * IndexWriterConfig} (codec with the HNSW parameters, merge policy and scheduler, RAM buffer),
+ * starts the executors, opens {@code <dir>/index} and {@code <dir>/wal}, and replays the log after
+ * the serial the last commit covers.
+ *
+ * <p>Recovery, step by step:
+ *
+ * <ol>
+ *   <li>{@link SegmentedWriter#flush()} stores the last applied WAL serial S in the commit's user
+ *       data ({@link #SERIAL_KEY}) and trims the log up to S;
+ *   <li>opening reads S from the newest commit and moves the log's next serial past it, so a lost
+ *       or trimmed log never hands out a serial the commit already covers;
+ *   <li>the log's records after S are applied again through {@link SegmentedWriter#replay}, in log
+ *       order. The commit may hold some of them already (writes that landed between reading S and
+ *       committing); applying them twice is harmless because every operation assigns values (put,
+ *       assign, delete) and none increments one;
+ *   <li>a blocking refresh makes the replayed state searchable, then the periodic refresh starts.
+ * </ol>
+ *
+ * <p>Stateless and thread-safe; {@link #open} and {@link #recover} run once per store, on the
+ * opening thread, before the store is handed to anyone.
+ */
+final class SegmentedOpener {
+  /** The commit user-data key holding the last WAL serial the commit covers. */
+  static final String SERIAL_KEY = "searchlab.wal_serial";
+
+  private SegmentedOpener() {}
+
+  /**
+   * Steps 1–2: opens Lucene and the log in {@code dir} (created if missing) and wires the searcher
+   * manager to the version map and the refresh counters. On failure it releases what it opened.
+   */
+  static SegmentedParts open(Path dir, SegmentedConfig config) throws IOException {
+    Files.createDirectories(dir);
+    ExecutorService hnswMergeExecutor =
+        config.hnswMergeWorkers() > 1
+            ? Executors.newFixedThreadPool(config.hnswMergeWorkers(), daemon("hnsw-merge"))
+            : null;
+    CountingMergeScheduler mergeScheduler = new CountingMergeScheduler(config.mergeThreads());
+    Directory directory = FSDirectory.open(dir.resolve("index"));
+    IndexWriter writer = null;
+    WriteAheadLog log = null;
+    ExecutorService searchExecutor = null;
+    try {
+      writer = new IndexWriter(directory, writerConfig(config, mergeScheduler, hnswMergeExecutor));
+      long committed = committedSerial(writer);
+      log = WriteAheadLog.open(dir.resolve("wal"), config.wal());
+      // If the log was lost or trimmed past the commit, never reuse the commit's serials.
+      log.advanceTo(committed + 1);
+      searchExecutor =
+          config.searchThreads() > 0
+              ? Executors.newFixedThreadPool(config.searchThreads(), daemon("search"))
+              : null;
+      SearcherManager manager = new SearcherManager(writer, new Factory(config, searchExecutor));
+      LiveVersionMap versionMap = new LiveVersionMap();
+      SegmentedStats stats = new SegmentedStats(committed);
+      // The version map first: its old entries must be retired before anything reacts to a refresh.
+      manager.addListener(versionMap);
+      manager.addListener(stats.refreshCounter());
+      // Creating the scheduled executor starts no thread; recover() schedules the refresh.
+      ScheduledExecutorService refresher =
+          config.periodicRefresh()
+              ? Executors.newSingleThreadScheduledExecutor(daemon("refresh"))
+              : null;
+      return new SegmentedParts(
+          directory,
+          writer,
+          manager,
+          log,
+          versionMap,
+          mergeScheduler,
+          stats,
+          committed,
+          searchExecutor,
+          hnswMergeExecutor,
+          refresher);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(log);
+      if (writer != null) {
+        writer.rollback();
+      }
+      directory.close();
+      SegmentedParts.shutdown(searchExecutor);
+      SegmentedParts.shutdown(hnswMergeExecutor);
+      throw e;
+    }
+  }
+
+  /**
+   * Steps 3–4: replays the log after the committed serial through {@code writer}, refreshes, and
+   * starts the periodic refresh. On failure it closes {@code parts}.
+   */
+  static void recover(SegmentedParts parts, SegmentedWriter writer, SegmentedConfig config)
+      throws IOException {
+    try {
+      parts.wal.replay(
+          parts.committedSerial,
+          (serial, payload) -> {
+            writer.replay(OperationCodec.decode(payload), serial);
+            parts.stats.replayed.incrementAndGet();
+          });
+      parts.manager.maybeRefreshBlocking();
+    } catch (IOException | RuntimeException e) {
+      try {
+        parts.close();
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    if (parts.refresher != null) {
+      SearcherManager manager = parts.manager;
+      parts.refresher.scheduleWithFixedDelay(
+          () -> scheduledRefresh(manager),
+          config.refreshIntervalMs(),
+          config.refreshIntervalMs(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static void scheduledRefresh(SearcherManager manager) {
+    try {
+      manager.maybeRefresh();
+    } catch (IOException | AlreadyClosedException | UncheckedIOException e) {
+      // Closing, or a failed refresh; the next tick (or an explicit refresh) retries.
+    }
+  }
+
+  /** The commit data of a commit covering every log record up to {@code serial}. */
+  static Iterable<Map.Entry<String, String>> commitData(long serial) {
+    return Map.of(SERIAL_KEY, Long.toString(serial)).entrySet();
+  }
+
+  private static long committedSerial(IndexWriter w) {
+    Iterable<Map.Entry<String, String>> data = w.getLiveCommitData();
+    if (data != null) {
+      for (Map.Entry<String, String> e : data) {
+        if (SERIAL_KEY.equals(e.getKey())) {
+          return Long.parseLong(e.getValue());
+        }
+      }
+    }
+    return 0;
+  }
+
+  private static IndexWriterConfig writerConfig(
+      SegmentedConfig config,
+      CountingMergeScheduler mergeScheduler,
+      ExecutorService hnswMergeExecutor) {
+    IndexWriterConfig iwc = new IndexWriterConfig(TextAnalysis.analyzer());
+    iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+    iwc.setSimilarity(new BM25Similarity(Bm25.K1, Bm25.B));
+    iwc.setCodec(codec(config, hnswMergeExecutor));
+    iwc.setMergePolicy(MergePolicies.create(config));
+    iwc.setMergeScheduler(mergeScheduler);
+    iwc.setRAMBufferSizeMB(config.ramBufferMB());
+    // Closing must not commit: acknowledged writes are safe in the WAL, and a commit on close
+    // would make a reopen's state depend on how it was closed.
+    iwc.setCommitOnClose(false);
+    if (config.segmentPerBatch()) {
+      // Merges found at refresh time would blur "one batch, one segment".
+      iwc.setMaxFullFlushMergeWaitMillis(0);
+    }
+    return iwc;
+  }
+
+  private static Lucene104Codec codec(SegmentedConfig c, ExecutorService mergeExec) {
+    KnnVectorsFormat hnsw =
+        mergeExec == null
+            ? new Lucene99HnswVectorsFormat(c.hnswM(), c.hnswBeamWidth())
+            : new Lucene99HnswVectorsFormat(
+                c.hnswM(), c.hnswBeamWidth(), c.hnswMergeWorkers(), mergeExec);
+    // The per-field override Elasticsearch uses for dense_vector index_options.
+    return new Lucene104Codec() {
+      @Override
+      public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+        return Schema.EMBEDDING.equals(field) ? hnsw : super.getKnnVectorsFormatForField(field);
+      }
+    };
+  }
+
+  private static ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "segmented-" + name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private static void closeQuietly(WriteAheadLog log) {
+    if (log != null) {
+      try {
+        log.close();
+      } catch (IOException | RuntimeException ignored) {
+        // Reporting the original failure matters more.
+      }
+    }
+  }
+
+  /** Builds the searcher for each refreshed reader: BM25 and, if asked, concurrent slices. */
+  private static final class Factory extends SearcherFactory {
+    private final SegmentedConfig config;
+    private final ExecutorService executor;
+
+    Factory(SegmentedConfig config, ExecutorService executor) {
+      this.config = config;
+      this.executor = executor;
+    }
+
+    @Override
+    public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+      IndexSearcher s =
+          executor == null
+              ? new IndexSearcher(reader)
+              : new SlicingIndexSearcher(
+                  reader, executor, config.slicing(), config.searchThreads());
+      s.setSimilarity(new BM25Similarity(Bm25.K1, Bm25.B));
+      return s;
+    }
+  }
+}

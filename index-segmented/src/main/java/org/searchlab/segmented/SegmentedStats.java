@@ -1,0 +1,106 @@
+package org.searchlab.segmented;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.index.FilterLeafReader;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentReader;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ReferenceManager;
+import org.searchlab.core.IndexStats;
+
+/**
+ * The segmented store's counters and the {@link IndexStats} report built from them and from the
+ * current reader: one {@link IndexStats.SegmentStats} per segment of the last refresh, memory
+ * ({@code indexing_buffer}, {@code version_map}) and the counters {@code refreshes}, {@code
+ * last_refresh_epoch_ms}, {@code flushes}, {@code merges_running}, {@code merges_done}, {@code
+ * docvalues_updates}, {@code reindex_updates}, {@code noops}, {@code replayed_operations}, {@code
+ * wal_fsyncs}, {@code version_map_entries}.
+ *
+ * <p>Thread-safe: the counters are atomics or volatile, bumped by the writer, the opener and the
+ * searcher manager's refresh listener; a report reads them without locks, so its numbers are each
+ * current but not one consistent cut.
+ */
+final class SegmentedStats {
+  final AtomicLong flushes = new AtomicLong();
+  final AtomicLong docValuesUpdates = new AtomicLong();
+  final AtomicLong reindexUpdates = new AtomicLong();
+  final AtomicLong noops = new AtomicLong();
+  final AtomicLong replayed = new AtomicLong();
+  private final AtomicLong refreshes = new AtomicLong();
+  private volatile long lastRefreshEpochMs;
+
+  /** The serial of the newest commit; written by {@link SegmentedWriter#flush()}. */
+  volatile long flushedSerial;
+
+  SegmentedStats(long committedSerial) {
+    this.flushedSerial = committedSerial;
+  }
+
+  /** Counts the refreshes that opened a new reader and records when the last one finished. */
+  ReferenceManager.RefreshListener refreshCounter() {
+    return new ReferenceManager.RefreshListener() {
+      @Override
+      public void beforeRefresh() {}
+
+      @Override
+      public void afterRefresh(boolean didRefresh) {
+        if (didRefresh) {
+          refreshes.incrementAndGet();
+          lastRefreshEpochMs = System.currentTimeMillis();
+        }
+      }
+    };
+  }
+
+  /** The report of {@link org.searchlab.core.SearchIndex#stats()}. */
+  static IndexStats report(SegmentedParts parts) throws IOException {
+    SegmentedStats c = parts.stats;
+    IndexSearcher s = parts.manager.acquire();
+    try {
+      IndexReader reader = s.getIndexReader();
+      List<IndexStats.SegmentStats> segments = new ArrayList<>();
+      for (LeafReaderContext leaf : reader.leaves()) {
+        SegmentReader sr = (SegmentReader) FilterLeafReader.unwrap(leaf.reader());
+        SegmentCommitInfo info = sr.getSegmentInfo();
+        segments.add(
+            new IndexStats.SegmentStats(
+                info.info.name, sr.maxDoc(), sr.numDeletedDocs(), info.sizeInBytes()));
+      }
+      Map<String, Long> memory = new LinkedHashMap<>();
+      memory.put("indexing_buffer", parts.indexWriter.ramBytesUsed());
+      memory.put("version_map", parts.versionMap.ramBytes());
+      Map<String, Long> counters = new LinkedHashMap<>();
+      counters.put("refreshes", c.refreshes.get());
+      counters.put("last_refresh_epoch_ms", c.lastRefreshEpochMs);
+      counters.put("flushes", c.flushes.get());
+      counters.put("merges_running", parts.mergeScheduler.running());
+      counters.put("merges_done", parts.mergeScheduler.done());
+      counters.put("docvalues_updates", c.docValuesUpdates.get());
+      counters.put("reindex_updates", c.reindexUpdates.get());
+      counters.put("noops", c.noops.get());
+      counters.put("replayed_operations", c.replayed.get());
+      counters.put("wal_fsyncs", parts.wal.fsyncCount());
+      counters.put("version_map_entries", (long) parts.versionMap.size());
+      return new IndexStats(
+          "segmented",
+          reader.numDocs(),
+          reader.numDeletedDocs(),
+          segments.size(),
+          segments,
+          parts.wal.lastSerial(),
+          c.flushedSerial,
+          parts.wal.sizeBytes(),
+          memory,
+          counters);
+    } finally {
+      parts.manager.release(s);
+    }
+  }
+}

@@ -1,0 +1,326 @@
+package org.searchlab.segmented;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.Document;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Operation;
+import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.Schema;
+import org.searchlab.core.WriteResult;
+import org.searchlab.core.WriteResult.Outcome;
+import org.searchlab.core.wal.OperationCodec;
+import org.searchlab.core.wal.WriteAheadLog;
+
+/**
+ * The write path of the segmented store, Elasticsearch's engine in small: it validates an
+ * operation, logs it to the write-ahead log (the translog), applies it to Lucene's {@link
+ * IndexWriter} and records the new version in the {@link LiveVersionMap}; it also answers real-time
+ * gets, commits ({@link #flush()}) and force-merges.
+ *
+ * <p>A write, step by step, for an operation on id x:
+ *
+ * <ol>
+ *   <li>validate ({@link #validate}): nothing is logged for bad input;
+ *   <li>take x's stripe lock, so writes to x are logged and applied in one order;
+ *   <li>read x's current version in real time (version map, else the searcher's reader) to answer
+ *       created/updated/not-found and to build the new document of a partial update ({@link
+ *       #plan});
+ *   <li>under the shared side of the flush lock: write the WAL record, apply it to the index
+ *       writer, put the new version in the version map ({@link #applyChange}); release the locks;
+ *   <li>wait for the record to be durable under the sync policy (one wait per bulk), then ack.
+ * </ol>
+ *
+ * <p>Thread safety: any number of threads call {@link #write}, {@link #bulk}, {@link #realTimeGet},
+ * {@link #flush()} and {@link #forceMerge} concurrently. Writes to one id are serialised by its
+ * stripe lock (256 stripes, so unrelated ids rarely wait); flushes by a mutex. {@link #replay} runs
+ * only while opening, before any other call.
+ */
+final class SegmentedWriter {
+  private static final int STRIPES = 256;
+
+  private final Schema schema;
+  private final SegmentedConfig config;
+  private final IndexWriter writer;
+  private final SearcherManager manager;
+  private final WriteAheadLog wal;
+  private final LiveVersionMap versionMap;
+  private final SegmentedStats stats;
+  private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+  private final ReentrantReadWriteLock flushLock = new ReentrantReadWriteLock();
+  private final ReentrantLock flushMutex = new ReentrantLock();
+
+  /**
+   * Elasticsearch refreshes when the version map outgrows a quarter of the indexing buffer, so
+   * real-time get never holds an unbounded heap of unrefreshed documents.
+   */
+  private final long versionMapLimitBytes;
+
+  SegmentedWriter(Schema schema, SegmentedConfig config, SegmentedParts parts) {
+    this.schema = schema;
+    this.config = config;
+    this.writer = parts.indexWriter;
+    this.manager = parts.manager;
+    this.wal = parts.wal;
+    this.versionMap = parts.versionMap;
+    this.stats = parts.stats;
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new ReentrantLock();
+    }
+    this.versionMapLimitBytes = (long) (config.ramBufferMB() * (1 << 20) / 4);
+  }
+
+  /** One write, steps 1–5; returns once it is durable. */
+  WriteResult write(Operation op) throws IOException {
+    validate(op);
+    WriteResult r = logAndApply(op);
+    if (r.serial() > 0) {
+      wal.sync(r.serial());
+    }
+    maybeRefreshForMemory();
+    return r;
+  }
+
+  /** Steps 1–4 for each operation, then one wait for them all (step 5). */
+  List<BulkItemResult> bulk(List<Operation> ops) throws IOException {
+    if (ops == null || ops.isEmpty()) {
+      throw new InvalidRequestException("bulk request has no operations; send at least one");
+    }
+    List<BulkItemResult> results = new ArrayList<>(ops.size());
+    long maxSerial = 0;
+    for (Operation op : ops) {
+      try {
+        validate(op);
+      } catch (InvalidRequestException e) {
+        results.add(BulkItemResult.failed(op, e));
+        continue;
+      }
+      WriteResult r = logAndApply(op);
+      maxSerial = Math.max(maxSerial, r.serial());
+      results.add(BulkItemResult.ok(op, r));
+    }
+    if (maxSerial > 0) {
+      // One wait for the whole bulk: group commit makes it one fsync (Elasticsearch syncs the
+      // translog once per bulk request too).
+      wal.sync(maxSerial);
+    }
+    if (config.segmentPerBatch()) {
+      manager.maybeRefreshBlocking();
+    } else {
+      maybeRefreshForMemory();
+    }
+    return results;
+  }
+
+  /**
+   * Step 1: the schema's rules, then the Lucene limits checked so far (a keyword's byte length).
+   * Every check that can reject an operation belongs here, before the log: a logged record that
+   * Lucene refuses would fail again on every replay.
+   */
+  private void validate(Operation op) {
+    schema.validate(op);
+    switch (op) {
+      case Operation.Put put -> LuceneMapping.validateForLucene(put.document());
+      case Operation.Update upd -> {
+        if (upd.update().category() != null) {
+          LuceneMapping.validateCategory(upd.id(), upd.update().category());
+        }
+      }
+      case Operation.Delete del -> {}
+    }
+  }
+
+  /** Steps 2–4 for a validated operation; serial 0 when nothing was logged. */
+  private WriteResult logAndApply(Operation op) throws IOException {
+    ReentrantLock stripe = stripe(op.id());
+    stripe.lock();
+    try {
+      Change change = plan(op);
+      if (change.outcome == Outcome.NOT_FOUND || change.outcome == Outcome.NOOP) {
+        if (change.outcome == Outcome.NOOP) {
+          stats.noops.incrementAndGet();
+        }
+        return new WriteResult(op.id(), 0, change.outcome);
+      }
+      long serial;
+      flushLock.readLock().lock();
+      try {
+        serial = wal.write(OperationCodec.encode(op));
+        applyChange(op, change);
+      } finally {
+        flushLock.readLock().unlock();
+      }
+      return new WriteResult(op.id(), serial, change.outcome);
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  /**
+   * Applies a logged operation again while opening (steps 2–4 without the log write); the log order
+   * and the assigning nature of every operation make this idempotent.
+   */
+  void replay(Operation op, long serial) throws IOException {
+    ReentrantLock stripe = stripe(op.id());
+    stripe.lock();
+    try {
+      Change change = plan(op);
+      if (change.outcome != Outcome.NOT_FOUND && change.outcome != Outcome.NOOP) {
+        applyChange(op, change);
+      }
+    } finally {
+      stripe.unlock();
+    }
+    if (versionMap.ramBytes() > versionMapLimitBytes) {
+      manager.maybeRefreshBlocking();
+    }
+  }
+
+  /**
+   * What an operation does to the current version.
+   *
+   * @param outcome the acknowledgement
+   * @param after the new version, or null after a delete
+   * @param docValuesOnly whether a doc-values rewrite suffices
+   */
+  private record Change(Outcome outcome, Document after, boolean docValuesOnly) {}
+
+  /** Step 3, under the id's stripe lock. */
+  private Change plan(Operation op) throws IOException {
+    Optional<Document> current = realTimeGet(op.id());
+    return switch (op) {
+      case Operation.Put put ->
+          new Change(
+              current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), false);
+      case Operation.Update upd -> {
+        if (current.isEmpty()) {
+          yield new Change(Outcome.NOT_FOUND, null, false);
+        }
+        PartialUpdate u = upd.update();
+        Document after = u.applyTo(current.get());
+        if (after.equals(current.get())) {
+          // Elasticsearch's detect_noop: an update that changes nothing is not written.
+          yield new Change(Outcome.NOOP, after, false);
+        }
+        boolean dvOnly =
+            config.partialUpdateMode() == PartialUpdateMode.DOCVALUES
+                && u.onlyAttributes()
+                && u.category() == null;
+        yield new Change(Outcome.UPDATED, after, dvOnly);
+      }
+      case Operation.Delete del ->
+          new Change(current.isPresent() ? Outcome.DELETED : Outcome.NOT_FOUND, null, false);
+    };
+  }
+
+  /**
+   * Step 4's apply, under the id's stripe lock: the index writer first, then the version map, the
+   * order {@link LiveVersionMap}'s correctness argument needs.
+   */
+  private void applyChange(Operation op, Change change) throws IOException {
+    String id = op.id();
+    if (change.after == null) {
+      writer.deleteDocuments(LuceneMapping.idTerm(id));
+    } else if (change.docValuesOnly) {
+      PartialUpdate u = ((Operation.Update) op).update();
+      List<Field> fields = new ArrayList<>(2);
+      if (u.price() != null) {
+        fields.add(new NumericDocValuesField(Schema.PRICE, u.price()));
+      }
+      if (u.averageRating() != null) {
+        fields.add(
+            new NumericDocValuesField(
+                Schema.AVERAGE_RATING, LuceneMapping.ratingBits(u.averageRating())));
+      }
+      writer.updateDocValues(LuceneMapping.idTerm(id), fields.toArray(new Field[0]));
+      stats.docValuesUpdates.incrementAndGet();
+    } else {
+      writer.updateDocument(LuceneMapping.idTerm(id), LuceneMapping.toLucene(change.after));
+      if (op instanceof Operation.Update) {
+        stats.reindexUpdates.incrementAndGet();
+      }
+    }
+    versionMap.put(id, change.after);
+  }
+
+  private ReentrantLock stripe(String id) {
+    int h = id.hashCode();
+    return stripes[(h ^ (h >>> 16)) & (STRIPES - 1)];
+  }
+
+  /**
+   * The newest version of {@code id}, written or not yet refreshed: the version map, else the
+   * current reader (which is at least as new as the map's last retirement, see {@link
+   * LiveVersionMap}).
+   */
+  Optional<Document> realTimeGet(String id) throws IOException {
+    LiveVersionMap.Entry e = versionMap.get(id);
+    if (e != null) {
+      return Optional.ofNullable(e.doc());
+    }
+    IndexSearcher s = manager.acquire();
+    try {
+      return Optional.ofNullable(LuceneMapping.find(s.getIndexReader(), id));
+    } finally {
+      manager.release(s);
+    }
+  }
+
+  private void maybeRefreshForMemory() throws IOException {
+    if (versionMap.ramBytes() > versionMapLimitBytes) {
+      manager.maybeRefresh();
+    }
+  }
+
+  /**
+   * Commits everything applied and trims the log up to it. Step by step:
+   *
+   * <ol>
+   *   <li>under the exclusive side of the flush lock, read the log's last serial S: every writer
+   *       holding a serial ≤ S has applied it, because it logged and applied under the shared side;
+   *       store S in the commit's user data ({@link SegmentedOpener#SERIAL_KEY});
+   *   <li>release the lock (writes continue) and commit; the commit may contain writes after S,
+   *       which recovery re-applies harmlessly ({@link SegmentedOpener});
+   *   <li>trim the log up to S.
+   * </ol>
+   */
+  void flush() throws IOException {
+    flushMutex.lock();
+    try {
+      long serial;
+      flushLock.writeLock().lock();
+      try {
+        serial = wal.lastSerial();
+        writer.setLiveCommitData(SegmentedOpener.commitData(serial));
+      } finally {
+        flushLock.writeLock().unlock();
+      }
+      writer.commit();
+      stats.flushedSerial = serial;
+      stats.flushes.incrementAndGet();
+      wal.trimUpTo(serial);
+    } finally {
+      flushMutex.unlock();
+    }
+  }
+
+  /** Merges down to at most {@code maxSegments} segments, waits, and refreshes. */
+  void forceMerge(int maxSegments) throws IOException {
+    if (maxSegments < 1) {
+      throw new InvalidRequestException(
+          "max_num_segments " + maxSegments + " is less than the minimum 1");
+    }
+    writer.forceMerge(maxSegments, true);
+    manager.maybeRefreshBlocking();
+  }
+}
