@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 
 /**
  * How to start a local OpenSearch: how many nodes (one JVM each), each node's heap and CPU budget,
- * and the node settings that differ from OpenSearch's defaults. Immutable; change it with the
- * {@code withX} methods. The constructor rejects out-of-range values with {@link
- * IllegalArgumentException} naming the value and the limit.
+ * and the node settings that differ from OpenSearch's defaults. Immutable; change it with {@link
+ * #toBuilder()}. The constructor rejects out-of-range values with {@link IllegalArgumentException}
+ * naming the value and the limit.
  *
  * @param nodes nodes, one JVM each, 1 to {@value #MAX_NODES}; 1 is the benchmark's single node, 3 a
  *     local cluster (every node cluster-manager-eligible and a data node). More nodes on the same
@@ -108,30 +108,69 @@ public record OpenSearchConfig(
     return Character.toLowerCase(m.group(2).charAt(0)) == 'g' ? n * 1024 : n;
   }
 
-  public OpenSearchConfig withNodes(int v) {
-    return new OpenSearchConfig(
-        v, heap, processors, concurrentSegmentSearch, startupTimeout, settings);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public OpenSearchConfig withHeap(String v) {
-    return new OpenSearchConfig(
-        nodes, v, processors, concurrentSegmentSearch, startupTimeout, settings);
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.nodes = nodes;
+    b.heap = heap;
+    b.processors = processors;
+    b.concurrentSegmentSearch = concurrentSegmentSearch;
+    b.startupTimeout = startupTimeout;
+    b.settings = settings;
+    return b;
   }
 
-  public OpenSearchConfig withProcessors(int v) {
-    return new OpenSearchConfig(nodes, heap, v, concurrentSegmentSearch, startupTimeout, settings);
-  }
+  /**
+   * Builds a {@link OpenSearchConfig}; {@link #build()} validates as the record's constructor does.
+   */
+  public static final class Builder {
+    private int nodes;
+    private String heap;
+    private int processors;
+    private boolean concurrentSegmentSearch;
+    private Duration startupTimeout;
+    private Map<String, String> settings;
 
-  public OpenSearchConfig withConcurrentSegmentSearch(boolean v) {
-    return new OpenSearchConfig(nodes, heap, processors, v, startupTimeout, settings);
-  }
+    private Builder() {}
 
-  public OpenSearchConfig withStartupTimeout(Duration v) {
-    return new OpenSearchConfig(nodes, heap, processors, concurrentSegmentSearch, v, settings);
-  }
+    public Builder nodes(int v) {
+      this.nodes = v;
+      return this;
+    }
 
-  public OpenSearchConfig withSettings(Map<String, String> v) {
-    return new OpenSearchConfig(
-        nodes, heap, processors, concurrentSegmentSearch, startupTimeout, v);
+    public Builder heap(String v) {
+      this.heap = v;
+      return this;
+    }
+
+    public Builder processors(int v) {
+      this.processors = v;
+      return this;
+    }
+
+    public Builder concurrentSegmentSearch(boolean v) {
+      this.concurrentSegmentSearch = v;
+      return this;
+    }
+
+    public Builder startupTimeout(Duration v) {
+      this.startupTimeout = v;
+      return this;
+    }
+
+    public Builder settings(Map<String, String> v) {
+      this.settings = v;
+      return this;
+    }
+
+    public OpenSearchConfig build() {
+      return new OpenSearchConfig(
+          nodes, heap, processors, concurrentSegmentSearch, startupTimeout, settings);
+    }
   }
 }

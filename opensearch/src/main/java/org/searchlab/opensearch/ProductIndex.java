@@ -143,94 +143,96 @@ public record ProductIndex(
     return root.toString();
   }
 
-  public ProductIndex withName(String v) {
-    return new ProductIndex(
-        v,
-        dimension,
-        shards,
-        replicas,
-        refreshIntervalMs,
-        durableWrites,
-        hnswM,
-        hnswEfConstruction,
-        mergeLikeSegmented);
+  /** A builder starting from {@link #DEFAULT}. */
+  public static Builder builder() {
+    return DEFAULT.toBuilder();
   }
 
-  public ProductIndex withDimension(int v) {
-    return new ProductIndex(
-        name,
-        v,
-        shards,
-        replicas,
-        refreshIntervalMs,
-        durableWrites,
-        hnswM,
-        hnswEfConstruction,
-        mergeLikeSegmented);
+  /** A builder starting from this configuration. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.name = name;
+    b.dimension = dimension;
+    b.shards = shards;
+    b.replicas = replicas;
+    b.refreshIntervalMs = refreshIntervalMs;
+    b.durableWrites = durableWrites;
+    b.hnswM = hnswM;
+    b.hnswEfConstruction = hnswEfConstruction;
+    b.mergeLikeSegmented = mergeLikeSegmented;
+    return b;
   }
 
-  public ProductIndex withReplicas(int v) {
-    return new ProductIndex(
-        name,
-        dimension,
-        shards,
-        v,
-        refreshIntervalMs,
-        durableWrites,
-        hnswM,
-        hnswEfConstruction,
-        mergeLikeSegmented);
-  }
+  /** Builds a {@link ProductIndex}; {@link #build()} validates as the record's constructor does. */
+  public static final class Builder {
+    private String name;
+    private int dimension;
+    private int shards;
+    private int replicas;
+    private long refreshIntervalMs;
+    private boolean durableWrites;
+    private int hnswM;
+    private int hnswEfConstruction;
+    private boolean mergeLikeSegmented;
 
-  public ProductIndex withRefreshIntervalMs(long v) {
-    return new ProductIndex(
-        name,
-        dimension,
-        shards,
-        replicas,
-        v,
-        durableWrites,
-        hnswM,
-        hnswEfConstruction,
-        mergeLikeSegmented);
-  }
+    private Builder() {}
 
-  public ProductIndex withDurableWrites(boolean v) {
-    return new ProductIndex(
-        name,
-        dimension,
-        shards,
-        replicas,
-        refreshIntervalMs,
-        v,
-        hnswM,
-        hnswEfConstruction,
-        mergeLikeSegmented);
-  }
+    public Builder name(String v) {
+      this.name = v;
+      return this;
+    }
 
-  public ProductIndex withHnsw(int m, int efConstruction) {
-    return new ProductIndex(
-        name,
-        dimension,
-        shards,
-        replicas,
-        refreshIntervalMs,
-        durableWrites,
-        m,
-        efConstruction,
-        mergeLikeSegmented);
-  }
+    public Builder dimension(int v) {
+      this.dimension = v;
+      return this;
+    }
 
-  public ProductIndex withMergeLikeSegmented(boolean v) {
-    return new ProductIndex(
-        name,
-        dimension,
-        shards,
-        replicas,
-        refreshIntervalMs,
-        durableWrites,
-        hnswM,
-        hnswEfConstruction,
-        v);
+    public Builder shards(int v) {
+      this.shards = v;
+      return this;
+    }
+
+    public Builder replicas(int v) {
+      this.replicas = v;
+      return this;
+    }
+
+    public Builder refreshIntervalMs(long v) {
+      this.refreshIntervalMs = v;
+      return this;
+    }
+
+    public Builder durableWrites(boolean v) {
+      this.durableWrites = v;
+      return this;
+    }
+
+    public Builder hnswM(int v) {
+      this.hnswM = v;
+      return this;
+    }
+
+    public Builder hnswEfConstruction(int v) {
+      this.hnswEfConstruction = v;
+      return this;
+    }
+
+    public Builder mergeLikeSegmented(boolean v) {
+      this.mergeLikeSegmented = v;
+      return this;
+    }
+
+    public ProductIndex build() {
+      return new ProductIndex(
+          name,
+          dimension,
+          shards,
+          replicas,
+          refreshIntervalMs,
+          durableWrites,
+          hnswM,
+          hnswEfConstruction,
+          mergeLikeSegmented);
+    }
   }
 }

@@ -25,29 +25,35 @@ class OpenSearchPiecesTest {
   void configRejectsOutOfRangeValuesNamingThem() {
     OpenSearchConfig c = OpenSearchConfig.DEFAULT;
     assertTrue(
-        assertThrows(IllegalArgumentException.class, () -> c.withNodes(0))
+        assertThrows(IllegalArgumentException.class, () -> c.toBuilder().nodes(0).build())
             .getMessage()
             .contains("nodes 0"));
-    assertThrows(IllegalArgumentException.class, () -> c.withNodes(10));
+    assertThrows(IllegalArgumentException.class, () -> c.toBuilder().nodes(10).build());
     assertTrue(
-        assertThrows(IllegalArgumentException.class, () -> c.withHeap("1t"))
+        assertThrows(IllegalArgumentException.class, () -> c.toBuilder().heap("1t").build())
             .getMessage()
             .contains("'1t'"));
-    assertThrows(IllegalArgumentException.class, () -> c.withHeap("128m"));
-    assertThrows(IllegalArgumentException.class, () -> c.withProcessors(-1));
-    assertThrows(IllegalArgumentException.class, () -> c.withStartupTimeout(Duration.ofSeconds(1)));
-    assertThrows(IllegalArgumentException.class, () -> c.withSettings(Map.of("a=b", "c")));
+    assertThrows(IllegalArgumentException.class, () -> c.toBuilder().heap("128m").build());
+    assertThrows(IllegalArgumentException.class, () -> c.toBuilder().processors(-1).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> c.toBuilder().startupTimeout(Duration.ofSeconds(1)).build());
+    assertThrows(
+        IllegalArgumentException.class, () -> c.toBuilder().settings(Map.of("a=b", "c")).build());
     assertTrue(
         assertThrows(
-                IllegalArgumentException.class, () -> c.withSettings(Map.of("http.port", "9200")))
+                IllegalArgumentException.class,
+                () -> c.toBuilder().settings(Map.of("http.port", "9200")).build())
             .getMessage()
             .contains("http.port"));
     assertEquals(
         "32mb",
-        c.withSettings(Map.of("indices.memory.index_buffer_size", "32mb"))
+        c.toBuilder()
+            .settings(Map.of("indices.memory.index_buffer_size", "32mb"))
+            .build()
             .settings()
             .get("indices.memory.index_buffer_size"));
-    assertEquals(3, c.withNodes(3).withHeap("768m").nodes());
+    assertEquals(3, c.toBuilder().nodes(3).heap("768m").build().nodes());
     assertEquals(1536, OpenSearchConfig.heapMegabytes("1536M"));
   }
 
@@ -76,8 +82,11 @@ class OpenSearchPiecesTest {
     assertEquals("lucene", method.path("engine").asText());
     assertEquals(seg.hnswM(), method.path("parameters").path("m").asInt());
     assertEquals(seg.hnswBeamWidth(), method.path("parameters").path("ef_construction").asInt());
-    assertThrows(IllegalArgumentException.class, () -> ProductIndex.DEFAULT.withReplicas(9));
-    assertThrows(IllegalArgumentException.class, () -> ProductIndex.DEFAULT.withName("Product"));
+    assertThrows(
+        IllegalArgumentException.class, () -> ProductIndex.DEFAULT.toBuilder().replicas(9).build());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> ProductIndex.DEFAULT.toBuilder().name("Product").build());
   }
 
   /** An OpenSearch byte size written as {@code <n>mb} or {@code <n>gb}, in megabytes. */

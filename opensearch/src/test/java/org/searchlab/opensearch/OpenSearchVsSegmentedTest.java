@@ -68,7 +68,9 @@ class OpenSearchVsSegmentedTest {
   @BeforeAll
   static void startBoth() throws Exception {
     seed = TestSeeds.seed("OpenSearchVsSegmentedTest");
-    corpus = new SyntheticCorpus(seed, DIM, SyntheticCorpus.Params.DEFAULT.withDuplicateRate(0.05));
+    corpus =
+        new SyntheticCorpus(
+            seed, DIM, SyntheticCorpus.Params.DEFAULT.toBuilder().duplicateRate(0.05).build());
     docs = corpus.documents(DOCS);
     byId = new HashMap<>();
     exact = new ExactCorpus();
@@ -79,7 +81,7 @@ class OpenSearchVsSegmentedTest {
     http = new OpenSearchHttp(Duration.ofMinutes(2));
     cluster =
         OpenSearchCluster.start(
-            OpenSearchConfig.DEFAULT.withHeap("512m"),
+            OpenSearchConfig.DEFAULT.toBuilder().heap("512m").build(),
             tmp.resolve("opensearch"),
             NodeClasspath.locate());
     base = cluster.httpUri();
@@ -102,9 +104,10 @@ class OpenSearchVsSegmentedTest {
         LuceneSegmentedIndex.open(
             tmp.resolve("segmented"),
             new Schema(DIM),
-            SegmentedConfig.DEFAULT
-                .withSearchThreads(0)
-                .withWal(WalConfig.DEFAULT.withSyncPolicy(SyncPolicy.ASYNC)));
+            SegmentedConfig.DEFAULT.toBuilder()
+                .searchThreads(0)
+                .wal(WalConfig.DEFAULT.toBuilder().syncPolicy(SyncPolicy.ASYNC).build())
+                .build());
     List<Operation> ops = new ArrayList<>();
     docs.forEach(d -> ops.add(Operation.put(d)));
     segmented.bulk(ops);

@@ -86,7 +86,7 @@ public final class OpenSearchProbe {
             .map(Integer::parseInt)
             .toList();
     Duration window = Duration.ofSeconds(args.length > 5 ? Long.parseLong(args[5]) : 5);
-    OpenSearchConfig config = OpenSearchConfig.DEFAULT.withNodes(nodes).withHeap(heap);
+    OpenSearchConfig config = OpenSearchConfig.DEFAULT.toBuilder().nodes(nodes).heap(heap).build();
     try (Dataset dataset = Dataset.open(Path.of(args[0]));
         OpenSearchCluster cluster =
             OpenSearchCluster.start(config, Path.of(args[1]), NodeClasspath.locate())) {
@@ -105,9 +105,10 @@ public final class OpenSearchProbe {
         LuceneSegmentedIndex.open(
             dir,
             new Schema(dataset.dimension()),
-            SegmentedConfig.DEFAULT
-                .withSearchThreads(0)
-                .withWal(WalConfig.DEFAULT.withSyncPolicy(SyncPolicy.ASYNC)))) {
+            SegmentedConfig.DEFAULT.toBuilder()
+                .searchThreads(0)
+                .wal(WalConfig.DEFAULT.toBuilder().syncPolicy(SyncPolicy.ASYNC).build())
+                .build())) {
       List<Operation> ops = new ArrayList<>();
       try (Stream<Document> all = dataset.documents()) {
         for (Document d : (Iterable<Document>) all::iterator) {
@@ -141,8 +142,9 @@ public final class OpenSearchProbe {
   }
 
   private void run(List<Integer> clients, Duration window, int replicas) throws Exception {
-    ProductIndex index = ProductIndex.DEFAULT.withDimension(dataset.dimension());
-    http.expectOk("PUT", base.resolve("/" + INDEX), index.withReplicas(replicas).body());
+    ProductIndex index = ProductIndex.DEFAULT.toBuilder().dimension(dataset.dimension()).build();
+    http.expectOk(
+        "PUT", base.resolve("/" + INDEX), index.toBuilder().replicas(replicas).build().body());
     feed();
     http.expectOk("POST", base.resolve("/" + INDEX + "/_refresh"), null);
     http.expectOk("POST", base.resolve("/" + INDEX + "/_flush"), null);
