@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
+import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.Fusion;
@@ -263,7 +264,7 @@ final class Searcher {
           if (count >= r.offset() && count < want) {
             String id = parts.ids.external(d);
             if (id != null) {
-              hits.add(new Hit(id, 1f));
+              hits.add(hit(r, d, id, 1f));
             }
           }
           count++;
@@ -288,9 +289,23 @@ final class Searcher {
     for (int i = from; i < to; i++) {
       String id = parts.ids.external(docs[i]);
       assert id != null : "visible local id " + docs[i] + " has no external id";
-      hits.add(new Hit(id, scores[i]));
+      hits.add(hit(r, docs[i], id, scores[i]));
     }
     return hits;
+  }
+
+  /**
+   * One hit; with its document when the request asks, read from {@code local}: the version that was
+   * scored. The caller holds the generation guard, so a retired version's document is still there
+   * (the compactor frees it only after every search that could see it has left).
+   */
+  private Hit hit(SearchRequest r, int local, String id, float score) {
+    if (!r.fetchDocuments()) {
+      return new Hit(id, score);
+    }
+    Document d = parts.document(local);
+    assert d != null : "scored local id " + local + " has no stored document";
+    return new Hit(id, score, d);
   }
 
   private static TotalHits total(long matches, boolean exact, int track) {
@@ -301,7 +316,7 @@ final class Searcher {
   }
 
   private static String lexicalPlan(Lexical lex) {
-    return lex.exact ? QueryPlan.EXHAUSTIVE : QueryPlan.BLOCK_MAX_WAND + ":block-max-maxscore";
+    return lex.exact ? QueryPlan.EXHAUSTIVE : QueryPlan.BLOCK_MAX_MAXSCORE;
   }
 
   @FunctionalInterface
