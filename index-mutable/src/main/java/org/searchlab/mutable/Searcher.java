@@ -22,6 +22,7 @@ import org.searchlab.core.TotalHits;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.mutable.attributes.AttributeStore;
 import org.searchlab.mutable.memory.PagedBits;
+import org.searchlab.mutable.postings.FilterIds;
 import org.searchlab.mutable.postings.LexicalQuery;
 import org.searchlab.mutable.postings.TopHits;
 
@@ -72,6 +73,23 @@ final class Searcher {
       } else {
         accept = d -> ids.visible(d, s) && attrs.matches(d, filter, ord);
       }
+    }
+
+    /**
+     * The category's ids as a leap-frog iterator for the lexical loop, or {@link FilterIds#ALL}
+     * without a category (a price range alone has no index; {@link #accept} checks it). A fresh one
+     * per thread: it holds no state, but the bits are read at each call.
+     */
+    FilterIds filterIds() {
+      if (category < 0) {
+        return FilterIds.ALL;
+      }
+      PagedBits bits = parts.attributes.bits(category);
+      int to = limit;
+      return target -> {
+        int d = bits.nextSetBit(target, to);
+        return d < 0 ? FilterIds.NO_MORE : d;
+      };
     }
 
     /** Candidate ids in ascending order: the category's bits, or every id. */
@@ -136,13 +154,16 @@ final class Searcher {
     }
     int track = r.trackTotalHitsUpTo();
     if (threads <= 1 || view.limit < 2 * threads * 1024) {
-      LexicalQuery.Outcome o = q.run(view.accept, k, track, 0, view.limit, null);
+      LexicalQuery.Outcome o = q.run(view.filterIds(), view.accept, k, track, 0, view.limit, null);
       return new Lexical(o.top().sorted(), o.matches(), o.exact(), q);
     }
     LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
     int perThreadTrack = track <= 0 ? 0 : (track + threads - 1) / threads;
     List<LexicalQuery.Outcome> outs =
-        parallel(view.limit, (from, to) -> q.run(view.accept, k, perThreadTrack, from, to, shared));
+        parallel(
+            view.limit,
+            (from, to) ->
+                q.run(view.filterIds(), view.accept, k, perThreadTrack, from, to, shared));
     TopHits all = new TopHits(k);
     long matches = 0;
     boolean exact = true;
