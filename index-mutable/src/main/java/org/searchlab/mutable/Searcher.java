@@ -198,8 +198,16 @@ final class Searcher {
       return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
     }
     FilterThresholds th = r.thresholds();
+    int accepted = view.acceptedCount();
+    if (view.category >= 0 && parts.vectors.exactPlan(accepted, th)) {
+      // The exact plan of a category filter scans the category's bit set (a few hundred or
+      // thousand ids), not every node of the graph asking the filter about each.
+      TopHits.Sorted s =
+          parts.vectors.scan(r.vector(), k, view.candidates(0, view.limit), view.accept).sorted();
+      return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
+    }
     return parts.vectors.search(
-        r.vector(), k, Math.max(k, r.candidates()), view.accept, view.acceptedCount(), th);
+        r.vector(), k, Math.max(k, r.candidates()), view.accept, accepted, th);
   }
 
   // ------------------------------------------------------------------------------------------
