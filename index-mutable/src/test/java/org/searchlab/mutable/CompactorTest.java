@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +25,7 @@ import org.searchlab.core.wal.WalConfig;
 import org.searchlab.core.wal.WriteAheadLog;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.memory.GenerationHandler;
+import org.searchlab.mutable.memory.Race;
 
 /**
  * {@link Compactor} on real index parts and a real writer: a pass removes retired documents step by
@@ -39,7 +39,7 @@ import org.searchlab.mutable.memory.GenerationHandler;
  */
 class CompactorTest {
   private static final int DIM = 4;
-  private static final long HANG_SECONDS = 60;
+  private static final long HANG_SECONDS = 30;
   private static final long WRONG_END_MILLIS = 100;
 
   @TempDir Path dir;
@@ -47,7 +47,7 @@ class CompactorTest {
   private WriteAheadLog wal;
   private IndexWriter writer;
   private Compactor compactor;
-  private final ExecutorService pool = Executors.newSingleThreadExecutor();
+  private final ExecutorService pool = Race.daemonPool(1);
 
   @BeforeEach
   void open() throws Exception {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,11 +24,11 @@ import org.junit.jupiter.api.Test;
  * can, so they cannot make the test flaky.
  */
 class GenerationHandlerTest {
-  private static final long HANG_SECONDS = 60;
+  private static final long HANG_SECONDS = 30;
   private static final long WRONG_END_MILLIS = 100;
 
   private final GenerationHandler handler = new GenerationHandler();
-  private final ExecutorService pool = Executors.newCachedThreadPool();
+  private final ExecutorService pool = Race.daemonPool(4);
 
   @AfterEach
   void stop() {

@@ -18,7 +18,7 @@ import java.util.function.IntConsumer;
  * failure is rethrown. Test helper; thread-safe by construction (one use per call).
  */
 public final class Race {
-  private static final long HANG_SECONDS = 120;
+  private static final long HANG_SECONDS = 30;
 
   private Race() {}
 
@@ -28,7 +28,7 @@ public final class Race {
    */
   public static long run(int steps, int every, IntConsumer writer, List<Runnable> checks)
       throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(checks.size());
+    ExecutorService pool = daemonPool(checks.size());
     AtomicBoolean done = new AtomicBoolean();
     AtomicLong count = new AtomicLong();
     try {
@@ -68,6 +68,20 @@ public final class Race {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /**
+   * A pool of daemon threads: a test that detects a hang (a wait that never ends in a broken build)
+   * fails instead of keeping its JVM alive forever.
+   */
+  public static ExecutorService daemonPool(int threads) {
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, "race");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** Waits for as many more checks as there are readers; false when a reader has stopped. */
