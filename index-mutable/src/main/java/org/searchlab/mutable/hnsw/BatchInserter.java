@@ -24,7 +24,7 @@ import org.searchlab.core.InvalidRequestException;
  * </ol>
  *
  * Given the batch size, the result does not depend on the thread count or scheduling. With one
- * build thread nodes are inserted one by one, exactly like {@link MutableHnswGraph#insert}.
+ * build thread nodes are inserted one by one, exactly like {@link HnswBuilder#insert}.
  *
  * <p>Thread-safety: one use by the writer thread; it owns its pool for the duration of the call.
  */
@@ -32,36 +32,36 @@ final class BatchInserter {
   /** Nodes per batch: big enough to keep the threads busy, small enough to see recent links. */
   static final int BATCH = 256;
 
-  private final MutableHnswGraph graph;
+  private final HnswBuilder builder;
 
-  BatchInserter(MutableHnswGraph graph) {
-    this.graph = graph;
+  BatchInserter(HnswBuilder builder) {
+    this.builder = builder;
   }
 
   void insertAll(int[] nodes, float[][] vectors) {
     Set<Integer> seen = new HashSet<>();
     for (int node : nodes) {
-      graph.checkAbsent(node);
+      builder.checkAbsent(node);
       if (!seen.add(node)) {
         throw new InvalidRequestException("node " + node + " appears twice in insertAll");
       }
     }
-    int threads = graph.config().buildThreads();
+    int threads = builder.config().buildThreads();
     if (threads == 1) {
       for (int i = 0; i < nodes.length; i++) {
-        graph.insert(nodes[i], vectors[i]);
+        builder.insert(nodes[i], vectors[i]);
       }
       return;
     }
-    VectorStore store = graph.vectors();
+    VectorStore store = builder.vectors();
     int[] levels = new int[nodes.length];
     for (int i = 0; i < nodes.length; i++) {
       store.set(nodes[i], vectors[i]);
-      levels[i] = graph.randomLevel();
+      levels[i] = builder.randomLevel();
     }
     HnswSearcher[] searchers = new HnswSearcher[threads];
     for (int t = 0; t < threads; t++) {
-      searchers[t] = new HnswSearcher(graph);
+      searchers[t] = builder.newSearcher();
     }
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -72,12 +72,12 @@ final class BatchInserter {
               return th;
             });
     try {
-      MutableHnswGraph.Prepared[] prepared = new MutableHnswGraph.Prepared[BATCH];
+      HnswBuilder.Prepared[] prepared = new HnswBuilder.Prepared[BATCH];
       for (int from = 0; from < nodes.length; from += BATCH) {
         int to = Math.min(nodes.length, from + BATCH);
         runPhaseOne(pool, searchers, nodes, levels, from, to, prepared);
         for (int i = from; i < to; i++) {
-          graph.link(prepared[i - from]);
+          builder.link(prepared[i - from]);
           prepared[i - from] = null;
         }
       }
@@ -93,9 +93,9 @@ final class BatchInserter {
       int[] levels,
       int from,
       int to,
-      MutableHnswGraph.Prepared[] out) {
+      HnswBuilder.Prepared[] out) {
     AtomicInteger next = new AtomicInteger(from);
-    VectorStore store = graph.vectors();
+    VectorStore store = builder.vectors();
     Future<?>[] futures = new Future<?>[searchers.length - 1];
     for (int t = 1; t < searchers.length; t++) {
       HnswSearcher s = searchers[t];
@@ -107,9 +107,9 @@ final class BatchInserter {
         f.get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while building the graph", e);
+        throw new IllegalStateException("interrupted while building the builder", e);
       } catch (java.util.concurrent.ExecutionException e) {
-        throw new IllegalStateException("a graph build thread failed", e.getCause());
+        throw new IllegalStateException("a builder build thread failed", e.getCause());
       }
     }
   }
@@ -121,12 +121,12 @@ final class BatchInserter {
       int[] levels,
       int from,
       int to,
-      MutableHnswGraph.Prepared[] out,
+      HnswBuilder.Prepared[] out,
       VectorStore store) {
     int i;
     while ((i = next.getAndIncrement()) < to) {
       out[i - from] =
-          graph.prepare(s, nodes[i], store.get(nodes[i]), levels[i], nodes, levels, from, i);
+          builder.prepare(s, nodes[i], store.get(nodes[i]), levels[i], nodes, levels, from, i);
     }
   }
 }

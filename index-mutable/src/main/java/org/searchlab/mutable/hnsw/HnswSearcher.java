@@ -24,7 +24,9 @@ final class HnswSearcher implements GraphSearcher {
   static final int MAX_K = 10_000;
   static final int MAX_EF = 100_000;
 
-  private final MutableHnswGraph graph;
+  private final HnswAdjacency graph;
+  private final VectorStore vectors;
+  private final HnswConfig config;
   private final VisitedSet visited = new VisitedSet();
   private final ScoreHeap candidates = new ScoreHeap(true);
   private final ScoreHeap results = new ScoreHeap(false);
@@ -34,8 +36,10 @@ final class HnswSearcher implements GraphSearcher {
   private float[] batchScores = new float[64];
   private float[][] batchVectors = new float[64][];
 
-  HnswSearcher(MutableHnswGraph graph) {
+  HnswSearcher(HnswAdjacency graph, VectorStore vectors, HnswConfig config) {
     this.graph = graph;
+    this.vectors = vectors;
+    this.config = config;
   }
 
   ScoreHeap results() {
@@ -58,12 +62,12 @@ final class HnswSearcher implements GraphSearcher {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds) {
-    if (query.length != graph.vectors().dimension()) {
+    if (query.length != vectors.dimension()) {
       throw new InvalidRequestException(
           "query vector length "
               + query.length
               + " differs from the dimension "
-              + graph.vectors().dimension());
+              + vectors.dimension());
     }
     if (k < 1 || k > MAX_K) {
       throw new InvalidRequestException("k " + k + " is outside [1, " + MAX_K + "]");
@@ -79,9 +83,9 @@ final class HnswSearcher implements GraphSearcher {
       exact(query, k, accept);
     } else {
       long entry = graph.entry();
-      int ep = MutableHnswGraph.entryNode(entry);
+      int ep = HnswAdjacency.entryNode(entry);
       if (ep >= 0) {
-        int[] eps = {greedyDescent(query, ep, MutableHnswGraph.entryLevel(entry), 0)};
+        int[] eps = {greedyDescent(query, ep, HnswAdjacency.entryLevel(entry), 0)};
         searchLevel(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST));
       } else {
         results.clear();
@@ -94,7 +98,6 @@ final class HnswSearcher implements GraphSearcher {
     if (accept == AcceptBits.ALL) {
       return QueryPlan.HNSW;
     }
-    HnswConfig config = graph.config();
     double ratio = acceptedCount / (double) Math.max(1, graph.size());
     if (ratio < thresholds.approximateOr(config.approximateThreshold())) {
       return QueryPlan.EXACT;
@@ -116,7 +119,6 @@ final class HnswSearcher implements GraphSearcher {
     }
     int n = results.size();
     long[] codes = new long[n];
-    VectorStore vectors = graph.vectors();
     for (int i = n - 1; i >= 0; i--) {
       long code = results.pop();
       float[] v = vectors.get(ScoreHeap.node(code));
@@ -141,7 +143,6 @@ final class HnswSearcher implements GraphSearcher {
   private void exact(float[] query, int k, AcceptBits accept) {
     results.clear();
     int bound = graph.idUpperBound();
-    VectorStore vectors = graph.vectors();
     for (int node = 0; node < bound; node++) {
       if (graph.contains(node) && accept.accept(node)) {
         float[] v = vectors.get(node);
@@ -155,7 +156,7 @@ final class HnswSearcher implements GraphSearcher {
 
   /** The dot product of {@code query} with {@code node}, NaN when the node's vector is gone. */
   float score(float[] query, int node) {
-    float[] v = graph.vectors().get(node);
+    float[] v = vectors.get(node);
     if (v == null) {
       return Float.NaN;
     }
@@ -173,11 +174,11 @@ final class HnswSearcher implements GraphSearcher {
     int attempts = 0;
     while (Float.isNaN(best) && attempts++ < 8) {
       long entry = graph.entry();
-      ep = MutableHnswGraph.entryNode(entry);
+      ep = HnswAdjacency.entryNode(entry);
       if (ep < 0) {
         return -1;
       }
-      fromLevel = Math.min(fromLevel, MutableHnswGraph.entryLevel(entry));
+      fromLevel = Math.min(fromLevel, HnswAdjacency.entryLevel(entry));
       best = score(query, ep);
     }
     int cur = ep;
@@ -270,7 +271,6 @@ final class HnswSearcher implements GraphSearcher {
       batchScores = new float[links.length];
       batchVectors = new float[links.length][];
     }
-    VectorStore vectors = graph.vectors();
     int count = 0;
     for (int n : links) {
       if (visited.visit(n)) {

@@ -42,8 +42,9 @@ final class HnswSnapshot {
             new DataOutputStream(
                 new CheckedOutputStream(new BufferedOutputStream(os, 1 << 16), crc))) {
       VectorStore vectors = graph.vectors();
-      int bound = graph.idUpperBound();
-      long entry = graph.entry();
+      HnswAdjacency adjacency = graph.adjacency();
+      int bound = adjacency.idUpperBound();
+      long entry = adjacency.entry();
       out.writeLong(MAGIC);
       out.writeInt(VERSION);
       out.writeInt(vectors.dimension());
@@ -51,15 +52,15 @@ final class HnswSnapshot {
       out.writeInt(graph.config().efConstruction());
       out.writeInt(bound);
       out.writeInt(graph.size());
-      out.writeInt(MutableHnswGraph.entryNode(entry));
-      out.writeInt(MutableHnswGraph.entryLevel(entry));
+      out.writeInt(HnswAdjacency.entryNode(entry));
+      out.writeInt(HnswAdjacency.entryLevel(entry));
       for (int node = 0; node < bound; node++) {
-        int[][] lists = graph.contains(node) ? graph.listsForSnapshot(node) : null;
+        int[][] lists = adjacency.contains(node) ? adjacency.lists(node) : null;
         if (lists == null) {
           out.writeByte(-1);
           continue;
         }
-        float[][] scores = graph.scoresForSnapshot(node);
+        float[][] scores = adjacency.scores(node);
         out.writeByte(lists.length - 1);
         for (float f : vectors.get(node)) {
           out.writeFloat(f);
@@ -134,7 +135,7 @@ final class HnswSnapshot {
             scores[level][i] = in.readFloat();
           }
         }
-        graph.restore(node, lists, scores);
+        graph.adjacency().publishNode(node, lists, scores);
       }
       long expected = crc.getValue();
       long stored = in.readLong();
@@ -145,7 +146,7 @@ final class HnswSnapshot {
       if (graph.size() != count) {
         throw new IOException(file + " holds " + graph.size() + " nodes, header says " + count);
       }
-      graph.restoreEntry(entryNode, entryLevel);
+      graph.adjacency().setEntry(HnswAdjacency.packEntry(entryNode, entryLevel));
       return graph;
     }
   }

@@ -9,6 +9,11 @@
  * ef} is the query-time beam width. Scores are Lucene's {@code DOT_PRODUCT} closeness, {@code (1 +
  * dot) / 2}.
  *
+ * <p>Parts, as Lucene's {@code util.hnsw} divides them: {@code MutableHnswGraph} is the public
+ * facade; {@code HnswAdjacency} stores and publishes the neighbour lists ({@code OnHeapHnswGraph},
+ * {@code NeighborArray}); {@code HnswBuilder} inserts, selects neighbours and repairs deletes
+ * ({@code HnswGraphBuilder}); {@code HnswSearcher} searches ({@code HnswGraphSearcher}).
+ *
  * <p>Distances: {@link org.apache.lucene.util.VectorUtil#dotProduct} (SIMD through the incubator
  * vector module), except in the beam search's inner loop, which scores a node's unvisited
  * neighbours four at a time as Lucene's memory-mapped scorer does ({@code BulkDot}); its hits are

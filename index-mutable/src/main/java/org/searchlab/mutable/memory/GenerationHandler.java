@@ -71,6 +71,11 @@ public final class GenerationHandler {
     }
   }
 
+  /** How many waits have started: the generation new readers are counted in (for tests). */
+  public long generation() {
+    return generation.get();
+  }
+
   /** Readers currently registered (for stats and tests). */
   public long activeReaders() {
     return active[0].get() + active[1].get();

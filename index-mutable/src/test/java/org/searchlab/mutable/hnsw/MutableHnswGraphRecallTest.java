@@ -187,7 +187,7 @@ class MutableHnswGraphRecallTest {
     for (int node = 0; node < N; node++) {
       for (int level = 0; level <= graph.level(node); level++) {
         for (int n : graph.neighbors(node, level)) {
-          if (MutableHnswGraph.indexOf(graph.neighbors(n, level), node) < 0) {
+          if (HnswAdjacency.indexOf(graph.neighbors(n, level), node) < 0) {
             System.out.printf("asymmetric: %d -> %d on %d%n", node, n, level);
             return false;
           }

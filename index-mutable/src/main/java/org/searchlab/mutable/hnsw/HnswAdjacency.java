@@ -1,0 +1,277 @@
+package org.searchlab.mutable.hnsw;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * The adjacency storage of a {@link MutableHnswGraph}: every node's neighbour list per level, its
+ * level, the entry point, and the writer's private scores of each list (Lucene's {@code
+ * OnHeapHnswGraph} with {@code NeighborArray}, made copy-on-write so that readers need no lock).
+ *
+ * <p>Structure: {@code nodes[node][level]} is the node's neighbour list on that level, an immutable
+ * {@code int[]} sorted by descending closeness; {@code nodes[node] == null} means absent. Level 0's
+ * lists are also published in a flat table {@code level0[node]}, one dependent load closer for
+ * searches, which spend most of their time there. The writer keeps each list's scores in a parallel
+ * {@code float[]} that readers never see, so that pruning a full list costs one dot product per
+ * entry instead of a full rescoring. What goes into the lists (selection, symmetric links, delete
+ * repair) is {@link HnswBuilder}'s business; this class only stores and publishes.
+ *
+ * <p>Thread-safety: the writer methods (those documented "Writer thread") must be called by one
+ * thread at a time, ordered by happens-before; every other method is safe from any thread at any
+ * time and takes no lock. The publication protocol, in order:
+ *
+ * <ol>
+ *   <li>A new node's lists are filled before {@link #publishNode} stores them; it stores level 0's
+ *       list in the flat table, then the node's level array, both with release stores. A reader
+ *       that acquires either sees the filled lists.
+ *   <li>A published list is never modified: {@link #replaceLinks} swaps in a new array with a
+ *       release store (the flat table first, then the level array); readers keep iterating their
+ *       old copy, which the GC reclaims later.
+ *   <li>The node tables grow by copying into a larger array and publishing it with a volatile
+ *       store; the old table's entries are the same arrays, so a reader on the old table sees valid
+ *       (possibly stale) lists, and never a node id at or above its table's length.
+ *   <li>{@link #unpublish} clears both tables' slots with release stores; a reader that still holds
+ *       the node's lists keeps valid arrays.
+ * </ol>
+ */
+final class HnswAdjacency {
+  private static final VarHandle NODE = MethodHandles.arrayElementVarHandle(int[][][].class);
+  private static final VarHandle LIST = MethodHandles.arrayElementVarHandle(int[][].class);
+  static final int[] NO_LINKS = new int[0];
+  private static final float[] NO_SCORES = new float[0];
+
+  private volatile int[][][] nodes = new int[64][][];
+  // Level 0's lists again, one hop from the table: a search expands hundreds of level-0 nodes,
+  // and nodes[node][0] costs a dependent cache miss more per expansion. Always the same arrays as
+  // nodes[node][0]; written before them (release), read with acquire.
+  private volatile int[][] level0 = new int[64][];
+  private float[][][] scores = new float[64][][]; // writer-only, parallel to nodes
+  private volatile long entry = -1; // level << 32 | node, or -1 when empty
+  private volatile int size;
+  private volatile int idUpperBound;
+
+  // ---- reading side: any thread, lock-free ----------------------------------------------------
+
+  /** Whether {@code node} is in the graph. */
+  boolean contains(int node) {
+    int[][][] t = nodes;
+    return node >= 0 && node < t.length && NODE.getAcquire(t, node) != null;
+  }
+
+  /** The number of nodes in the graph. */
+  int size() {
+    return size;
+  }
+
+  /** The top level of {@code node}, or -1 when absent. */
+  int level(int node) {
+    int[][][] t = nodes;
+    if (node < 0 || node >= t.length) {
+      return -1;
+    }
+    int[][] lists = (int[][]) NODE.getAcquire(t, node);
+    return lists == null ? -1 : lists.length - 1;
+  }
+
+  /**
+   * The published neighbour list of {@code node} ({@code node ≥ 0}) on {@code level}, best first;
+   * empty when the node or the level is absent. A shared immutable array: do not modify.
+   */
+  int[] links(int node, int level) {
+    if (level == 0) {
+      int[][] t0 = level0;
+      if (node >= t0.length) {
+        return NO_LINKS;
+      }
+      int[] list = (int[]) LIST.getAcquire(t0, node);
+      return list == null ? NO_LINKS : list;
+    }
+    int[][][] t = nodes;
+    if (node >= t.length) {
+      return NO_LINKS;
+    }
+    int[][] lists = (int[][]) NODE.getAcquire(t, node);
+    if (lists == null || level >= lists.length) {
+      return NO_LINKS;
+    }
+    return (int[]) LIST.getAcquire(lists, level);
+  }
+
+  /** The entry point packed as {@code level << 32 | node}, or -1 when the graph is empty. */
+  long entry() {
+    return entry;
+  }
+
+  static int entryNode(long entry) {
+    return entry < 0 ? -1 : (int) entry;
+  }
+
+  static int entryLevel(long entry) {
+    return entry < 0 ? -1 : (int) (entry >>> 32);
+  }
+
+  static long packEntry(int node, int level) {
+    return node < 0 ? -1 : ((long) level << 32) | node;
+  }
+
+  /** The size of the node table: an exclusive bound on node ids a reader can meet. */
+  int capacity() {
+    return nodes.length;
+  }
+
+  /** One more than the largest node id ever published. */
+  int idUpperBound() {
+    return idUpperBound;
+  }
+
+  /** Approximate heap bytes of the links and the writer's scores (not the vectors). */
+  long ramBytesUsed() {
+    int[][][] t = nodes;
+    long bytes = 16L + 20L * t.length; // the node tables (links, level 0, writer's scores)
+    for (int node = 0; node < t.length; node++) {
+      int[][] lists = (int[][]) NODE.getAcquire(t, node);
+      if (lists != null) {
+        bytes += 16L + 4L * lists.length;
+        for (int level = 0; level < lists.length; level++) {
+          bytes += 2 * (16L + 4L * ((int[]) LIST.getAcquire(lists, level)).length);
+        }
+      }
+    }
+    return bytes;
+  }
+
+  // ---- writer side ------------------------------------------------------------------------------
+
+  /** The node's lists as the writer last left them, or null when absent. Writer thread. */
+  int[][] lists(int node) {
+    int[][][] t = nodes;
+    return node < t.length ? t[node] : null;
+  }
+
+  /** The writer's scores of {@code node}'s list on {@code level}, parallel to it. Writer thread. */
+  float[] scores(int node, int level) {
+    return scores[node][level];
+  }
+
+  /** The writer's scores of every level of {@code node}, parallel to its lists. Writer thread. */
+  float[][] scores(int node) {
+    return scores[node];
+  }
+
+  /**
+   * Publishes a new node with its filled lists and their scores (step 1 of the protocol), counts it
+   * and raises the id bound. Nobody links to it yet. Writer thread.
+   */
+  void publishNode(int node, int[][] lists, float[][] listScores) {
+    ensureCapacity(node);
+    scores[node] = listScores;
+    LIST.setRelease(level0, node, lists[0]);
+    NODE.setRelease(nodes, node, lists);
+    size++;
+    if (node >= idUpperBound) {
+      idUpperBound = node + 1;
+    }
+  }
+
+  /** Swaps in a new list for {@code node} on {@code level} (step 2). Writer thread. */
+  void replaceLinks(int node, int level, int[] ids, float[] listScores) {
+    scores[node][level] = listScores;
+    if (level == 0) {
+      LIST.setRelease(level0, node, ids);
+    }
+    LIST.setRelease(nodes[node], level, ids);
+  }
+
+  /**
+   * Makes {@code node} absent (step 4) and uncounts it; its lists stay readable to whoever holds
+   * them, and to the writer through {@link #scores(int)} until {@link #dropScores}. Writer thread.
+   */
+  void unpublish(int node) {
+    NODE.setRelease(nodes, node, (int[][]) null);
+    LIST.setRelease(level0, node, (int[]) null);
+    size--;
+  }
+
+  /** Forgets the writer's scores of a removed node. Writer thread. */
+  void dropScores(int node) {
+    scores[node] = null;
+  }
+
+  /** Moves the entry point. Writer thread. */
+  void setEntry(long packed) {
+    entry = packed;
+  }
+
+  /** The highest node other than {@code except}, packed as an entry, or -1. Writer thread. */
+  long highestNodeExcept(int except) {
+    int[][][] t = nodes;
+    int best = -1;
+    int bestLevel = -1;
+    for (int n = 0; n < t.length; n++) {
+      if (n != except && t[n] != null && t[n].length - 1 > bestLevel) {
+        best = n;
+        bestLevel = t[n].length - 1;
+      }
+    }
+    return packEntry(best, bestLevel);
+  }
+
+  private void ensureCapacity(int node) {
+    int[][][] t = nodes;
+    if (node >= t.length) {
+      int newLength = Math.max(node + 1, t.length + (t.length >> 1));
+      scores = Arrays.copyOf(scores, newLength);
+      level0 = Arrays.copyOf(level0, newLength);
+      nodes = Arrays.copyOf(t, newLength);
+    }
+  }
+
+  // ---- copy-on-write list edits (a published list is never modified) ---------------------------
+
+  /** The position of {@code v} in {@code a}, or -1. */
+  static int indexOf(int[] a, int v) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == v) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static int[] insertAt(int[] a, int pos, int v) {
+    int[] r = new int[a.length + 1];
+    System.arraycopy(a, 0, r, 0, pos);
+    r[pos] = v;
+    System.arraycopy(a, pos, r, pos + 1, a.length - pos);
+    return r;
+  }
+
+  static float[] insertAt(float[] a, int pos, float v) {
+    float[] r = new float[a.length + 1];
+    System.arraycopy(a, 0, r, 0, pos);
+    r[pos] = v;
+    System.arraycopy(a, pos, r, pos + 1, a.length - pos);
+    return r;
+  }
+
+  static int[] removeAt(int[] a, int pos) {
+    if (a.length == 1) {
+      return NO_LINKS;
+    }
+    int[] r = new int[a.length - 1];
+    System.arraycopy(a, 0, r, 0, pos);
+    System.arraycopy(a, pos + 1, r, pos, a.length - pos - 1);
+    return r;
+  }
+
+  static float[] removeAt(float[] a, int pos) {
+    if (a.length == 1) {
+      return NO_SCORES;
+    }
+    float[] r = new float[a.length - 1];
+    System.arraycopy(a, 0, r, 0, pos);
+    System.arraycopy(a, pos + 1, r, pos, a.length - pos - 1);
+    return r;
+  }
+}
