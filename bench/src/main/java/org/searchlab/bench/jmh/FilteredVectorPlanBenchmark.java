@@ -21,6 +21,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.Hit;
 import org.searchlab.core.Schema;
@@ -68,6 +70,30 @@ public class FilteredVectorPlanBenchmark {
     SearchRequest[] queries;
     int next;
     final Map<String, Integer> plans = new HashMap<>();
+    boolean measuring;
+    double cpu0;
+    int next0;
+    long measuredQueries;
+    double measuredCpu;
+
+    /**
+     * Marks an iteration: the trial prints CPU milliseconds per query of the measured iterations,
+     * which stays comparable when other processes share the cores (throughput does not).
+     */
+    @Setup(Level.Iteration)
+    public void mark(IterationParams p) {
+      measuring = p.getType() == IterationType.MEASUREMENT;
+      cpu0 = MutableVsSegmentedBenchmark.cpuSeconds();
+      next0 = next;
+    }
+
+    @TearDown(Level.Iteration)
+    public void account() {
+      if (measuring) {
+        measuredQueries += next - next0;
+        measuredCpu += MutableVsSegmentedBenchmark.cpuSeconds() - cpu0;
+      }
+    }
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -138,6 +164,9 @@ public class FilteredVectorPlanBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
+      System.out.printf(
+          "%n[cpu] %s band=%s: %.3f CPU ms per query over %d queries%n",
+          variant, band, 1000 * measuredCpu / measuredQueries, measuredQueries);
       index.close();
     }
   }
