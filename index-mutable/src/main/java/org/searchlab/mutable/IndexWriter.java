@@ -331,6 +331,16 @@ final class IndexWriter implements AutoCloseable {
     parts.ids.publish(serial);
   }
 
+  /** Before start: retired ids a snapshot kept in the graph, handed to the compactor later. */
+  void adoptRetired(int[] ids) {
+    for (int id : ids) {
+      if (retiredCount == retired.length) {
+        retired = java.util.Arrays.copyOf(retired, retiredCount * 2);
+      }
+      retired[retiredCount++] = id;
+    }
+  }
+
   /** Lock held: retired ids not yet handed to the compactor. */
   int retiredCount() {
     return retiredCount;

@@ -61,7 +61,8 @@ public final class MutableIndex implements SearchIndex {
     this.config = config;
     Files.createDirectories(dir);
     this.parts = new IndexParts(null);
-    long snapshotSerial = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
+    Snapshotter.Loaded loaded = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
+    long snapshotSerial = loaded.serial();
     if (parts.vectors == null) {
       parts.vectors = VectorPart.create(schema.dimension(), config.hnsw());
     }
@@ -75,6 +76,7 @@ public final class MutableIndex implements SearchIndex {
             wal,
             config.writerBatch(),
             () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
+    writer.adoptRetired(loaded.retired());
     replay(snapshotSerial);
     this.compactor = new Compactor(parts, writer, config);
     compactorRef[0] = compactor;
@@ -313,7 +315,13 @@ public final class MutableIndex implements SearchIndex {
         counters);
   }
 
-  /** Stops the threads and closes the log; acknowledged writes survive in it. */
+  /**
+   * Stops the threads, writes a snapshot of everything applied since the last one and closes the
+   * log. The snapshot makes a restart give back the index that was closed, graph links included (a
+   * replay links its nodes in other batches and builds another, equally valid, graph), and makes
+   * that restart a load instead of a replay. If the snapshot fails, the log still holds every
+   * acknowledged write; the failure is thrown after the log is closed.
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
@@ -328,6 +336,30 @@ public final class MutableIndex implements SearchIndex {
     if (searchPool != null) {
       searchPool.shutdownNow();
     }
-    wal.close();
+    IOException failure = null;
+    writer.lock.lock();
+    try {
+      if (parts.ids.visibleSerial() > flushedSerial) {
+        long serial = Snapshotter.write(dir, parts);
+        wal.trimUpTo(serial);
+        flushedSerial = serial;
+      }
+    } catch (IOException | RuntimeException e) {
+      failure = new IOException("snapshot on close of the mutable index in " + dir + " failed", e);
+    } finally {
+      writer.lock.unlock();
+    }
+    try {
+      wal.close();
+    } catch (IOException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 }
