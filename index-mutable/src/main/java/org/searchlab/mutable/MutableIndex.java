@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.searchlab.core.BackgroundErrors;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
 import org.searchlab.core.IndexStats;
@@ -23,6 +24,7 @@ import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
+import org.searchlab.core.StoreHealth;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WriteAheadLog;
@@ -52,13 +54,17 @@ public final class MutableIndex implements SearchIndex {
   private final Searcher searcher;
   private final ExecutorService searchPool;
   private final ScheduledExecutorService snapshotTimer;
+  private final BackgroundErrors errors;
   private volatile long flushedSerial;
   private volatile boolean closed;
 
-  private MutableIndex(Path dir, Schema schema, MutableConfig config) throws IOException {
+  private MutableIndex(
+      Path dir, Schema schema, MutableConfig config, WriteAheadLog.FileOpener walFiles)
+      throws IOException {
     this.dir = dir;
     this.schema = schema;
     this.config = config;
+    this.errors = new BackgroundErrors("mutable index in " + dir);
     Files.createDirectories(dir);
     this.parts = new IndexParts(null);
     Snapshotter.Loaded loaded = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
@@ -67,7 +73,7 @@ public final class MutableIndex implements SearchIndex {
       parts.vectors = VectorPart.create(schema.dimension(), config.hnsw());
     }
     this.flushedSerial = snapshotSerial;
-    this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal());
+    this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
     wal.advanceTo(snapshotSerial + 1);
     Compactor[] compactorRef = new Compactor[1];
     this.writer =
@@ -78,7 +84,7 @@ public final class MutableIndex implements SearchIndex {
             () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
     writer.adoptRetired(loaded.retired());
     replay(snapshotSerial);
-    this.compactor = new Compactor(parts, writer, config);
+    this.compactor = new Compactor(parts, writer, config, errors);
     compactorRef[0] = compactor;
     this.searchPool =
         config.threadsPerSearch() > 1
@@ -111,8 +117,15 @@ public final class MutableIndex implements SearchIndex {
   /** Opens (or creates) a mutable index in {@code dir}. */
   public static MutableIndex open(Path dir, Schema schema, MutableConfig config)
       throws IOException {
+    return open(dir, schema, config, java.nio.channels.FileChannel::open);
+  }
+
+  /** Opens with the write-ahead log's files opened through {@code walFiles} (fault injection). */
+  static MutableIndex open(
+      Path dir, Schema schema, MutableConfig config, WriteAheadLog.FileOpener walFiles)
+      throws IOException {
     Objects.requireNonNull(config, "config");
-    return new MutableIndex(dir, Objects.requireNonNull(schema, "schema"), config);
+    return new MutableIndex(dir, Objects.requireNonNull(schema, "schema"), config, walFiles);
   }
 
   /** Opens with {@link MutableConfig#DEFAULT}. */
@@ -152,7 +165,8 @@ public final class MutableIndex implements SearchIndex {
         flush();
       }
     } catch (IOException | RuntimeException e) {
-      // The next period retries; an explicit flush() reports the failure.
+      // The next period retries; an explicit flush() reports the failure to its caller.
+      errors.record("periodic snapshot of " + dir, e);
     }
   }
 
@@ -300,6 +314,7 @@ public final class MutableIndex implements SearchIndex {
       dead += f.deadPostings();
     }
     counters.put("dead_postings", dead);
+    counters.put("background_errors", errors.count());
     int live = parts.ids.liveCount();
     int retired = parts.ids.limit() - live - parts.ids.freeCount();
     return new IndexStats(
@@ -313,6 +328,15 @@ public final class MutableIndex implements SearchIndex {
         wal.sizeBytes(),
         memory,
         counters);
+  }
+
+  @Override
+  public StoreHealth health() {
+    return new StoreHealth(
+        writer.failure().map(Throwable::toString),
+        wal.failure().map(Throwable::toString),
+        errors.count(),
+        errors.last());
   }
 
   /**
@@ -339,7 +363,8 @@ public final class MutableIndex implements SearchIndex {
     IOException failure = null;
     writer.lock.lock();
     try {
-      if (parts.ids.visibleSerial() > flushedSerial) {
+      // After a failure the log decides what survives (nothing may be trimmed from it now).
+      if (parts.ids.visibleSerial() > flushedSerial && health().writable()) {
         long serial = Snapshotter.write(dir, parts);
         wal.trimUpTo(serial);
         flushedSerial = serial;
