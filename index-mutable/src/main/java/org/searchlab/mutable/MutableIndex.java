@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.searchlab.core.BackgroundErrors;
 import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.DataDirectory;
 import org.searchlab.core.Document;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
@@ -29,6 +30,7 @@ import org.searchlab.core.WriteResult;
 import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WriteAheadLog;
 import org.searchlab.mutable.postings.FieldIndex;
+import org.searchlab.mutable.snapshot.SnapshotFiles;
 
 /**
  * The mutable store: one mutable index per field instead of immutable segments, as Vespa keeps
@@ -55,12 +57,18 @@ public final class MutableIndex implements SearchIndex {
   private final ExecutorService searchPool;
   private final ScheduledExecutorService snapshotTimer;
   private final BackgroundErrors errors;
+  private final DataDirectory dataDirectory;
   private volatile long flushedSerial;
   private volatile boolean closed;
 
   private MutableIndex(
-      Path dir, Schema schema, MutableConfig config, WriteAheadLog.FileOpener walFiles)
+      Path dir,
+      Schema schema,
+      MutableConfig config,
+      WriteAheadLog.FileOpener walFiles,
+      DataDirectory dataDirectory)
       throws IOException {
+    this.dataDirectory = dataDirectory;
     this.dir = dir;
     this.schema = schema;
     this.config = config;
@@ -125,7 +133,15 @@ public final class MutableIndex implements SearchIndex {
       Path dir, Schema schema, MutableConfig config, WriteAheadLog.FileOpener walFiles)
       throws IOException {
     Objects.requireNonNull(config, "config");
-    return new MutableIndex(dir, Objects.requireNonNull(schema, "schema"), config, walFiles);
+    Objects.requireNonNull(schema, "schema");
+    // Before anything is read: a second store on this directory would trim this one's log.
+    DataDirectory claim = DataDirectory.acquire(dir, "mutable", schema, SnapshotFiles.VERSION);
+    try {
+      return new MutableIndex(dir, schema, config, walFiles, claim);
+    } catch (IOException | RuntimeException e) {
+      claim.close();
+      throw e;
+    }
   }
 
   /** Opens with {@link MutableConfig#DEFAULT}. */
@@ -374,13 +390,15 @@ public final class MutableIndex implements SearchIndex {
     } finally {
       writer.lock.unlock();
     }
-    try {
-      wal.close();
-    } catch (IOException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
+    for (java.io.Closeable c : new java.io.Closeable[] {wal, dataDirectory}) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
       }
     }
     if (failure != null) {

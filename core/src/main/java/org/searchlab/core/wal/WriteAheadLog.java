@@ -453,7 +453,11 @@ public final class WriteAheadLog implements Closeable {
   public long sizeBytes() throws IOException {
     long sum = 0;
     for (Path f : listFiles(dir)) {
-      sum += Files.size(f);
+      try {
+        sum += Files.size(f);
+      } catch (java.nio.file.NoSuchFileException trimmedMeanwhile) {
+        // A concurrent trimUpTo deleted it after the listing: it no longer counts.
+      }
     }
     return sum;
   }
