@@ -53,12 +53,42 @@ public record Schema(int dimension) {
     if (id == null || id.isEmpty()) {
       throw new InvalidRequestException("document id is missing; every document needs an id");
     }
+    validateText("document id", id);
     int bytes = id.getBytes(StandardCharsets.UTF_8).length;
     if (bytes > MAX_ID_BYTES) {
       throw new InvalidRequestException(
           "document id is " + bytes + " bytes long; the limit is " + MAX_ID_BYTES + " bytes");
     }
     return id;
+  }
+
+  /**
+   * Rejects a string holding a lone UTF-16 surrogate: it has no UTF-8 form, so the log would store
+   * {@code ?} in its place and a restart would bring back another document ({@code "x"} and the
+   * surrogate U+D800 becoming {@code "x?"}). JSON allows a parser to refuse them (RFC 8259, section
+   * 8.2).
+   */
+  public static String validateText(String what, String s) {
+    if (s == null) {
+      return null;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new InvalidRequestException(
+            what
+                + " holds a lone UTF-16 surrogate \\u"
+                + Integer.toHexString(c)
+                + " at index "
+                + i
+                + "; text must be valid Unicode");
+      }
+    }
+    return s;
   }
 
   /**
@@ -100,6 +130,9 @@ public record Schema(int dimension) {
       throw new InvalidRequestException("document is missing");
     }
     validateId(doc.id());
+    validateText("title of document '" + doc.id() + "'", doc.title());
+    validateText("description of document '" + doc.id() + "'", doc.description());
+    validateText("category of document '" + doc.id() + "'", doc.category());
     if (doc.embedding() != null) {
       validateVector("embedding of document '" + doc.id() + "'", doc.embedding());
     }
@@ -124,6 +157,9 @@ public record Schema(int dimension) {
       throw new InvalidRequestException(
           "update of document '" + update.id() + "' assigns no field");
     }
+    validateText("title of update '" + update.id() + "'", update.title());
+    validateText("description of update '" + update.id() + "'", update.description());
+    validateText("category of update '" + update.id() + "'", update.category());
     if (update.embedding() != null) {
       validateVector("embedding of update '" + update.id() + "'", update.embedding());
     }

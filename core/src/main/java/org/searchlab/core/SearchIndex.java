@@ -84,7 +84,19 @@ public interface SearchIndex extends Closeable {
   /** A point-in-time view of counts, segments, memory and counters. */
   IndexStats stats() throws IOException;
 
-  /** Flushes nothing extra; releases files and threads. Acknowledged writes survive in the WAL. */
+  /**
+   * Whether the store still accepts writes (its writer and its write-ahead log have not stopped
+   * after a failure) and what its background tasks last failed with. Cheap and lock-free enough for
+   * a health check.
+   */
+  default StoreHealth health() {
+    return StoreHealth.OK;
+  }
+
+  /**
+   * Releases files and threads; a store may persist its state first (snapshot or commit), and
+   * acknowledged writes survive in the WAL either way.
+   */
   @Override
   void close() throws IOException;
 }

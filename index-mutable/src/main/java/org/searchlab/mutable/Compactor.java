@@ -37,13 +37,19 @@ final class Compactor implements AutoCloseable {
   private final IndexParts parts;
   private final IndexWriter writer;
   private final MutableConfig config;
+  private final org.searchlab.core.BackgroundErrors errors;
   private final Thread thread;
   private final Object signal = new Object();
   private volatile boolean running = true;
   private volatile boolean requested;
 
-  Compactor(IndexParts parts, IndexWriter writer, MutableConfig config) {
+  Compactor(
+      IndexParts parts,
+      IndexWriter writer,
+      MutableConfig config,
+      org.searchlab.core.BackgroundErrors errors) {
     this.parts = parts;
+    this.errors = errors;
     this.writer = writer;
     this.config = config;
     this.thread = new Thread(this::loop, "mutable-index-compactor");
@@ -89,7 +95,13 @@ final class Compactor implements AutoCloseable {
       }
       if (requested && running) {
         requested = false;
-        pass();
+        try {
+          pass();
+        } catch (RuntimeException | Error e) {
+          // A failed pass leaves the ids it took retired and unfreed (their space is lost until a
+          // restart); the loop lives on, and the failure is counted and logged, not swallowed.
+          errors.record("compaction pass", e);
+        }
       }
     }
   }

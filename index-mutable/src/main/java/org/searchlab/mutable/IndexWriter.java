@@ -48,6 +48,11 @@ import org.searchlab.mutable.postings.FieldIndex;
  * An update that assigns only attributes is applied in place ({@link
  * org.searchlab.mutable.attributes.AttributeStore#update}): no analysis, no postings, no graph.
  *
+ * <p>Fail-stop: a batch that fails once its log write has started, or a writer thread that dies,
+ * stops the writer: the queued and every later task fail at once with the first failure (instead of
+ * waiting for a thread that will never answer), and {@link #failure()} reports it until the index
+ * is reopened. A batch that fails before its log write (nothing logged) fails alone.
+ *
  * <p>Thread safety: {@link #submit} and {@link #onWriter} from any thread; everything else runs on
  * the writer thread (or, while opening, on the opening thread before the writer starts). {@link
  * #lock} is held while structures change; the compactor takes it for short steps.
@@ -61,6 +66,7 @@ final class IndexWriter implements AutoCloseable {
   private final Thread thread;
   private final Runnable afterBatch;
   private volatile boolean running = true;
+  private volatile Throwable failure;
 
   // Writer-owned (guarded by lock).
   private int[] retired = new int[256];
@@ -108,11 +114,56 @@ final class IndexWriter implements AutoCloseable {
     return (T) await(done);
   }
 
-  private void enqueue(Task t) {
+  private void enqueue(Task t) throws IOException {
     if (!running) {
       throw new IllegalStateException("the mutable index is closed");
     }
+    throwIfFailed();
     queue.add(t);
+    if (failure != null) {
+      // The writer stopped between the check and the add: it will never take t; fail it here.
+      drain();
+    }
+  }
+
+  /** The failure that stopped the writer, if one did: it refuses writes until the index reopens. */
+  java.util.Optional<Throwable> failure() {
+    return java.util.Optional.ofNullable(failure);
+  }
+
+  private void throwIfFailed() throws IOException {
+    Throwable f = failure;
+    if (f != null) {
+      throw stopped(f);
+    }
+  }
+
+  private static IOException stopped(Throwable f) {
+    return new IOException(
+        "the mutable index writer stopped after a failure ("
+            + f
+            + "); it accepts no writes until the index is reopened",
+        f);
+  }
+
+  /** Records the first failure; from now on every task fails. */
+  private void stop(Throwable e) {
+    synchronized (this) {
+      if (failure == null) {
+        failure = e;
+      }
+    }
+    drain();
+  }
+
+  private void drain() {
+    IOException e = stopped(failure);
+    for (Task t; (t = queue.poll()) != null; ) {
+      switch (t) {
+        case Writes w -> w.done.completeExceptionally(e);
+        case Control c -> c.done.completeExceptionally(e);
+      }
+    }
   }
 
   private static <T> T await(CompletableFuture<T> f) throws IOException {
@@ -134,7 +185,16 @@ final class IndexWriter implements AutoCloseable {
   }
 
   private void loop() {
-    while (running || !queue.isEmpty()) {
+    try {
+      run();
+    } catch (Throwable e) {
+      // Whatever killed the loop (an Error, a failing callback): nobody may wait for it.
+      stop(e);
+    }
+  }
+
+  private void run() {
+    while ((running || !queue.isEmpty()) && failure == null) {
       Task t;
       try {
         t = queue.poll(50, TimeUnit.MILLISECONDS);
@@ -169,6 +229,7 @@ final class IndexWriter implements AutoCloseable {
   }
 
   private void process(List<Writes> batch) {
+    boolean logging = false;
     try {
       Map<String, Boolean> exists = new HashMap<>();
       List<byte[]> payloads = new ArrayList<>();
@@ -197,6 +258,7 @@ final class IndexWriter implements AutoCloseable {
         results.add(rs);
       }
       if (!payloads.isEmpty()) {
+        logging = true;
         long last = wal.writeAll(payloads);
         wal.sync(last);
         long first = last - payloads.size() + 1;
@@ -226,6 +288,11 @@ final class IndexWriter implements AutoCloseable {
     } catch (Throwable e) {
       for (Writes w : batch) {
         w.done.completeExceptionally(e);
+      }
+      if (logging) {
+        // The log may hold the batch, or part of it, while the index does not: carrying on would
+        // serve a state that a restart does not give back. Stop until the index is reopened.
+        stop(e);
       }
     }
   }
@@ -329,6 +396,16 @@ final class IndexWriter implements AutoCloseable {
       }
     }
     parts.ids.publish(serial);
+  }
+
+  /** Before start: retired ids a snapshot kept in the graph, handed to the compactor later. */
+  void adoptRetired(int[] ids) {
+    for (int id : ids) {
+      if (retiredCount == retired.length) {
+        retired = java.util.Arrays.copyOf(retired, retiredCount * 2);
+      }
+      retired[retiredCount++] = id;
+    }
   }
 
   /** Lock held: retired ids not yet handed to the compactor. */

@@ -136,10 +136,21 @@ final class LocalIds {
     }
   }
 
-  /** Writer only, after loading: every id below the limit that is not live becomes free. */
-  void freeGaps() {
+  /**
+   * Writer only, after loading: every id below the limit that is not live becomes free, except
+   * those in {@code retired} (still referenced by the graph; the compactor frees them). The limit
+   * covers the retired ids too.
+   */
+  void freeGaps(java.util.BitSet retired) {
+    for (int i = retired.nextSetBit(0); i >= 0; i = retired.nextSetBit(i + 1)) {
+      born.set(i, 0); // allocates the pages readers iterate to; died = 0 keeps it invisible
+      died.set(i, 0);
+    }
+    if (retired.length() > limit) {
+      limit = retired.length();
+    }
     for (int i = limit - 1; i >= 0; i--) {
-      if (!alive.get(i)) {
+      if (!alive.get(i) && !retired.get(i)) {
         free(i);
       }
     }

@@ -13,7 +13,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.searchlab.core.BackgroundErrors;
 import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.DataDirectory;
 import org.searchlab.core.Document;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
@@ -23,10 +25,12 @@ import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
+import org.searchlab.core.StoreHealth;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WriteAheadLog;
 import org.searchlab.mutable.postings.FieldIndex;
+import org.searchlab.mutable.snapshot.SnapshotFiles;
 
 /**
  * The mutable store: one mutable index per field instead of immutable segments, as Vespa keeps
@@ -52,21 +56,32 @@ public final class MutableIndex implements SearchIndex {
   private final Searcher searcher;
   private final ExecutorService searchPool;
   private final ScheduledExecutorService snapshotTimer;
+  private final BackgroundErrors errors;
+  private final DataDirectory dataDirectory;
   private volatile long flushedSerial;
   private volatile boolean closed;
 
-  private MutableIndex(Path dir, Schema schema, MutableConfig config) throws IOException {
+  private MutableIndex(
+      Path dir,
+      Schema schema,
+      MutableConfig config,
+      WriteAheadLog.FileOpener walFiles,
+      DataDirectory dataDirectory)
+      throws IOException {
+    this.dataDirectory = dataDirectory;
     this.dir = dir;
     this.schema = schema;
     this.config = config;
+    this.errors = new BackgroundErrors("mutable index in " + dir);
     Files.createDirectories(dir);
     this.parts = new IndexParts(null);
-    long snapshotSerial = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
+    Snapshotter.Loaded loaded = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
+    long snapshotSerial = loaded.serial();
     if (parts.vectors == null) {
       parts.vectors = VectorPart.create(schema.dimension(), config.hnsw());
     }
     this.flushedSerial = snapshotSerial;
-    this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal());
+    this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
     wal.advanceTo(snapshotSerial + 1);
     Compactor[] compactorRef = new Compactor[1];
     this.writer =
@@ -75,8 +90,9 @@ public final class MutableIndex implements SearchIndex {
             wal,
             config.writerBatch(),
             () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
+    writer.adoptRetired(loaded.retired());
     replay(snapshotSerial);
-    this.compactor = new Compactor(parts, writer, config);
+    this.compactor = new Compactor(parts, writer, config, errors);
     compactorRef[0] = compactor;
     this.searchPool =
         config.threadsPerSearch() > 1
@@ -109,8 +125,23 @@ public final class MutableIndex implements SearchIndex {
   /** Opens (or creates) a mutable index in {@code dir}. */
   public static MutableIndex open(Path dir, Schema schema, MutableConfig config)
       throws IOException {
+    return open(dir, schema, config, java.nio.channels.FileChannel::open);
+  }
+
+  /** Opens with the write-ahead log's files opened through {@code walFiles} (fault injection). */
+  static MutableIndex open(
+      Path dir, Schema schema, MutableConfig config, WriteAheadLog.FileOpener walFiles)
+      throws IOException {
     Objects.requireNonNull(config, "config");
-    return new MutableIndex(dir, Objects.requireNonNull(schema, "schema"), config);
+    Objects.requireNonNull(schema, "schema");
+    // Before anything is read: a second store on this directory would trim this one's log.
+    DataDirectory claim = DataDirectory.acquire(dir, "mutable", schema, SnapshotFiles.VERSION);
+    try {
+      return new MutableIndex(dir, schema, config, walFiles, claim);
+    } catch (IOException | RuntimeException e) {
+      claim.close();
+      throw e;
+    }
   }
 
   /** Opens with {@link MutableConfig#DEFAULT}. */
@@ -150,7 +181,8 @@ public final class MutableIndex implements SearchIndex {
         flush();
       }
     } catch (IOException | RuntimeException e) {
-      // The next period retries; an explicit flush() reports the failure.
+      // The next period retries; an explicit flush() reports the failure to its caller.
+      errors.record("periodic snapshot of " + dir, e);
     }
   }
 
@@ -298,6 +330,7 @@ public final class MutableIndex implements SearchIndex {
       dead += f.deadPostings();
     }
     counters.put("dead_postings", dead);
+    counters.put("background_errors", errors.count());
     int live = parts.ids.liveCount();
     int retired = parts.ids.limit() - live - parts.ids.freeCount();
     return new IndexStats(
@@ -313,7 +346,22 @@ public final class MutableIndex implements SearchIndex {
         counters);
   }
 
-  /** Stops the threads and closes the log; acknowledged writes survive in it. */
+  @Override
+  public StoreHealth health() {
+    return new StoreHealth(
+        writer.failure().map(Throwable::toString),
+        wal.failure().map(Throwable::toString),
+        errors.count(),
+        errors.last());
+  }
+
+  /**
+   * Stops the threads, writes a snapshot of everything applied since the last one and closes the
+   * log. The snapshot makes a restart give back the index that was closed, graph links included (a
+   * replay links its nodes in other batches and builds another, equally valid, graph), and makes
+   * that restart a load instead of a replay. If the snapshot fails, the log still holds every
+   * acknowledged write; the failure is thrown after the log is closed.
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
@@ -328,6 +376,33 @@ public final class MutableIndex implements SearchIndex {
     if (searchPool != null) {
       searchPool.shutdownNow();
     }
-    wal.close();
+    IOException failure = null;
+    writer.lock.lock();
+    try {
+      // After a failure the log decides what survives (nothing may be trimmed from it now).
+      if (parts.ids.visibleSerial() > flushedSerial && health().writable()) {
+        long serial = Snapshotter.write(dir, parts);
+        wal.trimUpTo(serial);
+        flushedSerial = serial;
+      }
+    } catch (IOException | RuntimeException e) {
+      failure = new IOException("snapshot on close of the mutable index in " + dir + " failed", e);
+    } finally {
+      writer.lock.unlock();
+    }
+    for (java.io.Closeable c : new java.io.Closeable[] {wal, dataDirectory}) {
+      try {
+        c.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 }

@@ -62,11 +62,12 @@ final class Snapshotter {
     return serial;
   }
 
-  /** Loads the newest snapshot into empty parts; returns its serial, or 0 when there is none. */
-  static long load(Path dir, IndexParts parts, int dimension, HnswConfig hnsw) throws IOException {
+  /** Loads the newest snapshot into empty parts; {@link Loaded#NONE} when there is none. */
+  static Loaded load(Path dir, IndexParts parts, int dimension, HnswConfig hnsw)
+      throws IOException {
     long serial = SnapshotFiles.newestSerial(dir);
     if (serial < 0) {
-      return 0;
+      return Loaded.NONE;
     }
     boolean[] graph = new boolean[1];
     SnapshotFiles.read(
@@ -111,16 +112,30 @@ final class Snapshotter {
         }
       }
     }
-    // The graph may hold nodes of versions retired before the snapshot: drop them.
+    // The graph may hold nodes (or stored, not yet linked vectors) of versions retired before the
+    // snapshot and not yet compacted. They stay, and go to the compactor as retired ids, exactly
+    // as they were when the snapshot was written: removing them here would re-link their
+    // neighbours, and the reopened graph would answer differently from the one that was closed.
     int bound = parts.vectors.vectors().idUpperBound();
+    java.util.BitSet kept = new java.util.BitSet();
     for (int d = 0; d < bound; d++) {
-      if (!parts.ids.alive(d)) {
-        parts.vectors.remove(d);
+      if (!parts.ids.alive(d) && parts.vectors.vectors().get(d) != null) {
+        kept.set(d);
       }
     }
-    parts.ids.freeGaps();
+    parts.ids.freeGaps(kept);
     parts.ids.publish(serial);
-    return serial;
+    return new Loaded(serial, kept.stream().toArray());
+  }
+
+  /**
+   * What {@link #load} restored.
+   *
+   * @param serial the snapshot's serial, 0 when there was none
+   * @param retired local ids of retired versions still in the graph, for the compactor
+   */
+  record Loaded(long serial, int[] retired) {
+    static final Loaded NONE = new Loaded(0, new int[0]);
   }
 
   private static void checkEnd(DataInputStream in) throws IOException {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.BackgroundErrors;
 import org.searchlab.core.Document;
 import org.searchlab.core.Operation;
 import org.searchlab.core.wal.SyncPolicy;
@@ -57,7 +58,12 @@ class CompactorTest {
             dir.resolve("wal"), WalConfig.builder().syncPolicy(SyncPolicy.ASYNC).build());
     writer = new IndexWriter(parts, wal, 64, () -> {});
     writer.start();
-    compactor = new Compactor(parts, writer, MutableConfig.DEFAULT); // passes run on demand only
+    compactor =
+        new Compactor(
+            parts,
+            writer,
+            MutableConfig.DEFAULT,
+            new BackgroundErrors("mutable")); // on demand only
   }
 
   @AfterEach

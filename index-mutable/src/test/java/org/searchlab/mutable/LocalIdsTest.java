@@ -100,7 +100,7 @@ class LocalIdsTest {
     assertEquals(4, ids.limit());
     assertTrue(ids.visible(3, 0));
     assertEquals(3, ids.lookup("b"));
-    ids.freeGaps();
+    ids.freeGaps(new java.util.BitSet());
     assertEquals(2, ids.freeCount());
     assertEquals(1, ids.allocate("c", 1));
     assertEquals(2, ids.allocate("d", 1));

@@ -13,8 +13,10 @@ import org.apache.lucene.index.MergePolicy;
 final class CountingMergeScheduler extends ConcurrentMergeScheduler {
   private final AtomicLong running = new AtomicLong();
   private final AtomicLong done = new AtomicLong();
+  private final org.searchlab.core.BackgroundErrors errors;
 
-  CountingMergeScheduler(int mergeThreads) {
+  CountingMergeScheduler(int mergeThreads, org.searchlab.core.BackgroundErrors errors) {
+    this.errors = errors;
     // Elasticsearch: max_merge_count = max_thread_count + 5.
     setMaxMergesAndThreads(mergeThreads + 5, mergeThreads);
   }
@@ -28,6 +30,15 @@ final class CountingMergeScheduler extends ConcurrentMergeScheduler {
       running.decrementAndGet();
       done.incrementAndGet();
     }
+  }
+
+  /**
+   * Counts and logs a failed merge, then lets Lucene handle it (it becomes the writer's tragedy).
+   */
+  @Override
+  protected void handleMergeException(Throwable exc) {
+    errors.record("merge", exc);
+    super.handleMergeException(exc);
   }
 
   long running() {

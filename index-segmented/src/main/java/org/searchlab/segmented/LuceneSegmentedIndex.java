@@ -7,14 +7,17 @@ import java.util.Optional;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.SearcherManager;
 import org.searchlab.core.BulkItemResult;
+import org.searchlab.core.DataDirectory;
 import org.searchlab.core.Document;
 import org.searchlab.core.IndexStats;
+import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
+import org.searchlab.core.StoreHealth;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.wal.WriteAheadLog;
 
@@ -37,9 +40,15 @@ public final class LuceneSegmentedIndex implements SearchIndex {
   private final SegmentedParts parts;
   private final SegmentedWriter writer;
   private final SegmentedSearcher searcher;
+  private final DataDirectory dataDirectory;
   private volatile boolean closed;
 
-  private LuceneSegmentedIndex(Schema schema, SegmentedConfig config, SegmentedParts parts) {
+  /** The data format of the directory: Lucene's index plus the core log; bump on a change. */
+  static final int FORMAT = 1;
+
+  private LuceneSegmentedIndex(
+      Schema schema, SegmentedConfig config, SegmentedParts parts, DataDirectory dataDirectory) {
+    this.dataDirectory = dataDirectory;
     this.schema = schema;
     this.config = config;
     this.parts = parts;
@@ -53,10 +62,27 @@ public final class LuceneSegmentedIndex implements SearchIndex {
    */
   public static LuceneSegmentedIndex open(Path dir, Schema schema, SegmentedConfig config)
       throws IOException {
-    SegmentedParts parts = SegmentedOpener.open(dir, config);
-    LuceneSegmentedIndex index = new LuceneSegmentedIndex(schema, config, parts);
-    SegmentedOpener.recover(parts, index.writer, config);
-    return index;
+    int maxDims = SegmentedOpener.maxDimensions(config);
+    if (schema.dimension() > maxDims) {
+      throw new InvalidRequestException(
+          "embedding dimension "
+              + schema.dimension()
+              + " exceeds the segmented store's limit of "
+              + maxDims
+              + " (Lucene's HNSW vector format); use at most "
+              + maxDims
+              + " dimensions or the mutable store");
+    }
+    DataDirectory claim = DataDirectory.acquire(dir, "segmented", schema, FORMAT);
+    try {
+      SegmentedParts parts = SegmentedOpener.open(dir, config);
+      LuceneSegmentedIndex index = new LuceneSegmentedIndex(schema, config, parts, claim);
+      SegmentedOpener.recover(parts, index.writer, config);
+      return index;
+    } catch (IOException | RuntimeException e) {
+      claim.close();
+      throw e;
+    }
   }
 
   /** Opens with {@link SegmentedConfig#DEFAULT}. */
@@ -144,14 +170,50 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     return SegmentedStats.report(parts);
   }
 
-  /** Rolls Lucene back to the last commit (the log holds the rest) and releases everything. */
+  @Override
+  public StoreHealth health() {
+    Throwable tragedy = parts.indexWriter.getTragicException();
+    return new StoreHealth(
+        java.util.Optional.ofNullable(tragedy).map(t -> "index writer failed: " + t),
+        parts.wal.failure().map(Throwable::toString),
+        parts.stats.errors.count(),
+        parts.stats.errors.last());
+  }
+
+  /**
+   * Commits everything applied and trims the log (as Elasticsearch flushes on close), then releases
+   * everything; so a restart replays nothing. After a failure it commits nothing: Lucene rolls back
+   * to its last commit and the log holds the rest.
+   */
   @Override
   public void close() throws IOException {
     if (closed) {
       return;
     }
     closed = true;
-    parts.close();
+    IOException failure = null;
+    if (health().writable()) {
+      try {
+        writer.flush();
+      } catch (IOException | RuntimeException e) {
+        failure = new IOException("commit on close of the segmented index failed", e);
+      }
+    }
+    try {
+      try {
+        parts.close();
+      } finally {
+        dataDirectory.close();
+      }
+    } catch (IOException e) {
+      if (failure == null) {
+        throw e;
+      }
+      failure.addSuppressed(e);
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   private void ensureOpen() {

@@ -46,6 +46,9 @@ import org.searchlab.core.wal.WalConfig;
  *     {@code mergeThreads + 5} merges may queue before indexing threads stall
  * @param partialUpdateMode how partial updates are applied
  * @param wal write-ahead log settings (Elasticsearch {@code durability: request})
+ * @param flushThresholdBytes commit (and trim the log) once the log written since the last commit
+ *     passes this size, 1 MiB to 1 TiB (Elasticsearch {@code flush_threshold_size} 512 MB); smaller
+ *     bounds the log and the restart's replay tighter and commits more often
  */
 public record SegmentedConfig(
     MergePolicyType mergePolicy,
@@ -64,7 +67,8 @@ public record SegmentedConfig(
     int hnswMergeWorkers,
     int mergeThreads,
     PartialUpdateMode partialUpdateMode,
-    WalConfig wal) {
+    WalConfig wal,
+    long flushThresholdBytes) {
 
   /** The cores this JVM may use, from which Elasticsearch derives its pool sizes. */
   public static final int CORES = Runtime.getRuntime().availableProcessors();
@@ -90,7 +94,8 @@ public record SegmentedConfig(
           1,
           Math.max(1, Math.min(4, CORES / 2)),
           PartialUpdateMode.REINDEX,
-          WalConfig.DEFAULT);
+          WalConfig.DEFAULT,
+          512L << 20);
 
   public SegmentedConfig {
     Objects.requireNonNull(mergePolicy, "mergePolicy");
@@ -111,6 +116,7 @@ public record SegmentedConfig(
     range("hnswBeamWidth", hnswBeamWidth, 1, 3200);
     range("hnswMergeWorkers", hnswMergeWorkers, 1, 64);
     range("mergeThreads", mergeThreads, 1, 64);
+    range("flushThresholdBytes", flushThresholdBytes, 1 << 20, 1L << 40);
   }
 
   private static void range(String name, double value, double min, double max) {
@@ -150,6 +156,7 @@ public record SegmentedConfig(
     b.mergeThreads = mergeThreads;
     b.partialUpdateMode = partialUpdateMode;
     b.wal = wal;
+    b.flushThresholdBytes = flushThresholdBytes;
     return b;
   }
 
@@ -175,6 +182,7 @@ public record SegmentedConfig(
     private int mergeThreads;
     private PartialUpdateMode partialUpdateMode;
     private WalConfig wal;
+    private long flushThresholdBytes;
 
     private Builder() {}
 
@@ -263,6 +271,11 @@ public record SegmentedConfig(
       return this;
     }
 
+    public Builder flushThresholdBytes(long v) {
+      flushThresholdBytes = v;
+      return this;
+    }
+
     public SegmentedConfig build() {
       return new SegmentedConfig(
           mergePolicy,
@@ -281,7 +294,8 @@ public record SegmentedConfig(
           hnswMergeWorkers,
           mergeThreads,
           partialUpdateMode,
-          wal);
+          wal,
+          flushThresholdBytes);
     }
   }
 }

@@ -69,7 +69,10 @@ final class SegmentedOpener {
         config.hnswMergeWorkers() > 1
             ? Executors.newFixedThreadPool(config.hnswMergeWorkers(), daemon("hnsw-merge"))
             : null;
-    CountingMergeScheduler mergeScheduler = new CountingMergeScheduler(config.mergeThreads());
+    org.searchlab.core.BackgroundErrors errors =
+        new org.searchlab.core.BackgroundErrors("segmented index in " + dir);
+    CountingMergeScheduler mergeScheduler =
+        new CountingMergeScheduler(config.mergeThreads(), errors);
     Directory directory = FSDirectory.open(dir.resolve("index"));
     IndexWriter writer = null;
     WriteAheadLog log = null;
@@ -86,7 +89,7 @@ final class SegmentedOpener {
               : null;
       SearcherManager manager = new SearcherManager(writer, new Factory(config, searchExecutor));
       LiveVersionMap versionMap = new LiveVersionMap();
-      SegmentedStats stats = new SegmentedStats(committed);
+      SegmentedStats stats = new SegmentedStats(committed, errors);
       // The version map first: its old entries must be retired before anything reacts to a refresh.
       manager.addListener(versionMap);
       manager.addListener(stats.refreshCounter());
@@ -143,20 +146,33 @@ final class SegmentedOpener {
     }
     if (parts.refresher != null) {
       SearcherManager manager = parts.manager;
+      org.searchlab.core.BackgroundErrors errors = parts.stats.errors;
       parts.refresher.scheduleWithFixedDelay(
-          () -> scheduledRefresh(manager),
+          () -> scheduledRefresh(manager, errors),
           config.refreshIntervalMs(),
           config.refreshIntervalMs(),
           TimeUnit.MILLISECONDS);
     }
   }
 
-  private static void scheduledRefresh(SearcherManager manager) {
+  private static void scheduledRefresh(
+      SearcherManager manager, org.searchlab.core.BackgroundErrors errors) {
     try {
       manager.maybeRefresh();
-    } catch (IOException | AlreadyClosedException | UncheckedIOException e) {
-      // Closing, or a failed refresh; the next tick (or an explicit refresh) retries.
+    } catch (AlreadyClosedException e) {
+      // Closing (or the writer hit a tragedy, which health() reports): nothing to refresh.
+    } catch (IOException | UncheckedIOException e) {
+      // The next tick (or an explicit refresh) retries; the failure is counted and logged once.
+      errors.record("scheduled refresh", e);
     }
+  }
+
+  /**
+   * The largest vector dimension the store's HNSW format indexes (Lucene's is 1024, below the
+   * schema's 4096): a larger schema would log every document and then fail in Lucene.
+   */
+  static int maxDimensions(SegmentedConfig config) {
+    return codec(config, null).knnVectorsFormat().getMaxDimensions(Schema.EMBEDDING);
   }
 
   /** The commit data of a commit covering every log record up to {@code serial}. */

@@ -33,14 +33,19 @@ final class SegmentedStats {
   final AtomicLong reindexUpdates = new AtomicLong();
   final AtomicLong noops = new AtomicLong();
   final AtomicLong replayed = new AtomicLong();
+  final AtomicLong sizeFlushes = new AtomicLong();
   private final AtomicLong refreshes = new AtomicLong();
   private volatile long lastRefreshEpochMs;
 
   /** The serial of the newest commit; written by {@link SegmentedWriter#flush()}. */
   volatile long flushedSerial;
 
-  SegmentedStats(long committedSerial) {
+  /** Background failures: scheduled refreshes, merges, size-triggered commits. */
+  final org.searchlab.core.BackgroundErrors errors;
+
+  SegmentedStats(long committedSerial, org.searchlab.core.BackgroundErrors errors) {
     this.flushedSerial = committedSerial;
+    this.errors = errors;
   }
 
   /** Counts the refreshes that opened a new reader and records when the last one finished. */
@@ -80,6 +85,7 @@ final class SegmentedStats {
       counters.put("refreshes", c.refreshes.get());
       counters.put("last_refresh_epoch_ms", c.lastRefreshEpochMs);
       counters.put("flushes", c.flushes.get());
+      counters.put("size_flushes", c.sizeFlushes.get());
       counters.put("merges_running", parts.mergeScheduler.running());
       counters.put("merges_done", parts.mergeScheduler.done());
       counters.put("docvalues_updates", c.docValuesUpdates.get());
@@ -88,6 +94,7 @@ final class SegmentedStats {
       counters.put("replayed_operations", c.replayed.get());
       counters.put("wal_fsyncs", parts.wal.fsyncCount());
       counters.put("version_map_entries", (long) parts.versionMap.size());
+      counters.put("background_errors", c.errors.count());
       return new IndexStats(
           "segmented",
           reader.numDocs(),

@@ -37,10 +37,21 @@ import org.searchlab.core.wal.WriteAheadLog;
  *   <li>read x's current version in real time (version map, else the searcher's reader) to answer
  *       created/updated/not-found, to refuse a create of a present id and to build the new document
  *       of a partial update ({@link #plan});
- *   <li>under the shared side of the flush lock: write the WAL record, apply it to the index
- *       writer, put the new version in the version map ({@link #applyChange}); release the locks;
- *   <li>wait for the record to be durable under the sync policy (one wait per bulk), then ack.
+ *   <li>under the shared side of the flush lock: apply it to the index writer, put the new version
+ *       in the version map ({@link #applyChange}), then write the WAL record; release the locks.
+ *       Lucene first, as Elasticsearch's engine does: a document Lucene refuses (a check {@link
+ *       #validate} does not know of) fails alone with a 400 and is never logged, so no replay can
+ *       trip over it;
+ *   <li>wait for the record to be durable under the sync policy (one wait per bulk), then ack;
+ *   <li>if the log written since the last commit passed {@link
+ *       SegmentedConfig#flushThresholdBytes}, commit and trim it ({@link #flush()}), so the log and
+ *       the restart's replay stay bounded without anyone calling {@code _flush}.
  * </ol>
+ *
+ * <p>Fail-stop: if the log write or sync fails, the log stops (see {@link WriteAheadLog}) and so
+ * does this writer: no later write is acknowledged and nothing is committed, since Lucene may hold
+ * the write whose record failed. Until the store is reopened (which rolls Lucene back to its last
+ * commit and replays the log) reads may see that one unacknowledged write.
  *
  * <p>Thread safety: any number of threads call {@link #write}, {@link #bulk}, {@link #realTimeGet},
  * {@link #flush()} and {@link #forceMerge} concurrently. Writes to one id are serialised by its
@@ -60,6 +71,8 @@ final class SegmentedWriter {
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final ReentrantReadWriteLock flushLock = new ReentrantReadWriteLock();
   private final ReentrantLock flushMutex = new ReentrantLock();
+  private final java.util.concurrent.atomic.AtomicLong logBytesSinceCommit =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /**
    * Elasticsearch refreshes when the version map outgrows a quarter of the indexing buffer, so
@@ -89,6 +102,7 @@ final class SegmentedWriter {
       wal.sync(r.serial());
     }
     maybeRefreshForMemory();
+    maybeFlushForSize();
     return r;
   }
 
@@ -126,6 +140,7 @@ final class SegmentedWriter {
     } else {
       maybeRefreshForMemory();
     }
+    maybeFlushForSize();
     return results;
   }
 
@@ -159,11 +174,19 @@ final class SegmentedWriter {
         }
         return new WriteResult(op.id(), 0, change.outcome);
       }
+      byte[] record = OperationCodec.encode(op);
       long serial;
       flushLock.readLock().lock();
       try {
-        serial = wal.write(OperationCodec.encode(op));
-        applyChange(op, change);
+        try {
+          applyChange(op, change);
+        } catch (IllegalArgumentException e) {
+          // Lucene refused the document (non-aborting: the old version stays, nothing is logged).
+          throw new InvalidRequestException(
+              "document '" + op.id() + "' is refused by the index: " + e.getMessage());
+        }
+        serial = wal.write(record);
+        logBytesSinceCommit.addAndGet(record.length + 16L);
       } finally {
         flushLock.readLock().unlock();
       }
@@ -289,6 +312,26 @@ final class SegmentedWriter {
     }
   }
 
+  /**
+   * Step 6: commits when the log written since the last commit passed the threshold. One thread
+   * commits; the others carry on writing (they do not queue behind it).
+   */
+  private void maybeFlushForSize() throws IOException {
+    if (logBytesSinceCommit.get() < config.flushThresholdBytes()) {
+      return;
+    }
+    if (flushMutex.tryLock()) {
+      try {
+        if (logBytesSinceCommit.get() >= config.flushThresholdBytes()) {
+          flush();
+          stats.sizeFlushes.incrementAndGet();
+        }
+      } finally {
+        flushMutex.unlock();
+      }
+    }
+  }
+
   private void maybeRefreshForMemory() throws IOException {
     if (versionMap.ramBytesUsed() > versionMapLimitBytes) {
       manager.maybeRefresh();
@@ -311,9 +354,19 @@ final class SegmentedWriter {
     flushMutex.lock();
     try {
       long serial;
+      long bytes;
       flushLock.writeLock().lock();
       try {
+        if (wal.failure().isPresent()) {
+          // Lucene may hold a write whose record failed: committing would make it durable.
+          throw new IOException(
+              "not committing: the write-ahead log stopped after a failure ("
+                  + wal.failure().get()
+                  + "); restart the store",
+              wal.failure().get());
+        }
         serial = wal.lastSerial();
+        bytes = logBytesSinceCommit.get();
         writer.setLiveCommitData(SegmentedOpener.commitData(serial));
       } finally {
         flushLock.writeLock().unlock();
@@ -322,6 +375,7 @@ final class SegmentedWriter {
       stats.flushedSerial = serial;
       stats.flushes.incrementAndGet();
       wal.trimUpTo(serial);
+      logBytesSinceCommit.addAndGet(-bytes); // what was written after S stays counted
     } finally {
       flushMutex.unlock();
     }

@@ -284,6 +284,44 @@ public abstract class BaseWriteContractTestCase {
   // ---------------------------------------------------------------------------------------------
   // Create (put-if-absent) and point-in-time fetch: see WriteContractChecks
 
+  /**
+   * A lone UTF-16 surrogate has no UTF-8 form; accepted, it would be logged as {@code ?} and come
+   * back from a restart as another document. Refused with the field named; a valid pair (an emoji)
+   * survives a restart byte for byte.
+   */
+  @Test
+  public void loneSurrogatesAreRejectedAndPairsSurviveARestart() throws IOException {
+    Path dir = tmp.resolve("idx");
+    SearchIndex index = open(dir);
+    Document base = corpus.document(1);
+    String lone = "x\ud800";
+    List<Document> bad =
+        List.of(
+            new Document(lone, "t", "d", "c", 1, 1f, base.embedding()),
+            new Document("ok-id", "t\udc00t", "d", "c", 1, 1f, base.embedding()),
+            new Document("ok-id", "t", "d\ud800", "c", 1, 1f, base.embedding()),
+            new Document("ok-id", "t", "d", "\udfff", 1, 1f, base.embedding()));
+    for (Document d : bad) {
+      InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> index.put(d));
+      assertTrue(e.getMessage().contains("surrogate"), e.getMessage());
+    }
+    assertThrows(InvalidRequestException.class, () -> index.delete(lone));
+    index.put(base);
+    assertThrows(
+        InvalidRequestException.class,
+        () -> index.update(PartialUpdate.of(base.id()).withTitle("a\ud83d")));
+    String pair = "x\ud83d\ude00";
+    Document emoji = new Document(pair, "smile \ud83d\ude00", "d", "c\ud83d\ude00", 1, 1f, null);
+    index.put(emoji);
+    index.put(new Document("x?", "question", "d", "c", 1, 1f, null));
+    index.close();
+    SearchIndex reopened = open(dir);
+    assertEquals(emoji, reopened.get(pair).orElseThrow());
+    assertThrows(InvalidRequestException.class, () -> reopened.get(lone));
+    assertEquals("question", reopened.get("x?").orElseThrow().title());
+    assertEquals(3, reopened.stats().docCount(), "base, the emoji, x?");
+  }
+
   @Test
   public void createIsPutIfAbsent() throws IOException {
     WriteContractChecks.createIsPutIfAbsent(open(tmp.resolve("idx")), corpus);

@@ -186,6 +186,7 @@ public final class ExactIndex implements SearchIndex {
     lock.readLock().lock();
     try {
       ensureOpen();
+      Schema.validateId(id); // as both stores do: a bad id is an error, not "absent"
       return Optional.ofNullable(docs.get(id));
     } finally {
       lock.readLock().unlock();

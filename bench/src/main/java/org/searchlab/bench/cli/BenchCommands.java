@@ -10,6 +10,10 @@ public final class BenchCommands implements CliExtension {
   @Override
   public List<Object> subcommands() {
     return List.of(
-        new ExperimentCommand(), new DatasetCommand(), new HnswBenchCommand(), new JmhCommand());
+        new ExperimentCommand(),
+        new DatasetCommand(),
+        new HnswBenchCommand(),
+        new JmhCommand(),
+        new CrashTestCommand());
   }
 }

@@ -140,6 +140,16 @@ public final class ServerProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /**
+   * SIGKILL now, and wait until the child is gone (for crash tests); {@link #close()} after it is a
+   * no-op.
+   */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+    close();
+  }
+
   @Override
   public void close() {
     try {

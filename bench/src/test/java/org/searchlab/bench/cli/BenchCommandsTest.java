@@ -11,7 +11,7 @@ class BenchCommandsTest {
   @Test
   void benchCommandsPlugIntoTheDistributionsCommandLine() {
     assertEquals(
-        Set.of("help", "test", "serve", "experiment", "dataset", "hnsw-bench", "jmh"),
+        Set.of("help", "test", "serve", "experiment", "dataset", "hnsw-bench", "jmh", "crashtest"),
         SearchlabCli.commandLine().getSubcommands().keySet());
   }
 }

@@ -33,6 +33,15 @@ import java.util.zip.CRC32C;
  * is on disk; concurrent callers share fsyncs: one leader fsyncs everything written so far, and the
  * callers queued behind it find their serial already covered. {@link #replay} is for opening,
  * before writes start.
+ *
+ * <p>Fail-stop: when a write, an fsync or a roll fails, the log records the failure and refuses
+ * every later write, sync and trim with {@link WalFailedException} until it is reopened. A failed
+ * write leaves at most an unacknowledged torn tail (cut back at once if the file system allows,
+ * else by {@link #open}), never garbage with acknowledged records after it; a failed fsync is never
+ * followed by one that could report pages the kernel already dropped as durable. {@link #open} cuts
+ * only a torn tail: damage followed by a valid record is corruption and is refused.
+ *
+ * <p>Files are opened through a {@link FileOpener}, so tests can inject storage faults.
  */
 public final class WriteAheadLog implements Closeable {
   private static final int HEADER = 4 + 8;
@@ -48,6 +57,8 @@ public final class WriteAheadLog implements Closeable {
   private final AtomicLong syncedSerial = new AtomicLong();
   private final AtomicLong fsyncs = new AtomicLong();
   private final ScheduledExecutorService asyncSyncer;
+  private final FileOpener opener;
+  private volatile IOException failure;
 
   // Guarded by writeLock.
   private FileChannel current;
@@ -56,9 +67,10 @@ public final class WriteAheadLog implements Closeable {
   private long writtenSerial;
   private boolean closed;
 
-  private WriteAheadLog(Path dir, WalConfig config) {
+  private WriteAheadLog(Path dir, WalConfig config, FileOpener opener) {
     this.dir = dir;
     this.config = config;
+    this.opener = opener;
     if (config.syncPolicy() == SyncPolicy.ASYNC) {
       asyncSyncer =
           Executors.newSingleThreadScheduledExecutor(
@@ -81,8 +93,14 @@ public final class WriteAheadLog implements Closeable {
    * @throws CorruptWalException if a file other than the newest is damaged, or serials have a gap
    */
   public static WriteAheadLog open(Path dir, WalConfig config) throws IOException {
+    return open(dir, config, FileChannel::open);
+  }
+
+  /** {@link #open(Path, WalConfig)} with the log's files opened through {@code opener}. */
+  public static WriteAheadLog open(Path dir, WalConfig config, FileOpener opener)
+      throws IOException {
     Files.createDirectories(dir);
-    WriteAheadLog wal = new WriteAheadLog(dir, config);
+    WriteAheadLog wal = new WriteAheadLog(dir, config, opener);
     List<Path> files = listFiles(dir);
     long next = 1;
     for (int i = 0; i < files.size(); i++) {
@@ -101,9 +119,20 @@ public final class WriteAheadLog implements Closeable {
       Scan scan = scan(f, first);
       boolean newest = i == files.size() - 1;
       if (scan.damage != null) {
-        if (!newest) {
+        long later = validRecordAfter(f, scan.validBytes, first + scan.records);
+        if (!newest || later >= 0) {
+          String what =
+              later >= 0
+                  ? "; a valid record follows at byte " + later + ", so this is not a torn tail"
+                  : "";
           throw new CorruptWalException(
-              "WAL file " + f + " is damaged at byte " + scan.validBytes + ": " + scan.damage);
+              "WAL file "
+                  + f
+                  + " is damaged at byte "
+                  + scan.validBytes
+                  + ": "
+                  + scan.damage
+                  + what);
         }
         // A crash mid-write leaves a partial record; cut it so it is never replayed.
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
@@ -119,7 +148,7 @@ public final class WriteAheadLog implements Closeable {
         wal.openFile(1);
       } else {
         Path last = files.get(files.size() - 1);
-        wal.current = FileChannel.open(last, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        wal.current = opener.open(last, StandardOpenOption.WRITE, StandardOpenOption.READ);
         wal.currentFirstSerial = firstSerialOf(last);
         wal.currentBytes = wal.current.size();
         wal.current.position(wal.currentBytes);
@@ -177,9 +206,13 @@ public final class WriteAheadLog implements Closeable {
     }
     writeLock.lock();
     try {
-      ensureOpen();
-      if (currentBytes >= config.fileBytes()) {
-        roll(writtenSerial + 1);
+      ensureWritable();
+      try {
+        if (currentBytes >= config.fileBytes()) {
+          roll(writtenSerial + 1);
+        }
+      } catch (IOException | RuntimeException e) {
+        throw fail("rolling to a new file", e);
       }
       ByteBuffer buf = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
       long serial = writtenSerial;
@@ -193,8 +226,19 @@ public final class WriteAheadLog implements Closeable {
         buf.putInt((int) crc.getValue());
       }
       buf.flip();
-      while (buf.hasRemaining()) {
-        current.write(buf);
+      try {
+        while (buf.hasRemaining()) {
+          current.write(buf);
+        }
+      } catch (IOException | RuntimeException e) {
+        WalFailedException stop = fail("writing serials " + (writtenSerial + 1) + "–" + serial, e);
+        try {
+          // Cut the torn records back off; if this fails too, open() cuts them.
+          current.truncate(currentBytes);
+        } catch (IOException | RuntimeException t) {
+          stop.addSuppressed(t);
+        }
+        throw stop;
       }
       currentBytes += total;
       writtenSerial = serial;
@@ -219,6 +263,7 @@ public final class WriteAheadLog implements Closeable {
     long target;
     writeLock.lock();
     try {
+      ensureWritable();
       target = writtenSerial;
     } finally {
       writeLock.unlock();
@@ -246,7 +291,7 @@ public final class WriteAheadLog implements Closeable {
       long target;
       writeLock.lock();
       try {
-        ensureOpen();
+        ensureWritable();
         ch = current;
         target = writtenSerial;
       } finally {
@@ -258,9 +303,12 @@ public final class WriteAheadLog implements Closeable {
       } catch (ClosedChannelException e) {
         // roll() closed this file after fsyncing it itself; it published the synced serial.
         if (syncedSerial.get() < serial) {
+          ensureWritable(); // closed by a failure or by close(): say which
           throw e;
         }
         return;
+      } catch (IOException | RuntimeException e) {
+        throw fail("fsyncing through serial " + target, e);
       }
       syncedSerial.accumulateAndGet(target, Math::max);
     } finally {
@@ -272,8 +320,32 @@ public final class WriteAheadLog implements Closeable {
     try {
       syncAll();
     } catch (IOException | IllegalStateException e) {
-      // The next tick retries; close() does a final sync and reports failures.
+      // A failed fsync stopped the log (fail()); writers now get the failure. Closed: nothing to
+      // do.
     }
+  }
+
+  /**
+   * Records the first failure and stops the log: every later write, sync and trim throws. Returns
+   * the exception to throw now.
+   */
+  private WalFailedException fail(String what, Throwable e) {
+    IOException first;
+    synchronized (this) {
+      if (failure == null) {
+        failure = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+      }
+      first = failure;
+    }
+    return new WalFailedException(
+        "write-ahead log in " + dir + " failed " + what + " and has stopped: " + e, first);
+  }
+
+  /**
+   * The failure that stopped this log, if one did: from then on it refuses writes until reopened.
+   */
+  public java.util.Optional<IOException> failure() {
+    return java.util.Optional.ofNullable(failure);
   }
 
   /**
@@ -315,9 +387,13 @@ public final class WriteAheadLog implements Closeable {
   public void trimUpTo(long serial) throws IOException {
     writeLock.lock();
     try {
-      ensureOpen();
+      ensureWritable();
       if (writtenSerial <= serial && currentBytes > 0) {
-        roll(writtenSerial + 1);
+        try {
+          roll(writtenSerial + 1);
+        } catch (IOException | RuntimeException e) {
+          throw fail("rolling to a new file for a trim", e);
+        }
       }
       List<Path> files = listFiles(dir);
       for (int i = 0; i + 1 < files.size(); i++) {
@@ -338,9 +414,13 @@ public final class WriteAheadLog implements Closeable {
   public void advanceTo(long nextSerial) throws IOException {
     writeLock.lock();
     try {
-      ensureOpen();
+      ensureWritable();
       if (nextSerial > writtenSerial + 1) {
-        roll(nextSerial);
+        try {
+          roll(nextSerial);
+        } catch (IOException | RuntimeException e) {
+          throw fail("rolling to serial " + nextSerial, e);
+        }
         writtenSerial = nextSerial - 1;
         syncedSerial.accumulateAndGet(nextSerial - 1, Math::max);
       }
@@ -373,7 +453,11 @@ public final class WriteAheadLog implements Closeable {
   public long sizeBytes() throws IOException {
     long sum = 0;
     for (Path f : listFiles(dir)) {
-      sum += Files.size(f);
+      try {
+        sum += Files.size(f);
+      } catch (java.nio.file.NoSuchFileException trimmedMeanwhile) {
+        // A concurrent trimUpTo deleted it after the listing: it no longer counts.
+      }
     }
     return sum;
   }
@@ -390,18 +474,36 @@ public final class WriteAheadLog implements Closeable {
         return;
       }
       closed = true;
-      current.force(false);
-      fsyncs.incrementAndGet();
-      syncedSerial.accumulateAndGet(writtenSerial, Math::max);
-      current.close();
+      if (failure != null) {
+        // Stopped: no fsync may follow a failed one; what it covers is decided by reopening.
+        current.close();
+        return;
+      }
+      try {
+        current.force(false);
+        fsyncs.incrementAndGet();
+        syncedSerial.accumulateAndGet(writtenSerial, Math::max);
+      } finally {
+        current.close();
+      }
     } finally {
       writeLock.unlock();
     }
   }
 
-  private void ensureOpen() {
+  private void ensureWritable() throws WalFailedException {
     if (closed) {
       throw new IllegalStateException("write-ahead log in " + dir + " is closed");
+    }
+    IOException f = failure;
+    if (f != null) {
+      throw new WalFailedException(
+          "write-ahead log in "
+              + dir
+              + " stopped after a failed write or fsync ("
+              + f
+              + "); it accepts nothing until the store is restarted",
+          f);
     }
   }
 
@@ -422,7 +524,7 @@ public final class WriteAheadLog implements Closeable {
   private void openFile(long firstSerial) throws IOException {
     Path f = fileFor(firstSerial);
     current =
-        FileChannel.open(
+        opener.open(
             f, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
     current.truncate(0);
     currentFirstSerial = firstSerial;
@@ -503,6 +605,46 @@ public final class WriteAheadLog implements Closeable {
       }
       return new Scan(records, pos, null);
     }
+  }
+
+  /**
+   * The position of the first record after {@code from} in {@code f} that is whole, passes its CRC
+   * and has a serial at or after {@code expected}, or −1. Damage followed by such a record is not a
+   * torn tail (a write that failed or was cut by a crash is the last one: the log fails stop), so
+   * {@link #open} must not cut it off.
+   */
+  private static long validRecordAfter(Path f, long from, long expected) throws IOException {
+    byte[] all;
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+      // The tail after a torn write is at most one batch; two record limits cover any batch.
+      long n = Math.min(ch.size() - from, 2L * MAX_RECORD_BYTES + HEADER + TRAILER);
+      ByteBuffer tail = ByteBuffer.allocate((int) Math.max(0, n));
+      while (tail.hasRemaining() && ch.read(tail, from + tail.position()) >= 0) {}
+      all = tail.array();
+    }
+    ByteBuffer b = ByteBuffer.wrap(all).order(ByteOrder.LITTLE_ENDIAN);
+    CRC32C crc = new CRC32C();
+    for (int at = 1; at + HEADER + TRAILER <= all.length; at++) {
+      int len = b.getInt(at);
+      long serial = b.getLong(at + 4);
+      if (len < 0 || len > all.length - at - HEADER - TRAILER || serial < expected) {
+        continue;
+      }
+      crc.reset();
+      crc.update(all, at, HEADER + len);
+      if ((int) crc.getValue() == b.getInt(at + HEADER + len)) {
+        return from + at;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Opens the log's files; {@link FileChannel#open(Path, java.nio.file.OpenOption...)} normally.
+   */
+  @FunctionalInterface
+  public interface FileOpener {
+    FileChannel open(Path file, java.nio.file.OpenOption... options) throws IOException;
   }
 
   /** Receives replayed records. */

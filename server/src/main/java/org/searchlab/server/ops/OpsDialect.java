@@ -63,7 +63,7 @@ public final class OpsDialect implements Dialect {
     switch (path) {
       case "/health" -> {
         requireMethod(r, HttpMethod.GET, HttpMethod.HEAD);
-        return ok(Json.MAPPER.createObjectNode().put("status", "ok"), "health");
+        return health(service.health());
       }
       case "/metrics" -> {
         requireMethod(r, HttpMethod.GET);
@@ -138,6 +138,20 @@ public final class OpsDialect implements Dialect {
     ObjectNode ctr = o.putObject("counters");
     new java.util.TreeMap<>(s.counters()).forEach(ctr::put);
     return o;
+  }
+
+  /**
+   * {@code /health}: 200 {@code "ok"} while the store takes writes, 503 {@code "failed"} once its
+   * writer or write-ahead log stopped (until a restart), with the background error count and the
+   * newest one either way.
+   */
+  private static ApiResponse health(org.searchlab.core.StoreHealth h) {
+    var o = Json.MAPPER.createObjectNode().put("status", h.writable() ? "ok" : "failed");
+    o.put("writer", h.writer().orElse("ok"));
+    o.put("wal", h.wal().orElse("ok"));
+    o.put("background_errors", h.backgroundErrors());
+    h.lastBackgroundError().ifPresent(e -> o.put("last_background_error", e));
+    return ApiResponse.json(h.writable() ? 200 : 503, Json.bytes(o)).tagged("health", "none");
   }
 
   private static ApiResponse ok(Object body, String endpoint) {

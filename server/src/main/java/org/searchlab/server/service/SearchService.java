@@ -200,4 +200,9 @@ public final class SearchService {
   public IndexStats stats() throws IOException {
     return index.stats();
   }
+
+  /** The store's health: whether it takes writes, and its background failures. */
+  public org.searchlab.core.StoreHealth health() {
+    return index.health();
+  }
 }

@@ -1,0 +1,380 @@
+// Over 500 lines would be a reason to split; the journal, feeders and checks share one model.
+package org.searchlab.bench.crash;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.searchlab.bench.experiment.ServerOptions;
+import org.searchlab.bench.experiment.ServerProcess;
+import org.searchlab.core.Document;
+import org.searchlab.core.PartialUpdate;
+import org.searchlab.server.Json;
+import org.searchlab.server.ServerConfig;
+import org.searchlab.server.es.EsDocuments;
+
+/**
+ * The crash test: a {@code serve} child on a fresh data directory, {@code threads} feeders sending
+ * {@code _bulk} puts, partial updates and deletes, a SIGKILL at a seeded moment of every cycle (one
+ * cycle ends with SIGTERM instead), a restart, and an exact check of every id.
+ *
+ * <p>The journal: each feeder owns the ids {@code ≡ t (mod threads)}, so the writes of one id are
+ * sequential and its expected state is known exactly. An acknowledged operation sets it; an
+ * operation whose response never came (the kill) leaves two possible states, the old and the new,
+ * until the check after the restart finds which one the server kept. A document is compared whole
+ * (every field and every vector component), so one that mixed two versions fails the check.
+ *
+ * <p>In the first cycle a second server is started on the same directory; it must refuse.
+ *
+ * <p>Not thread-safe: one {@link #run()} per instance; the feeders it starts share the journal by
+ * owning disjoint ids.
+ */
+public final class CrashTest {
+  /** The settings of a run. */
+  public record Settings(
+      String store,
+      int cycles,
+      int threads,
+      int ids,
+      int dimension,
+      long seed,
+      Duration minUptime,
+      Duration maxUptime,
+      Path dataDir,
+      String heap) {
+    public Settings {
+      Objects.requireNonNull(store, "store");
+      if (cycles < 1 || threads < 1 || ids < threads || dimension < 2) {
+        throw new IllegalArgumentException(
+            "need cycles ≥ 1, threads ≥ 1, ids ≥ threads, dimension ≥ 2: " + this);
+      }
+    }
+  }
+
+  /** The outcome: counts, restart times and the first violations found. */
+  public record Summary(
+      long acknowledged, long checked, long violations, List<Long> restartMillis, boolean refused) {
+    public boolean passed() {
+      return violations == 0 && refused;
+    }
+  }
+
+  private final Settings settings;
+  private final PrintStream out;
+  private final String index = ServerConfig.DEFAULT.indexName();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** expected[id]: the possible states (null = absent); one entry when certain. */
+  private final Document[][] expected;
+
+  private final AtomicLong acknowledged = new AtomicLong();
+  private long checked;
+  private long violations;
+
+  public CrashTest(Settings settings, PrintStream out) {
+    this.settings = settings;
+    this.out = out;
+    this.expected = new Document[settings.ids()][];
+    Arrays.fill(expected, new Document[] {null});
+  }
+
+  /** Runs every cycle and the final check; prints one line per cycle and a summary. */
+  public Summary run() throws IOException, InterruptedException {
+    Files.createDirectories(settings.dataDir());
+    SplittableRandom random = new SplittableRandom(settings.seed());
+    ServerOptions options = ServerOptions.defaults(settings.store(), settings.dimension());
+    Path log = settings.dataDir().resolveSibling(settings.dataDir().getFileName() + "-server.log");
+    List<Long> restarts = new ArrayList<>();
+    boolean refused = false;
+    int sigtermCycle = settings.cycles() / 2;
+    for (int cycle = 0; cycle <= settings.cycles(); cycle++) {
+      long t0 = System.nanoTime();
+      ServerProcess server = ServerProcess.start(options, settings.dataDir(), settings.heap(), log);
+      long startMs = (System.nanoTime() - t0) / 1_000_000;
+      if (cycle > 0) {
+        restarts.add(startMs);
+      }
+      try {
+        long before = violations;
+        long checks = check(server.base());
+        if (cycle == settings.cycles()) {
+          out.printf(
+              "final check: %d ids checked, %d violations, restart %d ms%n",
+              checks, violations - before, startMs);
+          break;
+        }
+        if (cycle == 0) {
+          refused = secondServerRefused(options, log);
+        }
+        long ackedBefore = acknowledged.get();
+        long uptime =
+            settings.minUptime().toMillis()
+                + random.nextLong(
+                    settings.maxUptime().toMillis() - settings.minUptime().toMillis() + 1);
+        boolean sigterm = cycle == sigtermCycle;
+        feedThenStop(server, random.nextLong(), uptime, sigterm);
+        out.printf(
+            "cycle %2d: restart %5d ms, %6d ids checked, %d violations, %6d ops acknowledged"
+                + " in %5d ms, then %s%n",
+            cycle,
+            startMs,
+            checks,
+            violations - before,
+            acknowledged.get() - ackedBefore,
+            uptime,
+            sigterm ? "SIGTERM" : "SIGKILL");
+      } finally {
+        server.kill();
+      }
+    }
+    List<Long> sorted = new ArrayList<>(restarts);
+    sorted.sort(null);
+    out.printf(
+        "summary: store %s, %d cycles, %d operations acknowledged, %d document checks,"
+            + " %d violations, second server %s, restart ms min %d median %d max %d%n",
+        settings.store(),
+        settings.cycles(),
+        acknowledged.get(),
+        checked,
+        violations,
+        refused ? "refused" : "NOT refused",
+        sorted.isEmpty() ? 0 : sorted.get(0),
+        sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2),
+        sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1));
+    return new Summary(acknowledged.get(), checked, violations, restarts, refused);
+  }
+
+  private boolean secondServerRefused(ServerOptions options, Path log) throws InterruptedException {
+    Path secondLog = log.resolveSibling(log.getFileName() + ".second");
+    try (ServerProcess second =
+        ServerProcess.start(options, settings.dataDir(), settings.heap(), secondLog)) {
+      out.println("VIOLATION: a second server opened the same data directory");
+      violations++;
+      return false;
+    } catch (IOException e) {
+      String said;
+      try {
+        said = Files.readString(secondLog);
+      } catch (IOException unreadable) {
+        said = String.valueOf(e.getMessage());
+      }
+      boolean inUse = said.contains("is in use by another running store");
+      out.println(
+          "second server on the same directory: "
+              + (inUse
+                  ? "refused (data directory in use)"
+                  : "failed otherwise: " + e.getMessage()));
+      return inUse;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Feeding
+
+  private void feedThenStop(ServerProcess server, long seed, long uptimeMs, boolean sigterm)
+      throws InterruptedException {
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Thread> feeders = new ArrayList<>();
+    SplittableRandom seeds = new SplittableRandom(seed);
+    for (int t = 0; t < settings.threads(); t++) {
+      int owner = t;
+      SplittableRandom r = seeds.split();
+      Thread th = new Thread(() -> feed(server.base(), owner, r, stop), "crashtest-feeder-" + t);
+      th.setDaemon(true);
+      feeders.add(th);
+      th.start();
+    }
+    Thread.sleep(uptimeMs);
+    if (sigterm) {
+      server.close(); // SIGTERM: the server closes its store (snapshot or commit) and exits
+    } else {
+      server.kill();
+    }
+    stop.set(true);
+    for (Thread th : feeders) {
+      th.join();
+    }
+  }
+
+  /** One feeder: bulks of 1–40 operations on its own ids until the server goes away. */
+  private void feed(URI base, int owner, SplittableRandom r, AtomicBoolean stop) {
+    int threads = settings.threads();
+    int owned = (settings.ids() - owner + threads - 1) / threads;
+    while (!stop.get()) {
+      int n = 1 + r.nextInt(40);
+      StringBuilder body = new StringBuilder();
+      int[] ids = new int[n];
+      Document[] after = new Document[n];
+      boolean[] used = new boolean[settings.ids()];
+      int count = 0;
+      for (int i = 0; i < n; i++) {
+        int id = owner + threads * r.nextInt(owned);
+        if (used[id] || expected[id].length != 1) {
+          continue; // one op per id per bulk; uncertain ids wait for the next check
+        }
+        used[id] = true;
+        Document now = expected[id][0];
+        double p = r.nextDouble();
+        String key = name(id);
+        Document next;
+        if (now == null || p < 0.5) {
+          next = version(id, r.nextInt(1_000_000), r);
+          body.append("{\"index\":{\"_index\":\"").append(index).append("\",\"_id\":\"");
+          body.append(key).append("\"}}\n").append(sourceJson(next));
+        } else if (p < 0.8) {
+          PartialUpdate u =
+              PartialUpdate.of(key)
+                  .withPrice(r.nextInt(1_000_000))
+                  .withCategory("c" + r.nextInt(9));
+          next = u.applyTo(now);
+          body.append("{\"update\":{\"_index\":\"").append(index).append("\",\"_id\":\"");
+          body.append(key).append("\"}}\n{\"doc\":{\"price\":").append(u.price());
+          body.append(",\"category\":\"").append(u.category()).append("\"}}");
+        } else {
+          next = null;
+          body.append("{\"delete\":{\"_index\":\"").append(index).append("\",\"_id\":\"");
+          body.append(key).append("\"}}");
+        }
+        body.append('\n');
+        ids[count] = id;
+        after[count++] = next;
+      }
+      if (count == 0) {
+        continue;
+      }
+      // In flight: the server may keep either state if it dies before answering.
+      for (int i = 0; i < count; i++) {
+        expected[ids[i]] = new Document[] {expected[ids[i]][0], after[i]};
+      }
+      JsonNode items;
+      try {
+        HttpResponse<String> resp =
+            http.send(
+                HttpRequest.newBuilder(base.resolve("/_bulk"))
+                    .header("Content-Type", "application/x-ndjson")
+                    .timeout(Duration.ofSeconds(60))
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (resp.statusCode() != 200) {
+          continue; // refused as a whole (e.g. 429): stays uncertain until the next check
+        }
+        items = Json.MAPPER.readTree(resp.body()).get("items");
+      } catch (IOException e) {
+        return; // the server is gone; the in-flight ids stay uncertain
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      for (int i = 0; i < count; i++) {
+        JsonNode result = items.get(i).elements().next();
+        int status = result.get("status").asInt();
+        if (status == 200 || status == 201) {
+          expected[ids[i]] = new Document[] {after[i]};
+          acknowledged.incrementAndGet();
+        }
+        // Anything else stays uncertain: the check after the restart decides.
+      }
+    }
+  }
+
+  private Document version(int id, int v, SplittableRandom r) {
+    float[] e = new float[settings.dimension()];
+    double sq = 0;
+    for (int i = 0; i < e.length; i++) {
+      e[i] = (float) r.nextGaussian();
+      sq += (double) e[i] * e[i];
+    }
+    float inv = (float) (1 / Math.sqrt(sq));
+    for (int i = 0; i < e.length; i++) {
+      e[i] *= inv;
+    }
+    return new Document(
+        name(id),
+        "title of " + id + " version " + v,
+        "description " + v + " words " + (v % 97),
+        "c" + (v % 9),
+        v,
+        (v % 50) / 10f,
+        e);
+  }
+
+  private static String sourceJson(Document d) {
+    try {
+      return Json.MAPPER.writeValueAsString(EsDocuments.source(d));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static String name(int id) {
+    return "id-" + id;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Checking
+
+  /** Gets every id and compares it with its possible states; resolves the uncertain ones. */
+  private long check(URI base) throws IOException, InterruptedException {
+    long n = 0;
+    for (int id = 0; id < settings.ids(); id++) {
+      HttpResponse<String> resp =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/" + index + "/_doc/" + name(id)))
+                  .timeout(Duration.ofSeconds(60))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      Document actual;
+      if (resp.statusCode() == 404) {
+        actual = null;
+      } else if (resp.statusCode() == 200) {
+        actual = EsDocuments.document(name(id), Json.MAPPER.readTree(resp.body()).get("_source"));
+      } else {
+        throw new IOException(
+            "GET " + name(id) + " answered " + resp.statusCode() + ": " + resp.body());
+      }
+      boolean ok = false;
+      for (Document possible : expected[id]) {
+        if (Objects.equals(possible, actual)) {
+          ok = true;
+        }
+      }
+      if (!ok) {
+        violations++;
+        if (violations <= 20) {
+          out.println(
+              "VIOLATION: "
+                  + name(id)
+                  + " is "
+                  + describe(actual)
+                  + "; acknowledged state "
+                  + (expected[id].length == 1 ? "" : "(or in flight) ")
+                  + Arrays.stream(expected[id]).map(CrashTest::describe).toList());
+        }
+      }
+      expected[id] = new Document[] {actual};
+      n++;
+    }
+    checked += n;
+    return n;
+  }
+
+  private static String describe(Document d) {
+    return d == null ? "absent" : "'" + d.title() + "' price " + d.price() + " " + d.category();
+  }
+}

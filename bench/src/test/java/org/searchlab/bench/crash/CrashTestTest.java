@@ -1,0 +1,52 @@
+package org.searchlab.bench.crash;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.searchlab.testing.TestSeeds;
+
+/**
+ * A small {@code crashtest} against each store, as CI runs it: real server children, two SIGKILL
+ * cycles and a SIGTERM one, every acknowledged operation checked, the second server refused.
+ */
+class CrashTestTest {
+  @TempDir Path tmp;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mutable", "segmented"})
+  void noAcknowledgedOperationIsLostAcrossKills(String store) throws Exception {
+    long seed = TestSeeds.seed("CrashTestTest." + store);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    CrashTest.Summary s =
+        new CrashTest(
+                new CrashTest.Settings(
+                    store,
+                    3,
+                    2,
+                    400,
+                    8,
+                    seed,
+                    Duration.ofMillis(800),
+                    Duration.ofMillis(2000),
+                    tmp.resolve("data"),
+                    "256m"),
+                out)
+            .run();
+    String report = bytes.toString(StandardCharsets.UTF_8);
+    System.out.print(report);
+    assertEquals(0, s.violations(), report);
+    assertTrue(s.refused(), "the second server was refused:\n" + report);
+    assertTrue(s.acknowledged() > 0, report);
+    assertEquals(3, s.restartMillis().size(), report);
+    assertTrue(report.contains("SIGTERM") && report.contains("SIGKILL"), report);
+  }
+}

@@ -1,0 +1,88 @@
+package org.searchlab.segmented;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.Document;
+import org.searchlab.core.IndexStats;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Operation;
+import org.searchlab.core.Schema;
+import org.searchlab.core.wal.WalConfig;
+import org.searchlab.testing.TestSeeds;
+import org.searchlab.testing.data.SyntheticCorpus;
+
+/**
+ * The segmented store's durability limits: a schema Lucene cannot index is refused before anything
+ * is written, the log stays bounded without explicit flushes, and a clean close leaves nothing to
+ * replay.
+ */
+class SegmentedDurabilityTest {
+  @TempDir Path tmp;
+
+  @Test
+  void aDimensionAboveLucenesLimitIsRefusedAtOpenAndTheDirectoryStaysUsable() throws IOException {
+    Path dir = tmp.resolve("idx");
+    InvalidRequestException e =
+        assertThrows(
+            InvalidRequestException.class,
+            () -> LuceneSegmentedIndex.open(dir, new Schema(1536), SegmentedConfig.DEFAULT));
+    assertTrue(e.getMessage().contains("1536") && e.getMessage().contains("1024"), e.getMessage());
+    assertFalse(Files.exists(dir.resolve("wal")), "nothing was created");
+    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("SegmentedDurability.dims"), 1024);
+    try (LuceneSegmentedIndex index =
+        LuceneSegmentedIndex.open(dir, new Schema(1024), SegmentedConfig.DEFAULT)) {
+      index.put(corpus.document(0));
+    }
+    try (LuceneSegmentedIndex index =
+        LuceneSegmentedIndex.open(dir, new Schema(1024), SegmentedConfig.DEFAULT)) {
+      assertEquals(corpus.document(0), index.get("doc-0").orElseThrow());
+    }
+  }
+
+  @Test
+  void theLogStaysUnderTheFlushThresholdWithoutFlushesAndACloseLeavesNothingToReplay()
+      throws IOException {
+    Path dir = tmp.resolve("idx");
+    long threshold = 1 << 20;
+    SegmentedConfig config =
+        SegmentedConfig.builder()
+            .flushThresholdBytes(threshold)
+            .wal(WalConfig.builder().fileBytes(1 << 20).build())
+            .build();
+    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("SegmentedDurability.size"), 64);
+    long maxWal = 0;
+    int docs = 12_000;
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, new Schema(64), config)) {
+      for (int from = 0; from < docs; from += 200) {
+        List<Operation> ops = new ArrayList<>();
+        for (int i = from; i < from + 200; i++) {
+          ops.add(Operation.put(corpus.document(i)));
+        }
+        index.bulk(ops);
+        maxWal = Math.max(maxWal, index.stats().walBytes());
+      }
+      IndexStats s = index.stats();
+      assertTrue(s.counter("size_flushes") >= 2, "commits by size: " + s.counters());
+      // The log since the last commit, plus the file holding the commit point, plus one bulk.
+      assertTrue(maxWal < threshold + (1 << 20) + 200 * 1024, "WAL peaked at " + maxWal);
+    }
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, new Schema(64), config)) {
+      IndexStats s = index.stats();
+      assertEquals(0, s.counter("replayed_operations"), "the close committed everything");
+      assertEquals(docs, s.docCount());
+      assertEquals(s.lastSerial(), s.flushedSerial());
+      Document d = corpus.document(docs - 1);
+      assertEquals(d, index.get(d.id()).orElseThrow());
+    }
+  }
+}
