@@ -63,6 +63,13 @@ final class SegmentedOptions {
   double ramBufferMB = D.ramBufferMB();
 
   @Option(
+      names = "--flush-threshold-bytes",
+      description =
+          "Segmented: commit and trim the WAL once it passes this many bytes since the last commit,"
+              + " 1 MiB-1 TiB (Elasticsearch flush_threshold_size). Default: ${DEFAULT-VALUE}.")
+  long flushThresholdBytes = D.flushThresholdBytes();
+
+  @Option(
       names = "--segment-search-threads",
       description =
           "Segmented: concurrent segment search threads, 0 = sequential. Default: ${DEFAULT-VALUE}.")
@@ -101,6 +108,7 @@ final class SegmentedOptions {
         .refreshIntervalMs(refreshIntervalMs)
         .segmentPerBatch(segmentPerBatch)
         .ramBufferMB(ramBufferMB)
+        .flushThresholdBytes(flushThresholdBytes)
         .searchThreads(searchThreads)
         .slicing(Slicing.parse(slicing))
         .hnswM(common.hnswM)

@@ -38,6 +38,7 @@ class ServeCommandTest {
     SEGMENTED.put("refreshIntervalMs", "--refresh-interval-ms");
     SEGMENTED.put("segmentPerBatch", "--segment-per-batch");
     SEGMENTED.put("ramBufferMB", "--ram-buffer-mb");
+    SEGMENTED.put("flushThresholdBytes", "--flush-threshold-bytes");
     SEGMENTED.put("searchThreads", "--segment-search-threads");
     SEGMENTED.put("slicing", "--slicing");
     SEGMENTED.put("hnswM", "--hnsw-m");
