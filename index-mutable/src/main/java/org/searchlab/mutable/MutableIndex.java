@@ -91,7 +91,7 @@ public final class MutableIndex implements SearchIndex {
             config.writerBatch(),
             () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
     writer.adoptRetired(loaded.retired());
-    replay(snapshotSerial);
+    long replayed = replay(snapshotSerial);
     this.compactor = new Compactor(parts, writer, config, errors);
     compactorRef[0] = compactor;
     this.searchPool =
@@ -116,7 +116,11 @@ public final class MutableIndex implements SearchIndex {
                 return t;
               });
       long ms = config.snapshotInterval().toMillis();
-      snapshotTimer.scheduleWithFixedDelay(this::periodicFlush, ms, ms, TimeUnit.MILLISECONDS);
+      // After a replay, a snapshot at once (Elasticsearch flushes after translog recovery too):
+      // otherwise a store killed again before its first periodic snapshot replays the whole log
+      // once more, and every crash makes the next restart longer.
+      snapshotTimer.scheduleWithFixedDelay(
+          this::periodicFlush, replayed > 0 ? 0 : ms, ms, TimeUnit.MILLISECONDS);
     } else {
       snapshotTimer = null;
     }
@@ -158,8 +162,11 @@ public final class MutableIndex implements SearchIndex {
     }
   }
 
-  /** Replays the log after the snapshot, in chunks, as the writer would apply it. */
-  private void replay(long afterSerial) throws IOException {
+  /**
+   * Replays the log after the snapshot, in chunks, as the writer would apply it; returns how many
+   * records it applied.
+   */
+  private long replay(long afterSerial) throws IOException {
     long[] last = {afterSerial};
     int[] inChunk = {0};
     wal.replay(
@@ -173,6 +180,7 @@ public final class MutableIndex implements SearchIndex {
           }
         });
     writer.finishBatch(last[0]);
+    return last[0] - afterSerial;
   }
 
   private void periodicFlush() {

@@ -47,7 +47,9 @@ import org.searchlab.core.wal.WriteAheadLog;
  *       order. The commit may hold some of them already (writes that landed between reading S and
  *       committing); applying them twice is harmless because every operation assigns values (put,
  *       assign, delete) and none increments one;
- *   <li>a blocking refresh makes the replayed state searchable, then the periodic refresh starts.
+ *   <li>a blocking refresh makes the replayed state searchable; if anything was replayed, a commit
+ *       ({@link SegmentedWriter#flush()}) covers it, so the next restart does not replay it again;
+ *       then the periodic refresh starts.
  * </ol>
  *
  * <p>Stateless and thread-safe; {@link #open} and {@link #recover} run once per store, on the
@@ -136,6 +138,12 @@ final class SegmentedOpener {
             parts.stats.replayed.incrementAndGet();
           });
       parts.manager.maybeRefreshBlocking();
+      if (parts.stats.replayed.get() > 0) {
+        // Commit what was replayed (Elasticsearch flushes at the end of translog recovery):
+        // otherwise a store killed again before its log reaches the flush threshold replays
+        // everything once more, and every crash makes the next restart longer.
+        writer.flush();
+      }
     } catch (IOException | RuntimeException e) {
       try {
         parts.close();

@@ -85,4 +85,39 @@ class SegmentedDurabilityTest {
       assertEquals(d, index.get(d.id()).orElseThrow());
     }
   }
+
+  /**
+   * A crash before the size threshold: the restart replays, then commits, so the next one does not.
+   */
+  @Test
+  void aRestartThatReplayedCommitsSoTheNextCrashReplaysNothingAgain() throws IOException {
+    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("SegmentedDurability.replay"), 16);
+    Path dir = tmp.resolve("idx");
+    Path crash1 = tmp.resolve("crash1");
+    Path crash2 = tmp.resolve("crash2");
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, new Schema(16))) {
+      for (int i = 0; i < 300; i++) {
+        index.put(corpus.document(i));
+      }
+      copyTree(dir, crash1); // the directory as a SIGKILL leaves it: nothing committed
+    }
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crash1, new Schema(16))) {
+      IndexStats s = index.stats();
+      assertEquals(300, s.counter("replayed_operations"));
+      assertEquals(s.lastSerial(), s.flushedSerial(), "committed after the replay");
+      copyTree(crash1, crash2); // killed again at once
+    }
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crash2, new Schema(16))) {
+      assertEquals(0, index.stats().counter("replayed_operations"));
+      assertEquals(300, index.stats().docCount());
+    }
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (var paths = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) paths::iterator) {
+        Files.copy(p, to.resolve(from.relativize(p).toString()));
+      }
+    }
+  }
 }
