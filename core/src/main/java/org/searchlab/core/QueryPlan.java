@@ -23,8 +23,17 @@ public record QueryPlan(String lexical, String vector) {
   /** Lexical: exhaustive evaluation of every matching posting. */
   public static final String EXHAUSTIVE = "exhaustive";
 
-  /** Lexical: block-max WAND pruning. */
-  public static final String BLOCK_MAX_WAND = "block-max-wand";
+  /**
+   * Lexical: Lucene's own top-k pruning with block-max bounds (a MaxScore or WAND scorer, whichever
+   * Lucene picks for the query's shape).
+   */
+  public static final String LUCENE_PRUNED = "lucene-block-max";
+
+  /**
+   * Lexical: block-max MaxScore (Turtle and Flood's MaxScore with per-block bounds, as Lucene's
+   * {@code MaxScoreBulkScorer}).
+   */
+  public static final String BLOCK_MAX_MAXSCORE = "block-max-maxscore";
 
   /** Lexical / unranked: the filter alone enumerates the candidates. */
   public static final String FILTER_SCAN = "filter-scan";

@@ -25,6 +25,10 @@ import java.util.Optional;
  * and search concurrently. Writes to the same id are applied in write-ahead log order. {@link
  * #close()} must not race other calls; calls after close throw {@link IllegalStateException}.
  *
+ * <p><b>Point in time.</b> A search runs on one point-in-time view: the documents it matches,
+ * scores and, when {@link SearchRequest#fetchDocuments()} asks, returns in {@link Hit#document()}
+ * are the versions of that view, even while writers replace them.
+ *
  * <p><b>Errors.</b> Bad input throws {@link InvalidRequestException} before anything is written; a
  * bulk rejects bad items individually and applies the others.
  */
@@ -34,6 +38,15 @@ public interface SearchIndex extends Closeable {
 
   /** Creates or replaces a whole document. */
   WriteResult put(Document doc) throws IOException;
+
+  /**
+   * Creates a document only if no document has its id (Elasticsearch's {@code op_type=create}): the
+   * check and the write are one atomic step against every other write of that id, so of many
+   * concurrent creates of one id exactly one succeeds.
+   *
+   * @throws DocumentExistsException when the id is present; nothing is written
+   */
+  WriteResult create(Document doc) throws IOException;
 
   /** Assigns some fields of an existing document; {@code NOT_FOUND} when there is none. */
   WriteResult update(PartialUpdate update) throws IOException;

@@ -25,6 +25,9 @@ import java.util.Objects;
  *     (Elasticsearch {@code track_total_hits}, default 10,000); higher is slower for lexical
  *     queries
  * @param thresholds per-query plan thresholds for stores that choose plans by filter hit ratio
+ * @param fetchDocuments whether each hit carries its stored document, read from the same
+ *     point-in-time view the hit was scored in (Elasticsearch's fetch phase); false returns ids and
+ *     scores only, which is cheaper
  */
 public record SearchRequest(
     String text,
@@ -38,7 +41,8 @@ public record SearchRequest(
     RankProfile rankProfile,
     Fusion fusion,
     int trackTotalHitsUpTo,
-    FilterThresholds thresholds) {
+    FilterThresholds thresholds,
+    boolean fetchDocuments) {
 
   /** Elasticsearch's {@code index.max_result_window}: offset + hits may not exceed it. */
   public static final int MAX_WINDOW = 10_000;
@@ -76,6 +80,7 @@ public record SearchRequest(
     b.fusion = fusion;
     b.trackTotalHitsUpTo = trackTotalHitsUpTo;
     b.thresholds = thresholds;
+    b.fetchDocuments = fetchDocuments;
     return b;
   }
 
@@ -167,7 +172,8 @@ public record SearchRequest(
         && rankProfile == r.rankProfile
         && fusion == r.fusion
         && trackTotalHitsUpTo == r.trackTotalHitsUpTo
-        && thresholds.equals(r.thresholds);
+        && thresholds.equals(r.thresholds)
+        && fetchDocuments == r.fetchDocuments;
   }
 
   @Override
@@ -198,6 +204,7 @@ public record SearchRequest(
         + approximate
         + ", fusion="
         + fusion
+        + (fetchDocuments ? ", fetchDocuments" : "")
         + "]";
   }
 
@@ -218,6 +225,7 @@ public record SearchRequest(
     private Fusion fusion = Fusion.SUM;
     private int trackTotalHitsUpTo = DEFAULT_TRACK_TOTAL_HITS;
     private FilterThresholds thresholds = FilterThresholds.INDEX_DEFAULT;
+    private boolean fetchDocuments;
 
     private Builder() {}
 
@@ -281,6 +289,12 @@ public record SearchRequest(
       return this;
     }
 
+    /** Whether hits carry their stored documents ({@link Hit#document()}); default false. */
+    public Builder fetchDocuments(boolean v) {
+      fetchDocuments = v;
+      return this;
+    }
+
     public SearchRequest build() {
       RankProfile profile = rankProfile;
       if (profile == null) {
@@ -306,7 +320,8 @@ public record SearchRequest(
           profile,
           fusion,
           trackTotalHitsUpTo,
-          thresholds);
+          thresholds,
+          fetchDocuments);
     }
   }
 }

@@ -67,7 +67,7 @@ final class IndexParts {
   long postingBytes() {
     long b = 0;
     for (FieldIndex f : fields) {
-      b += f.ramBytes();
+      b += f.ramBytesUsed();
     }
     return b;
   }

@@ -12,7 +12,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
+import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.WriteResult;
@@ -69,7 +71,7 @@ final class IndexWriter implements AutoCloseable {
 
   private sealed interface Task {}
 
-  private record Writes(List<Operation> ops, CompletableFuture<List<WriteResult>> done)
+  private record Writes(List<Operation> ops, CompletableFuture<List<BulkItemResult>> done)
       implements Task {}
 
   private record Control(Callable<?> body, CompletableFuture<Object> done) implements Task {}
@@ -87,9 +89,13 @@ final class IndexWriter implements AutoCloseable {
     thread.start();
   }
 
-  /** Logs, applies and publishes validated operations; returns once they are acknowledged. */
-  List<WriteResult> submit(List<Operation> ops) throws IOException {
-    CompletableFuture<List<WriteResult>> done = new CompletableFuture<>();
+  /**
+   * Logs, applies and publishes validated operations; returns once they are acknowledged. A create
+   * of a present id (decided here, on the one writer thread, so against every other write of that
+   * id) fails alone with {@link DocumentExistsException} and is not logged.
+   */
+  List<BulkItemResult> submit(List<Operation> ops) throws IOException {
+    CompletableFuture<List<BulkItemResult>> done = new CompletableFuture<>();
     enqueue(new Writes(ops, done));
     return await(done);
   }
@@ -167,16 +173,20 @@ final class IndexWriter implements AutoCloseable {
       Map<String, Boolean> exists = new HashMap<>();
       List<byte[]> payloads = new ArrayList<>();
       List<Operation> toApply = new ArrayList<>();
-      List<List<WriteResult>> results = new ArrayList<>();
+      List<List<BulkItemResult>> results = new ArrayList<>();
       List<int[]> logged = new ArrayList<>(); // (batch index, op index) of each logged op
       for (int b = 0; b < batch.size(); b++) {
         List<Operation> ops = batch.get(b).ops;
-        List<WriteResult> rs = new ArrayList<>(ops.size());
+        List<BulkItemResult> rs = new ArrayList<>(ops.size());
         for (int i = 0; i < ops.size(); i++) {
           Operation op = ops.get(i);
           boolean present = exists.computeIfAbsent(op.id(), id -> parts.ids.lookup(id) >= 0);
+          if (present && op instanceof Operation.Put p && p.ifAbsent()) {
+            rs.add(BulkItemResult.failed(op, new DocumentExistsException(op.id())));
+            continue;
+          }
           WriteResult.Outcome outcome = outcome(op, present);
-          rs.add(new WriteResult(op.id(), 0, outcome));
+          rs.add(BulkItemResult.ok(op, new WriteResult(op.id(), 0, outcome)));
           if (outcome != WriteResult.Outcome.NOT_FOUND) {
             payloads.add(OperationCodec.encode(op));
             toApply.add(op);
@@ -201,8 +211,13 @@ final class IndexWriter implements AutoCloseable {
         }
         for (int i = 0; i < logged.size(); i++) {
           int[] at = logged.get(i);
-          WriteResult r = results.get(at[0]).get(at[1]);
-          results.get(at[0]).set(at[1], new WriteResult(r.id(), first + i, r.outcome()));
+          BulkItemResult r = results.get(at[0]).get(at[1]);
+          WriteResult w = r.result();
+          results
+              .get(at[0])
+              .set(
+                  at[1],
+                  BulkItemResult.ok(r.op(), new WriteResult(w.id(), first + i, w.outcome())));
         }
       }
       for (int b = 0; b < batch.size(); b++) {

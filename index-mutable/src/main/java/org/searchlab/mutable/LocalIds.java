@@ -145,11 +145,11 @@ final class LocalIds {
     }
   }
 
-  long ramBytes() {
-    return external.ramBytes()
-        + born.ramBytes()
-        + died.ramBytes()
-        + alive.ramBytes()
+  long ramBytesUsed() {
+    return external.ramBytesUsed()
+        + born.ramBytesUsed()
+        + died.ramBytesUsed()
+        + alive.ramBytesUsed()
         + 4L * free.length
         + 64L * byExternal.size();
   }

@@ -181,6 +181,11 @@ public final class MutableIndex implements SearchIndex {
   }
 
   @Override
+  public WriteResult create(Document doc) throws IOException {
+    return single(schema.validate(Operation.create(doc)));
+  }
+
+  @Override
   public WriteResult update(PartialUpdate update) throws IOException {
     return single(schema.validate(Operation.update(update)));
   }
@@ -192,7 +197,11 @@ public final class MutableIndex implements SearchIndex {
 
   private WriteResult single(Operation op) throws IOException {
     ensureOpen();
-    return writer.submit(List.of(op)).get(0);
+    BulkItemResult r = writer.submit(List.of(op)).get(0);
+    if (r.failed()) {
+      throw r.error();
+    }
+    return r.result();
   }
 
   @Override
@@ -210,15 +219,12 @@ public final class MutableIndex implements SearchIndex {
         errors.put(i, e);
       }
     }
-    List<WriteResult> results = valid.isEmpty() ? List.of() : writer.submit(valid);
+    List<BulkItemResult> results = valid.isEmpty() ? List.of() : writer.submit(valid);
     List<BulkItemResult> out = new ArrayList<>(ops.size());
     int next = 0;
     for (int i = 0; i < ops.size(); i++) {
       InvalidRequestException e = errors.get(i);
-      out.add(
-          e != null
-              ? BulkItemResult.failed(ops.get(i), e)
-              : BulkItemResult.ok(ops.get(i), results.get(next++)));
+      out.add(e != null ? BulkItemResult.failed(ops.get(i), e) : results.get(next++));
     }
     return out;
   }
@@ -273,10 +279,10 @@ public final class MutableIndex implements SearchIndex {
     ensureOpen();
     Map<String, Long> memory = new HashMap<>();
     memory.put("postings", parts.postingBytes());
-    memory.put("attributes", parts.attributes.ramBytes() + parts.ids.ramBytes());
+    memory.put("attributes", parts.attributes.ramBytesUsed() + parts.ids.ramBytesUsed());
     memory.put("vectors", parts.vectors.vectorBytes());
     memory.put("graph", parts.vectors.graphBytes());
-    memory.put("document_store", parts.documents.ramBytes());
+    memory.put("document_store", parts.documents.ramBytesUsed());
     Map<String, Long> counters = new HashMap<>();
     counters.put("in_place_updates", parts.inPlaceUpdates.get());
     counters.put("reindexed_updates", parts.reindexedUpdates.get());

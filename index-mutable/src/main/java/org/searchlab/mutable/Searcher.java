@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
+import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.Fusion;
@@ -21,6 +22,7 @@ import org.searchlab.core.TotalHits;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.mutable.attributes.AttributeStore;
 import org.searchlab.mutable.memory.PagedBits;
+import org.searchlab.mutable.postings.FilterIds;
 import org.searchlab.mutable.postings.LexicalQuery;
 import org.searchlab.mutable.postings.TopHits;
 
@@ -73,6 +75,23 @@ final class Searcher {
       }
     }
 
+    /**
+     * The category's ids as a leap-frog iterator for the lexical loop, or {@link FilterIds#ALL}
+     * without a category (a price range alone has no index; {@link #accept} checks it). A fresh one
+     * per thread: it holds no state, but the bits are read at each call.
+     */
+    FilterIds filterIds() {
+      if (category < 0) {
+        return FilterIds.ALL;
+      }
+      PagedBits bits = parts.attributes.bits(category);
+      int to = limit;
+      return target -> {
+        int d = bits.nextSetBit(target, to);
+        return d < 0 ? FilterIds.NO_MORE : d;
+      };
+    }
+
     /** Candidate ids in ascending order: the category's bits, or every id. */
     VectorPart.IdStream candidates(int from, int to) {
       if (category >= 0) {
@@ -91,13 +110,21 @@ final class Searcher {
       return () -> at[0] < to ? at[0]++ : -1;
     }
 
-    /** How many ids pass the filter (exact; O(category size) or O(ids) for price alone). */
+    /**
+     * How many ids pass the filter, for the vector plan's hit ratio. A category alone answers from
+     * its bit set's cardinality in O(1): an estimate that also counts replaced versions the
+     * compactor has not freed yet (Lucene's filter cost is an estimate too). With a price range the
+     * count is exact, O(category size) or O(ids) for a price range alone.
+     */
     int acceptedCount() {
       if (empty) {
         return 0;
       }
       if (filter.isMatchAll()) {
         return parts.ids.liveCount();
+      }
+      if (category >= 0 && filter.price() == null) {
+        return parts.attributes.bits(category).cardinality();
       }
       int n = 0;
       VectorPart.IdStream c = candidates(0, limit);
@@ -135,13 +162,16 @@ final class Searcher {
     }
     int track = r.trackTotalHitsUpTo();
     if (threads <= 1 || view.limit < 2 * threads * 1024) {
-      LexicalQuery.Outcome o = q.run(view.accept, k, track, 0, view.limit, null);
+      LexicalQuery.Outcome o = q.run(view.filterIds(), view.accept, k, track, 0, view.limit, null);
       return new Lexical(o.top().sorted(), o.matches(), o.exact(), q);
     }
     LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
     int perThreadTrack = track <= 0 ? 0 : (track + threads - 1) / threads;
     List<LexicalQuery.Outcome> outs =
-        parallel(view.limit, (from, to) -> q.run(view.accept, k, perThreadTrack, from, to, shared));
+        parallel(
+            view.limit,
+            (from, to) ->
+                q.run(view.filterIds(), view.accept, k, perThreadTrack, from, to, shared));
     TopHits all = new TopHits(k);
     long matches = 0;
     boolean exact = true;
@@ -176,8 +206,16 @@ final class Searcher {
       return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
     }
     FilterThresholds th = r.thresholds();
+    int accepted = view.acceptedCount();
+    if (view.category >= 0 && parts.vectors.exactPlan(accepted, th)) {
+      // The exact plan of a category filter scans the category's bit set (a few hundred or
+      // thousand ids), not every node of the graph asking the filter about each.
+      TopHits.Sorted s =
+          parts.vectors.scan(r.vector(), k, view.candidates(0, view.limit), view.accept).sorted();
+      return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
+    }
     return parts.vectors.search(
-        r.vector(), k, Math.max(k, r.candidates()), view.accept, view.acceptedCount(), th);
+        r.vector(), k, Math.max(k, r.candidates()), view.accept, accepted, th);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -263,7 +301,7 @@ final class Searcher {
           if (count >= r.offset() && count < want) {
             String id = parts.ids.external(d);
             if (id != null) {
-              hits.add(new Hit(id, 1f));
+              hits.add(hit(r, d, id, 1f));
             }
           }
           count++;
@@ -288,9 +326,23 @@ final class Searcher {
     for (int i = from; i < to; i++) {
       String id = parts.ids.external(docs[i]);
       assert id != null : "visible local id " + docs[i] + " has no external id";
-      hits.add(new Hit(id, scores[i]));
+      hits.add(hit(r, docs[i], id, scores[i]));
     }
     return hits;
+  }
+
+  /**
+   * One hit; with its document when the request asks, read from {@code local}: the version that was
+   * scored. The caller holds the generation guard, so a retired version's document is still there
+   * (the compactor frees it only after every search that could see it has left).
+   */
+  private Hit hit(SearchRequest r, int local, String id, float score) {
+    if (!r.fetchDocuments()) {
+      return new Hit(id, score);
+    }
+    Document d = parts.document(local);
+    assert d != null : "scored local id " + local + " has no stored document";
+    return new Hit(id, score, d);
   }
 
   private static TotalHits total(long matches, boolean exact, int track) {
@@ -301,7 +353,7 @@ final class Searcher {
   }
 
   private static String lexicalPlan(Lexical lex) {
-    return lex.exact ? QueryPlan.EXHAUSTIVE : QueryPlan.BLOCK_MAX_WAND + ":block-max-maxscore";
+    return lex.exact ? QueryPlan.EXHAUSTIVE : QueryPlan.BLOCK_MAX_MAXSCORE;
   }
 
   @FunctionalInterface

@@ -111,6 +111,17 @@ final class VectorPart {
     return new Result(hits.nodes(), hits.scores(), hits.plan());
   }
 
+  /**
+   * Whether a filtered query whose filter passes {@code acceptedCount} ids should be an exact scan
+   * of those ids rather than a graph search: its hit ratio (accepted ids over the graph's live
+   * nodes) is below the approximate threshold, the request's or else the graph's configured one
+   * (the graph's own chooser uses the same rule).
+   */
+  boolean exactPlan(int acceptedCount, FilterThresholds thresholds) {
+    double ratio = acceptedCount / (double) Math.max(1, graph.size());
+    return ratio < thresholds.approximateOr(graph.config().approximateThreshold());
+  }
+
   /** The exact top {@code k} among the given candidate ids that {@code accept} takes. */
   TopHits scan(float[] query, int k, IdStream candidates, IntPredicate accept) {
     TopHits top = new TopHits(k);

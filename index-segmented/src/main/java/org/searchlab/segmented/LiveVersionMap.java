@@ -71,7 +71,7 @@ final class LiveVersionMap implements ReferenceManager.RefreshListener {
   }
 
   /** An estimate of the heap the map holds (documents shared with callers are counted too). */
-  long ramBytes() {
+  long ramBytesUsed() {
     return currentBytes.get() + oldBytes;
   }
 

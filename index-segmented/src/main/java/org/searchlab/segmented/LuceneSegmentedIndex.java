@@ -81,6 +81,12 @@ public final class LuceneSegmentedIndex implements SearchIndex {
   }
 
   @Override
+  public WriteResult create(Document doc) throws IOException {
+    ensureOpen();
+    return writer.write(Operation.create(doc));
+  }
+
+  @Override
   public WriteResult update(PartialUpdate update) throws IOException {
     ensureOpen();
     return writer.write(Operation.update(update));

@@ -101,9 +101,4 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
     }
     return QueryPlan.HNSW + ":exact-fallback " + exact + "/" + searched.size() + " segments";
   }
-
-  /** How many segments were scanned exactly (at once or after an exhausted graph search). */
-  int exactSegmentCount() {
-    return exactSegments.size();
-  }
 }

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
@@ -21,6 +23,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
 import org.searchlab.core.Fusion;
 import org.searchlab.core.Hit;
@@ -127,7 +130,7 @@ final class SegmentedSearcher {
       }
       default -> throw new AssertionError(req.rankProfile());
     }
-    List<Hit> hits = hits(searcher, result.docs, req.offset(), req.hits());
+    List<Hit> hits = hits(searcher, result.docs, req);
     long total = System.nanoTime() - start;
     return new SearchResult(
         hits,
@@ -156,7 +159,7 @@ final class SegmentedSearcher {
   private static String lexicalPlan(TotalHits total) {
     // Lucene scores every match until the total-hits threshold is reached, then skips blocks whose
     // maximum score cannot compete; a lower-bound total is the sign that it did.
-    return total.exact() ? QueryPlan.EXHAUSTIVE : QueryPlan.BLOCK_MAX_WAND;
+    return total.exact() ? QueryPlan.EXHAUSTIVE : QueryPlan.LUCENE_PRUNED;
   }
 
   static Query lexicalQuery(String text) {
@@ -239,10 +242,25 @@ final class SegmentedSearcher {
     return fused;
   }
 
-  /** The page of hits, read from the same searcher (and so the same reader) that scored them. */
-  private static List<Hit> hits(IndexSearcher searcher, ScoreDoc[] docs, int offset, int n)
+  /**
+   * The page of hits, read from the same searcher (and so the same reader, a point-in-time view)
+   * that scored them: the id and, when the request asks, the whole document as that reader holds it
+   * (stored source, with doc-values updates applied), never a newer version.
+   */
+  private static List<Hit> hits(IndexSearcher searcher, ScoreDoc[] docs, SearchRequest req)
       throws IOException {
+    int offset = req.offset();
+    int n = req.hits();
     List<Hit> hits = new ArrayList<>(Math.max(0, Math.min(n, docs.length - offset)));
+    if (req.fetchDocuments()) {
+      List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+      for (int i = offset; i < docs.length && hits.size() < n; i++) {
+        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i].doc, leaves));
+        Document d = LuceneMapping.load(leaf.reader(), docs[i].doc - leaf.docBase);
+        hits.add(new Hit(d.id(), docs[i].score, d));
+      }
+      return hits;
+    }
     StoredFields stored = searcher.storedFields();
     for (int i = offset; i < docs.length && hits.size() < n; i++) {
       LuceneMapping.IdVisitor visitor = new LuceneMapping.IdVisitor();

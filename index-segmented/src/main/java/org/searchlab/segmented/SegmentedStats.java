@@ -75,7 +75,7 @@ final class SegmentedStats {
       }
       Map<String, Long> memory = new LinkedHashMap<>();
       memory.put("indexing_buffer", parts.indexWriter.ramBytesUsed());
-      memory.put("version_map", parts.versionMap.ramBytes());
+      memory.put("version_map", parts.versionMap.ramBytesUsed());
       Map<String, Long> counters = new LinkedHashMap<>();
       counters.put("refreshes", c.refreshes.get());
       counters.put("last_refresh_epoch_ms", c.lastRefreshEpochMs);

@@ -13,6 +13,7 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
+import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
@@ -34,8 +35,8 @@ import org.searchlab.core.wal.WriteAheadLog;
  *   <li>validate ({@link #validate}): nothing is logged for bad input;
  *   <li>take x's stripe lock, so writes to x are logged and applied in one order;
  *   <li>read x's current version in real time (version map, else the searcher's reader) to answer
- *       created/updated/not-found and to build the new document of a partial update ({@link
- *       #plan});
+ *       created/updated/not-found, to refuse a create of a present id and to build the new document
+ *       of a partial update ({@link #plan});
  *   <li>under the shared side of the flush lock: write the WAL record, apply it to the index
  *       writer, put the new version in the version map ({@link #applyChange}); release the locks;
  *   <li>wait for the record to be durable under the sync policy (one wait per bulk), then ack.
@@ -105,7 +106,13 @@ final class SegmentedWriter {
         results.add(BulkItemResult.failed(op, e));
         continue;
       }
-      WriteResult r = logAndApply(op);
+      WriteResult r;
+      try {
+        r = logAndApply(op);
+      } catch (DocumentExistsException e) {
+        results.add(BulkItemResult.failed(op, e));
+        continue;
+      }
       maxSerial = Math.max(maxSerial, r.serial());
       results.add(BulkItemResult.ok(op, r));
     }
@@ -181,7 +188,7 @@ final class SegmentedWriter {
     } finally {
       stripe.unlock();
     }
-    if (versionMap.ramBytes() > versionMapLimitBytes) {
+    if (versionMap.ramBytesUsed() > versionMapLimitBytes) {
       manager.maybeRefreshBlocking();
     }
   }
@@ -199,9 +206,15 @@ final class SegmentedWriter {
   private Change plan(Operation op) throws IOException {
     Optional<Document> current = realTimeGet(op.id());
     return switch (op) {
-      case Operation.Put put ->
-          new Change(
-              current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), false);
+      case Operation.Put put -> {
+        if (put.ifAbsent() && current.isPresent()) {
+          // Decided under the id's stripe lock, so no other write of this id can slip in between
+          // this check and the log write: of many concurrent creates exactly one succeeds.
+          throw new DocumentExistsException(put.id());
+        }
+        yield new Change(
+            current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), false);
+      }
       case Operation.Update upd -> {
         if (current.isEmpty()) {
           yield new Change(Outcome.NOT_FOUND, null, false);
@@ -277,7 +290,7 @@ final class SegmentedWriter {
   }
 
   private void maybeRefreshForMemory() throws IOException {
-    if (versionMap.ramBytes() > versionMapLimitBytes) {
+    if (versionMap.ramBytesUsed() > versionMapLimitBytes) {
       manager.maybeRefresh();
     }
   }

@@ -21,7 +21,7 @@
  *
  * <p>Query plans reported: the vector plan is {@code hnsw}, {@code exact}, or {@code
  * hnsw:exact-fallback E/S segments} (Lucene's exact scan of selective filters, detected through its
- * {@code exactSearch} hook); the lexical plan is {@code exhaustive} or {@code block-max-wand} (the
- * total-hits threshold was reached, so Lucene pruned).
+ * {@code exactSearch} hook); the lexical plan is {@code exhaustive} or {@code lucene-block-max}
+ * (the total-hits threshold was reached, so Lucene pruned).
  */
 package org.searchlab.segmented;

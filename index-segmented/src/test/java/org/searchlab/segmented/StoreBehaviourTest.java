@@ -66,7 +66,7 @@ class StoreBehaviourTest {
       SearchResult capped =
           index.search(SearchRequest.builder().text(common).trackTotalHitsUpTo(5).build());
       if (!capped.total().exact()) {
-        assertEquals(QueryPlan.BLOCK_MAX_WAND, capped.plan().lexical());
+        assertEquals(QueryPlan.LUCENE_PRUNED, capped.plan().lexical());
         assertEquals(5, capped.total().value(), "a lower bound is reported as the limit");
       }
       SearchResult full =

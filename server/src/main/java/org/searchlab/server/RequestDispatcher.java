@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.InvalidRequestException;
 
 /**
@@ -114,6 +115,8 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
       return dialect.handle(api);
     } catch (ApiException e) {
       return dialect.error(api, e.status(), e.type(), e.getMessage());
+    } catch (DocumentExistsException e) {
+      return dialect.error(api, 409, "version_conflict_engine_exception", e.getMessage());
     } catch (InvalidRequestException e) {
       ServerLog.warn("400 " + api.method() + " " + api.path() + ": " + e.getMessage());
       return dialect.error(api, 400, "illegal_argument_exception", e.getMessage());

@@ -376,4 +376,45 @@ abstract class ErrorResponsesTestCase {
     }
     return out.toByteArray();
   }
+
+  /**
+   * op_type=create is decided by the store, atomically: of concurrent creates of one id over HTTP
+   * exactly one is 201 and every other a 409 version_conflict_engine_exception.
+   */
+  @Test
+  void concurrentCreatesOverHttpHaveOneWinner() throws Exception {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(6);
+    try {
+      for (int round = 0; round < 10; round++) {
+        String path = "/product/_doc/race-" + round + "?op_type=create";
+        List<java.util.concurrent.Future<ServerFixture.Response>> answers =
+            new java.util.ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+          String body = "{\"title\":\"racer " + t + "\",\"price\":" + t + "}";
+          answers.add(
+              pool.submit(() -> f.send("PUT", path, body, "Content-Type", "application/json")));
+        }
+        int created = 0;
+        for (java.util.concurrent.Future<ServerFixture.Response> a : answers) {
+          ServerFixture.Response r = a.get();
+          if (r.status() == 201) {
+            created++;
+          } else {
+            assertEquals(409, r.status(), r.body());
+            assertEquals(
+                "version_conflict_engine_exception", r.json().get("error").get("type").asText());
+          }
+        }
+        assertEquals(1, created, "round " + round + ": creates answered 201");
+        // The other cases count this server's documents: leave none behind.
+        assertEquals(
+            200,
+            f.send("DELETE", "/product/_doc/race-" + round + "?refresh=true", (String) null)
+                .status());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }

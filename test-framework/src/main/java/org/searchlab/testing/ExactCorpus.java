@@ -174,8 +174,12 @@ public final class ExactCorpus {
             : TotalHits.exact(total);
     int from = Math.min(request.offset(), ranked.size());
     int to = Math.min(from + request.hits(), ranked.size());
+    List<Hit> page = ranked.subList(from, to);
+    if (request.fetchDocuments()) {
+      page = page.stream().map(h -> new Hit(h.id(), h.score(), get(h.id()))).toList();
+    }
     return new SearchResult(
-        ranked.subList(from, to),
+        page,
         totalHits,
         new QueryPlan(lexPlan, vecPlan),
         new Timings(System.nanoTime() - start, 0, 0, 0));

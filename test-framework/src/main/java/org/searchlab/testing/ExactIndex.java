@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
+import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
@@ -78,6 +79,11 @@ public final class ExactIndex implements SearchIndex {
   }
 
   @Override
+  public WriteResult create(Document doc) throws IOException {
+    return write(schema.validate(Operation.create(doc)));
+  }
+
+  @Override
   public WriteResult update(PartialUpdate update) throws IOException {
     return write(schema.validate(Operation.update(update)));
   }
@@ -96,6 +102,9 @@ public final class ExactIndex implements SearchIndex {
       outcome = outcomeOf(op);
       if (outcome == WriteResult.Outcome.NOT_FOUND) {
         return new WriteResult(op.id(), 0, outcome);
+      }
+      if (outcome == null) {
+        throw new DocumentExistsException(op.id());
       }
       serial = wal.write(OperationCodec.encode(op));
       apply(op);
@@ -124,6 +133,10 @@ public final class ExactIndex implements SearchIndex {
           continue;
         }
         WriteResult.Outcome outcome = outcomeOf(op);
+        if (outcome == null) {
+          results.add(BulkItemResult.failed(op, new DocumentExistsException(op.id())));
+          continue;
+        }
         if (outcome == WriteResult.Outcome.NOT_FOUND) {
           results.add(BulkItemResult.ok(op, new WriteResult(op.id(), 0, outcome)));
           continue;
@@ -141,9 +154,11 @@ public final class ExactIndex implements SearchIndex {
     return results;
   }
 
+  /** What {@code op} would do now; null for a create of a present id (nothing is written). */
   private WriteResult.Outcome outcomeOf(Operation op) {
     boolean exists = docs.get(op.id()) != null;
     return switch (op) {
+      case Operation.Put p when p.ifAbsent() && exists -> null;
       case Operation.Put p -> exists ? WriteResult.Outcome.UPDATED : WriteResult.Outcome.CREATED;
       case Operation.Update u ->
           exists ? WriteResult.Outcome.UPDATED : WriteResult.Outcome.NOT_FOUND;

@@ -50,11 +50,6 @@ public final class Bm25 {
     return (byte) SmallFloat.intToByte4(length);
   }
 
-  /** The field length a norm byte stands for. */
-  public static float decodeNorm(byte norm) {
-    return LENGTH_TABLE[norm & 0xFF];
-  }
-
   /**
    * 1 / (k1 · (1 − b + b · dl / avgdl)) for every norm byte, as Lucene caches it per query term.
    */

@@ -1,3 +1,4 @@
+// Over 500 lines: append, group sync, rolling, trim and replay share one lock protocol.
 package org.searchlab.core.wal;
 
 import java.io.Closeable;

@@ -176,12 +176,13 @@ public final class AttributeStore {
     return categoryBits.size();
   }
 
-  public long ramBytes() {
-    long bytes = category.ramBytes() + price.ramBytes() + rating.ramBytes() + seq.ramBytes();
+  public long ramBytesUsed() {
+    long bytes =
+        category.ramBytesUsed() + price.ramBytesUsed() + rating.ramBytesUsed() + seq.ramBytesUsed();
     for (PagedBits b : bitsByOrdinal) {
-      bytes += b.ramBytes();
+      bytes += b.ramBytesUsed();
     }
-    return bytes + names.ramBytes() + 64L * ordinals.size();
+    return bytes + names.ramBytesUsed() + 64L * ordinals.size();
   }
 
   public void write(DataOutputStream out, int idLimit) throws IOException {

@@ -50,8 +50,8 @@ public final class DocumentStore {
     }
   }
 
-  public long ramBytes() {
-    return docs.ramBytes() + bytes.get();
+  public long ramBytesUsed() {
+    return docs.ramBytesUsed() + bytes.get();
   }
 
   /** Writes the documents of ids below {@code idLimit} that {@code keep} takes. */

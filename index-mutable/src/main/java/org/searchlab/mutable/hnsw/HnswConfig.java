@@ -23,7 +23,10 @@ import org.searchlab.core.InvalidRequestException;
  *     Default 0.02.
  * @param filterFirstThreshold below this hit ratio (and at or above {@code approximateThreshold})
  *     the graph is explored filter-first with two-hop expansion (ACORN-1, Vespa's {@code
- *     filter-first-threshold}); in [0, 1]. Higher uses filter-first for more queries. Default 0.2.
+ *     filter-first-threshold}); in [0, 1]. Higher uses filter-first for more queries. Default 0.02,
+ *     the approximate threshold, so filter-first is off unless asked for: measured on 100k
+ *     documents (FilteredVectorPlanBenchmark), plain filtered HNSW beat it at 1% and 10% hit ratios
+ *     in both recall@10 (.995 vs .803, .955 vs .892) and time per query.
  */
 public record HnswConfig(
     int m,
@@ -33,8 +36,8 @@ public record HnswConfig(
     double approximateThreshold,
     double filterFirstThreshold) {
 
-  /** M 16, efConstruction 200, seed 42, one build thread, thresholds 0.02 and 0.2. */
-  public static final HnswConfig DEFAULT = new HnswConfig(16, 200, 42L, 1, 0.02, 0.2);
+  /** M 16, efConstruction 200, seed 42, one build thread, thresholds 0.02 and 0.02. */
+  public static final HnswConfig DEFAULT = new HnswConfig(16, 200, 42L, 1, 0.02, 0.02);
 
   public HnswConfig {
     range("m", m, 2, 512);

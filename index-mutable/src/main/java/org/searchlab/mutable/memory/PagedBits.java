@@ -87,8 +87,8 @@ public final class PagedBits {
     }
   }
 
-  public long ramBytes() {
-    return words.ramBytes();
+  public long ramBytesUsed() {
+    return words.ramBytesUsed();
   }
 
   public void write(DataOutputStream out, int nBits) throws IOException {

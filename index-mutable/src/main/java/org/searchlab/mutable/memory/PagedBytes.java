@@ -78,7 +78,7 @@ public final class PagedBytes {
     return p[pi];
   }
 
-  public long ramBytes() {
+  public long ramBytesUsed() {
     return 16L + (long) pages.length * (16 + 1L * PAGE_SIZE);
   }
 

@@ -30,8 +30,8 @@ public final class PagedFloats {
     bits.ensure(i);
   }
 
-  public long ramBytes() {
-    return bits.ramBytes();
+  public long ramBytesUsed() {
+    return bits.ramBytesUsed();
   }
 
   public void write(DataOutputStream out, int n) throws IOException {

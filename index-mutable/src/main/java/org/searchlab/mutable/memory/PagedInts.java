@@ -78,7 +78,7 @@ public final class PagedInts {
     return p[pi];
   }
 
-  public long ramBytes() {
+  public long ramBytesUsed() {
     return 16L + (long) pages.length * (16 + 4L * PAGE_SIZE);
   }
 

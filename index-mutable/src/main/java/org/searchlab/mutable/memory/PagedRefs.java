@@ -47,7 +47,7 @@ public final class PagedRefs<T> {
   }
 
   /** Heap bytes of the reference arrays alone (not the referenced objects). */
-  public long ramBytes() {
+  public long ramBytesUsed() {
     return 16L + (long) pages.length * (16 + 4L * PAGE_SIZE);
   }
 }

@@ -60,11 +60,6 @@ public final class FieldIndex {
     return sumTotalTermFreq;
   }
 
-  /** Distinct terms in the dictionary. */
-  public int termCount() {
-    return terms.size();
-  }
-
   /** Postings of deleted documents not yet compacted away. */
   public long deadPostings() {
     return deadPostings;
@@ -145,10 +140,10 @@ public final class FieldIndex {
   }
 
   /** Estimated heap bytes: dictionary, posting blocks and norms. */
-  public long ramBytes() {
-    long bytes = norms.ramBytes();
+  public long ramBytesUsed() {
+    long bytes = norms.ramBytesUsed();
     for (Map.Entry<String, PostingList> e : terms.entrySet()) {
-      bytes += 48 + 40 + 2L * e.getKey().length() + e.getValue().ramBytes();
+      bytes += 48 + 40 + 2L * e.getKey().length() + e.getValue().ramBytesUsed();
     }
     return bytes;
   }

@@ -127,12 +127,28 @@ public final class LexicalQuery {
   public record Outcome(TopHits top, long matches, boolean exact, long scored) {}
 
   /**
-   * Finds the exact top {@code k} among ids in [minDoc, maxDoc) that match and that {@code accept}
-   * takes. Counts every match exactly until {@code trackTotal} is reached; only then does pruning
-   * start (Lucene's {@code totalHitsThreshold}).
+   * Finds the exact top {@code k} among ids in [minDoc, maxDoc) that match, that {@code filter}
+   * lists and that {@code accept} takes. Counts every match exactly until {@code trackTotal} is
+   * reached; only then does pruning start (Lucene's {@code totalHitsThreshold}).
+   *
+   * <p>The filter leap-frogs with the postings before anything is scored: the next candidate is the
+   * smallest id on an essential term's postings; if the filter's next id after it is larger, the
+   * essential cursors jump there (skipping whole blocks) and the step repeats. So a document
+   * outside the filter costs at most one cursor advance, never a score, and a sparse category
+   * drives the loop while a dense one barely costs a bit test. {@code accept} (visibility, price)
+   * is still asked for the documents both sides agree on.
+   *
+   * @param filter the filter's ids, {@link FilterIds#ALL} for none
+   * @param accept the final per-document check (visibility at the search's serial, the price range)
    */
   public Outcome run(
-      IntPredicate accept, int k, int trackTotal, int minDoc, int maxDoc, SharedThreshold shared) {
+      FilterIds filter,
+      IntPredicate accept,
+      int k,
+      int trackTotal,
+      int minDoc,
+      int maxDoc,
+      SharedThreshold shared) {
     int n = lists.length;
     TopHits top = new TopHits(k);
     if (n == 0 || minDoc >= maxDoc) {
@@ -170,6 +186,19 @@ public final class LexicalQuery {
       }
       if (d >= maxDoc) {
         break;
+      }
+      int next = filter.advance(d);
+      if (next != d) {
+        // Leap-frog: no essential term can match before the filter's next id.
+        if (next >= maxDoc) {
+          break;
+        }
+        for (int i = firstEssential; i < n; i++) {
+          if (cur[i].doc() < next) {
+            cur[i].advance(next);
+          }
+        }
+        continue;
       }
       if (pruning) {
         // Block-max check: the block bounds of the terms on d (and of the non-essential terms'

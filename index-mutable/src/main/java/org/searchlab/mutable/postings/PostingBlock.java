@@ -76,7 +76,7 @@ final class PostingBlock {
     return docs.length;
   }
 
-  long ramBytes() {
+  long ramBytesUsed() {
     return 32 + 2 * (16 + 4L * docs.length);
   }
 }

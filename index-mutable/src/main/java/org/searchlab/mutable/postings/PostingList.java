@@ -252,12 +252,12 @@ public final class PostingList {
   }
 
   /** Heap bytes of the blocks and the directory. */
-  long ramBytes() {
+  long ramBytesUsed() {
     Directory d = dir;
     int n = d.count;
     long bytes = 64 + 16 + 4L * d.blocks.length;
     for (int i = 0; i < n; i++) {
-      bytes += d.block(i).ramBytes();
+      bytes += d.block(i).ramBytesUsed();
     }
     return bytes;
   }

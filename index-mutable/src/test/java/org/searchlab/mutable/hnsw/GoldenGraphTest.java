@@ -67,8 +67,17 @@ class GoldenGraphTest {
    * then 300 deletes, 60 updates, 40 re-inserts of deleted ids and 100 single inserts.
    */
   private static MutableHnswGraph build(int threads) {
+    // The plan thresholds are pinned too (the defaults when the digests were taken), so a change of
+    // the default thresholds does not read as a change of the graph or its search.
     HnswConfig config =
-        HnswConfig.builder().m(6).efConstruction(40).seed(7L).buildThreads(threads).build();
+        HnswConfig.builder()
+            .m(6)
+            .efConstruction(40)
+            .seed(7L)
+            .buildThreads(threads)
+            .approximateThreshold(0.02)
+            .filterFirstThreshold(0.2)
+            .build();
     MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(DIM), config);
     SplittableRandom r = new SplittableRandom(20261123L);
     int n = 600;

@@ -137,7 +137,7 @@ class LexicalQueryTest {
         LexicalQuery lq = LexicalQuery.prepare(c.fields, TextAnalysis.tokens(query));
         String what = "round " + round + " query '" + query + "' k=" + k + " track=" + track;
 
-        LexicalQuery.Outcome one = lq.run(accept, k, track, 0, limit, null);
+        LexicalQuery.Outcome one = lq.run(FilterIds.ALL, accept, k, track, 0, limit, null);
         assertTopK(oracle, one.top().sorted(), k, what);
         assertMatches(oracle, one, track, what);
 
@@ -145,8 +145,9 @@ class LexicalQueryTest {
         LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
         int mid = r.nextInt(limit + 1);
         CompletableFuture<LexicalQuery.Outcome> right =
-            CompletableFuture.supplyAsync(() -> lq.run(accept, k, track, mid, limit, shared));
-        LexicalQuery.Outcome left = lq.run(accept, k, track, 0, mid, shared);
+            CompletableFuture.supplyAsync(
+                () -> lq.run(FilterIds.ALL, accept, k, track, mid, limit, shared));
+        LexicalQuery.Outcome left = lq.run(FilterIds.ALL, accept, k, track, 0, mid, shared);
         TopHits merged = new TopHits(k);
         merged.merge(left.top());
         merged.merge(right.get().top());
@@ -232,11 +233,12 @@ class LexicalQueryTest {
     for (int t = 0; t < 2; t++) {
       String query = c.text(3) + WORDS[t];
       LexicalQuery lq = LexicalQuery.prepare(c.fields, TextAnalysis.tokens(query));
-      TopHits.Sorted before = lq.run(accept, 10, 0, 0, limit, null).top().sorted();
+      TopHits.Sorted before = lq.run(FilterIds.ALL, accept, 10, 0, 0, limit, null).top().sorted();
       assertTrue(before.size() > 0, "query '" + query + "' matches");
       checks.add(
           () -> {
-            TopHits.Sorted now = lq.run(accept, 10, 0, 0, limit + 4096, null).top().sorted();
+            TopHits.Sorted now =
+                lq.run(FilterIds.ALL, accept, 10, 0, 0, limit + 4096, null).top().sorted();
             assertArrayEquals(before.docs(), now.docs(), "hits of '" + query + "'");
             assertArrayEquals(before.scores(), now.scores(), 0f, "scores of '" + query + "'");
           });

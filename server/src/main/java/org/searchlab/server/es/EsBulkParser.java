@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.server.Json;
@@ -226,7 +227,10 @@ final class EsBulkParser {
         return new Item(
             name, id, Operation.update(EsDocuments.update(id, source.get("doc"))), null);
       }
-      return new Item(name, id, Operation.put(EsDocuments.document(id, source)), null);
+      Document doc = EsDocuments.document(id, source);
+      // create is put-if-absent, decided atomically by the store (a 409 item when the id exists).
+      return new Item(
+          name, id, name.equals("create") ? Operation.create(doc) : Operation.put(doc), null);
     } catch (ItemError e) {
       return new Item(name, id, null, e);
     } catch (InvalidRequestException e) {

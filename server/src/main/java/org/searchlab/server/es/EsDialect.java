@@ -1,3 +1,4 @@
+// Over 500 lines: every Elasticsearch route, each a thin translation onto the service.
 package org.searchlab.server.es;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -284,24 +285,14 @@ public final class EsDialect implements Dialect {
     long t0 = System.nanoTime();
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
     EsSearch q = EsSearchParser.parse(body, r);
-    SearchResult result = service.search(q.request(), q.embedText());
+    // The fetch phase runs in the store, on the view the hits were scored in.
+    SearchResult result =
+        service.search(
+            q.request().toBuilder().fetchDocuments(q.source().enabled()).build(), q.embedText());
     ObjectNode out =
         EsResponses.search(
-            index,
-            result,
-            (System.nanoTime() - t0) / 1_000_000,
-            q.trackTotal(),
-            q.source().enabled() ? this::getQuietly : null,
-            q.source());
+            index, result, (System.nanoTime() - t0) / 1_000_000, q.trackTotal(), q.source());
     return EsResponses.json(200, out).tagged("_search", q.queryType());
-  }
-
-  private Document getQuietly(String id) {
-    try {
-      return service.get(id).orElse(null);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   private ApiResponse count(ApiRequest r) throws IOException {
@@ -390,26 +381,8 @@ public final class EsDialect implements Dialect {
     List<InvalidRequestException> errors = new ArrayList<>(items.size());
     List<String> actions = new ArrayList<>(items.size());
     List<String> ids = new ArrayList<>(items.size());
-    // create must fail when the document exists, counting the bulk's own earlier items. (Not
-    // atomic against a concurrent writer of the same id, which Elasticsearch's versioning is.)
-    java.util.Map<String, Boolean> existsAfter = new java.util.HashMap<>();
     for (EsBulkParser.Item item : items) {
       InvalidRequestException err = item.error();
-      if (err == null && item.action().equals("create")) {
-        Boolean known = existsAfter.get(item.id());
-        if (known != null ? known : service.get(item.id()).isPresent()) {
-          err =
-              new EsBulkParser.ItemError(
-                  409, "version_conflict_engine_exception", conflict(item.id()));
-        }
-      }
-      if (err == null) {
-        switch (item.op()) {
-          case Operation.Put p -> existsAfter.put(item.id(), true);
-          case Operation.Delete d -> existsAfter.put(item.id(), false);
-          case Operation.Update u -> {}
-        }
-      }
       ops.add(err == null ? item.op() : null);
       errors.add(err);
       actions.add(item.action());
@@ -420,10 +393,6 @@ public final class EsDialect implements Dialect {
     ObjectNode out =
         EsResponses.bulk(index, (System.nanoTime() - t0) / 1_000_000, actions, ids, results);
     return EsResponses.json(200, out).tagged("_bulk", "none");
-  }
-
-  private static String conflict(String id) {
-    return "[" + id + "]: version conflict, document already exists";
   }
 
   private ApiResponse doc(ApiRequest r, String id) throws IOException {
@@ -458,10 +427,8 @@ public final class EsDialect implements Dialect {
 
   private ApiResponse put(ApiRequest r, String id, boolean create) throws IOException {
     Document doc = EsDocuments.document(id, Json.parse(r.body(), "document body"));
-    if (create && service.get(id).isPresent()) {
-      throw new ApiException(409, "version_conflict_engine_exception", conflict(id));
-    }
-    WriteResult w = service.put(doc);
+    // op_type=create: the store decides put-if-absent atomically (409 when the id exists).
+    WriteResult w = create ? service.create(doc) : service.put(doc);
     refreshIfAsked(r);
     return EsResponses.json(EsResponses.status(w.outcome()), EsResponses.writeResult(index, w))
         .tagged("_doc_put", "none");

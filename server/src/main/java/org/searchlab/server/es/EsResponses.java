@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import org.searchlab.core.BulkItemResult;
-import org.searchlab.core.Document;
+import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.Hit;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.WriteResult;
@@ -110,11 +109,18 @@ public final class EsResponses {
       }
       if (r.failed()) {
         errors = true;
-        int status = r.error() instanceof EsBulkParser.ItemError ie ? ie.status() : 400;
-        String type =
-            r.error() instanceof EsBulkParser.ItemError ie
-                ? ie.type()
-                : "document_parsing_exception";
+        int status;
+        String type;
+        if (r.error() instanceof EsBulkParser.ItemError ie) {
+          status = ie.status();
+          type = ie.type();
+        } else if (r.error() instanceof DocumentExistsException) {
+          status = 409;
+          type = "version_conflict_engine_exception";
+        } else {
+          status = 400;
+          type = "document_parsing_exception";
+        }
         item.put("status", status);
         item.putObject("error").put("type", type).put("reason", r.error().getMessage());
       } else if (action.equals("update") && r.result().outcome() == WriteResult.Outcome.NOT_FOUND) {
@@ -141,15 +147,14 @@ public final class EsResponses {
   /**
    * The body of a {@code _search}.
    *
-   * @param sources the source of a hit's document, or {@code null} to leave {@code _source} out
-   * @param filter the fields of {@code _source} to return
+   * @param filter the fields of {@code _source} to return, from each hit's document (fetched by the
+   *     store from the view the hit was scored in); a hit without one has no {@code _source}
    */
   static ObjectNode search(
       String index,
       SearchResult result,
       long tookMillis,
       boolean trackTotal,
-      Function<String, Document> sources,
       EsSourceFilter filter) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("took", tookMillis);
@@ -172,11 +177,8 @@ public final class EsResponses {
       hit.put("_index", index);
       hit.put("_id", h.id());
       hit.put("_score", h.score());
-      if (sources != null) {
-        Document d = sources.apply(h.id());
-        if (d != null) {
-          hit.set("_source", filter.apply(EsDocuments.source(d)));
-        }
+      if (filter.enabled() && h.document() != null) {
+        hit.set("_source", filter.apply(EsDocuments.source(h.document())));
       }
     }
     if (result.timings().embedNanos() > 0) {

@@ -1,3 +1,4 @@
+// Over 500 lines: one translator for the supported subset of the query DSL.
 package org.searchlab.server.es;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -21,9 +21,11 @@ import org.searchlab.core.embed.Embedder;
 import org.searchlab.server.metrics.ServerMetrics;
 
 /**
- * The service both dialects call: it validates requests against the schema, embeds query text when
- * a request asks for it, runs the index and counts feed operations. Thread-safe when the index is
- * (the {@link SearchIndex} contract) and the embedder is; holds no other state.
+ * The service both dialects call: it embeds query text when a request asks for it, runs the index
+ * and counts feed operations. It does not validate: the store does, in one place, before anything
+ * is written ({@link SearchIndex}'s contract), and its {@link InvalidRequestException} reaches the
+ * dialect unchanged. Thread-safe when the index is (the {@link SearchIndex} contract) and the
+ * embedder is; holds no other state.
  */
 public final class SearchService {
   private final SearchIndex index;
@@ -60,11 +62,6 @@ public final class SearchService {
     return index;
   }
 
-  /** The embedder's name, or empty. */
-  public Optional<String> embedderName() {
-    return Optional.ofNullable(embedder).map(Embedder::name);
-  }
-
   /**
    * Runs a search. When {@code embedText} is set, the text is embedded into the query vector first
    * (timed into {@link org.searchlab.core.Timings#embedNanos()}); without an embedder that is a 400
@@ -89,7 +86,6 @@ public final class SearchService {
       metrics.embed(embedNanos);
       request = request.toBuilder().vector(vector).build();
     }
-    request.validate(index.schema());
     SearchResult result = index.search(request);
     return embedNanos == 0
         ? result
@@ -105,22 +101,28 @@ public final class SearchService {
   }
 
   public WriteResult put(Document doc) throws IOException {
-    index.schema().validate(doc);
     return count("put", index.put(doc));
   }
 
+  /** Put-if-absent; {@link org.searchlab.core.DocumentExistsException} when the id is present. */
+  public WriteResult create(Document doc) throws IOException {
+    try {
+      return count("create", index.create(doc));
+    } catch (InvalidRequestException e) {
+      metrics.feed("create", "rejected", 1);
+      throw e;
+    }
+  }
+
   public WriteResult update(PartialUpdate update) throws IOException {
-    index.schema().validate(update);
     return count("update", index.update(update));
   }
 
   public WriteResult delete(String id) throws IOException {
-    Schema.validateId(id);
     return count("delete", index.delete(id));
   }
 
   public Optional<Document> get(String id) throws IOException {
-    Schema.validateId(id);
     return index.get(id);
   }
 
@@ -138,34 +140,27 @@ public final class SearchService {
       throw new IllegalArgumentException(ops.size() + " ops but " + parseErrors.size() + " errors");
     }
     List<BulkItemResult> out = new ArrayList<>(ops.size());
-    List<Operation> valid = new ArrayList<>(ops.size());
+    List<Operation> parsed = new ArrayList<>(ops.size());
     List<Integer> slots = new ArrayList<>(ops.size());
     for (int i = 0; i < ops.size(); i++) {
-      Operation op = ops.get(i);
       InvalidRequestException err = parseErrors.get(i);
-      if (err == null) {
-        try {
-          index.schema().validate(op);
-        } catch (InvalidRequestException e) {
-          err = e;
-        }
-      }
       if (err != null) {
-        out.add(BulkItemResult.failed(op, err));
-        metrics.feed(opName(op), "rejected", 1);
+        out.add(BulkItemResult.failed(ops.get(i), err));
+        metrics.feed(opName(ops.get(i)), "rejected", 1);
       } else {
         out.add(null);
-        valid.add(op);
+        parsed.add(Objects.requireNonNull(ops.get(i), "an item without a parse error has an op"));
         slots.add(i);
       }
     }
-    if (!valid.isEmpty()) {
-      List<BulkItemResult> results = index.bulk(valid);
+    if (!parsed.isEmpty()) {
+      // The store validates each item and rejects bad ones alone (the contract's bulk).
+      List<BulkItemResult> results = index.bulk(parsed);
       for (int j = 0; j < results.size(); j++) {
         BulkItemResult r = results.get(j);
         out.set(slots.get(j), r);
         metrics.feed(
-            opName(valid.get(j)), r.failed() ? "rejected" : r.result().outcome().esName(), 1);
+            opName(parsed.get(j)), r.failed() ? "rejected" : r.result().outcome().esName(), 1);
       }
     }
     return out;
@@ -174,7 +169,7 @@ public final class SearchService {
   private static String opName(Operation op) {
     return switch (op) {
       case null -> "unknown";
-      case Operation.Put p -> "put";
+      case Operation.Put p -> p.ifAbsent() ? "create" : "put";
       case Operation.Update u -> "update";
       case Operation.Delete d -> "delete";
     };

@@ -79,7 +79,11 @@ public final class VespaDialect implements Dialect {
         m.equals(HttpMethod.POST) && r.hasBody() ? Json.parse(r.body(), "query body") : null;
     VespaSearch q =
         VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, r.params()), docType);
-    SearchResult result = service.search(q.request(), q.embedText());
+    // The summary comes from the same point-in-time view the hits were ranked in (the store's fetch
+    // phase), never from a later version of the document.
+    boolean summaries = !q.minimal() && needsDocument(q.fields());
+    SearchResult result =
+        service.search(q.request().toBuilder().fetchDocuments(summaries).build(), q.embedText());
     long searchNanos = System.nanoTime() - t0;
     ObjectNode out = Json.MAPPER.createObjectNode();
     ObjectNode root = out.putObject("root");
@@ -99,9 +103,8 @@ public final class VespaDialect implements Dialect {
         c.put("id", id).put("relevance", h.score()).put("source", docType);
         ObjectNode fields = c.putObject("fields");
         fields.put("sddocname", docType).put("documentid", id);
-        if (!q.minimal() && needsDocument(q.fields())) {
-          Optional<Document> d = service.get(h.id());
-          d.ifPresent(doc -> fields.setAll(VespaDocuments.fieldsOf(doc, false)));
+        if (h.document() != null) {
+          fields.setAll(VespaDocuments.fieldsOf(h.document(), false));
         }
         if (!q.fields().isEmpty()) {
           // As Vespa: a select list shows those summary fields only (unknown names show nothing).
