@@ -2,12 +2,14 @@
 """Mutation evidence for index-mutable's lock-free classes (issue 12, item 5). Not run by the suite.
 
 Each mutation breaks one class's memory ordering or bookkeeping on purpose by replacing one exact
-piece of source, runs the unit test meant to catch it, records whether the test failed, and puts
-the source back (from a copy taken before, so a crash cannot leave a mutant behind; `git diff`
-must be empty afterwards). Run from the repository root:
+piece of source, runs the unit test meant to catch it, and records whether the test failed. The
+working tree is never touched: after one Maven build, each mutant is a copy of one file compiled
+with javac into a directory put ahead of the module's classes, and the test class runs through
+RunTests.java (JUnit's launcher). Run from the repository root with JAVA_HOME set:
 
     python3 index-mutable/src/test/mutations/mutate.py            # every mutation
     python3 index-mutable/src/test/mutations/mutate.py G1 L2      # some
+    python3 index-mutable/src/test/mutations/mutate.py control    # the tests pass unmutated
     STRESS=1 python3 index-mutable/src/test/mutations/mutate.py P4  # with C2 scheduling stress
 
 A mutation marked `x86` only weakens a release/acquire access or a fence. x86-64 is TSO: stores
@@ -116,29 +118,95 @@ MUTATIONS = [
     ("Q4", "bookkeeping", "postings/LexicalQuery.java",
      "private static final float SLACK = 1 + 1e-5f;", "private static final float SLACK = 1;",
      "LexicalQueryTest", "no slack for float rounding in the bounds"),
+    ("P4p", "x86", "memory/PagedInts.java",
+     "ARRAY.setRelease(page(i), i & PAGE_MASK, v);", "page(i)[i & PAGE_MASK] = v;",
+     "PublicationProtocolTest", "setRelease is a plain store (protocol pin)"),
+    ("P7p", "x86", "memory/PagedBits.java",
+     "return (words.getAcquire(w) & (1L << i)) != 0;", "return (words.get(w) & (1L << i)) != 0;",
+     "PublicationProtocolTest", "get reads the word without acquire (protocol pin)"),
+    ("L1p", "ordering", "LocalIds.java",
+     "    born.set(local, serial);\n    died.setRelease(local, Long.MAX_VALUE);",
+     "    died.setRelease(local, Long.MAX_VALUE);\n    born.set(local, serial);",
+     "PublicationProtocolTest", "a recycled id is made live before its birth serial (protocol pin)"),
+    ("L5p", "x86", "LocalIds.java",
+     "return died.getAcquire(local) > s && born.get(local) <= s;",
+     "return born.get(local) <= s && died.get(local) > s;",
+     "PublicationProtocolTest", "visible reads born before died, both plain (protocol pin)"),
+    ("A2p", "race", "attributes/AttributeStore.java",
+     "    seq.setVolatile(doc, v + 1);\n", "",
+     "PublicationProtocolTest", "an update does not make the counter odd first (protocol pin)"),
+    ("A4p", "x86", "attributes/AttributeStore.java",
+     "      VarHandle.loadLoadFence();\n", "",
+     "PublicationProtocolTest", "the seqlock reader has no load-load fence (protocol pin)"),
 ]
 
 
-def run_test(test):
-    flags = FLAGS + (STRESS if os.environ.get("STRESS") else "")
-    cmd = ["/work/tools/cpu", "build", "./mvnw", "-q", "-B", "-o", "-pl", "index-mutable", "-am",
-           "test", "-Dtest=" + test, "-Dsurefire.failIfNoSpecifiedTests=false",
-           "-Dspotless.check.skip=true", "-Dsearchlab.jvm.flags=" + flags]
+PACKAGES = {
+    "GenerationHandlerTest": "org.searchlab.mutable.memory.",
+    "PagedColumnsTest": "org.searchlab.mutable.memory.",
+    "PagedBitsTest": "org.searchlab.mutable.memory.",
+    "LocalIdsTest": "org.searchlab.mutable.",
+    "CompactorTest": "org.searchlab.mutable.",
+    "AttributeStoreTest": "org.searchlab.mutable.attributes.",
+    "LexicalQueryTest": "org.searchlab.mutable.postings.",
+    "PublicationProtocolTest": "org.searchlab.mutable.",
+}
+WORK = pathlib.Path(os.environ.get("MUTATION_WORK", "/tmp/searchlab-mutations"))
+JAVA = os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "java")
+JAVAC = os.path.join(os.environ.get("JAVA_HOME", "/usr"), "bin", "javac")
+
+
+def prepare():
+    """Compiles the module and its tests once and records their class path (one Maven build)."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    cp_file = WORK / "cp.txt"
+    subprocess.run(["/work/tools/cpu", "build", "./mvnw", "-q", "-B", "-o", "-pl", "index-mutable",
+                    "-am", "test-compile", "dependency:build-classpath",
+                    "-Dmdep.outputFile=" + str(cp_file), "-Dmdep.includeScope=test",
+                    "-Dspotless.check.skip=true"], cwd=ROOT, check=True)
+    mod = ROOT / "index-mutable" / "target"
+    return ":".join([str(mod / "test-classes"), str(mod / "classes"), cp_file.read_text().strip()])
+
+
+def run_test(test, file, mutant_source, classpath):
+    """Compiles the one mutated file ahead of the module's classes and runs the test class."""
+    out = WORK / "mutant"
+    subprocess.run(["rm", "-rf", str(out)], check=True)
+    (out / "src").mkdir(parents=True)
+    src = out / "src" / pathlib.Path(file).name
+    src.write_text(mutant_source)
+    javac = subprocess.run([JAVAC, "-nowarn", "-d", str(out / "classes"), "-cp", classpath,
+                            str(src)], capture_output=True, text=True)
+    if javac.returncode != 0:
+        return True, "COMPILATION ERROR (fix the mutation): " + javac.stderr[:200], 0
+    flags = FLAGS.split() + (STRESS.split() if os.environ.get("STRESS") else [])
+    cmd = ["/work/tools/cpu", "build", JAVA, *flags, "-Xmx1g", "-cp",
+           str(out / "classes") + ":" + classpath,
+           str(pathlib.Path(__file__).with_name("RunTests.java")), PACKAGES[test] + test]
     start = time.time()
     try:
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=3600)
         failed = p.returncode != 0
-        out = p.stdout + p.stderr
-        reason = next((l.strip() for l in out.splitlines()
-                       if "Tests run:" in l and ("Failures: 0, Errors: 0" not in l)), "")
-        if failed and "COMPILATION ERROR" in out:
-            reason = "COMPILATION ERROR (mutant does not compile: fix the mutation)"
+        lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
+        reason = next((l for l in lines if l.startswith("=>")), lines[-1] if lines else p.stderr[-200:])
     except subprocess.TimeoutExpired:
-        failed, reason = True, "hung (killed after 900 s)"
+        failed, reason = True, "hung (killed after 3600 s, lock wait included)"
     return failed, reason, time.time() - start
 
 
+def control(classpath):
+    """Runs every test class on the unmutated code: each must pass, or the table means nothing."""
+    for test in PACKAGES:
+        file = next(f for _, _, f, _, _, t, _ in MUTATIONS if t == test)
+        failed, reason, secs = run_test(test, file, (ROOT / SRC / file).read_text(), classpath)
+        print("control %-22s %s (%.0f s)" % (test, "FAILS: " + reason if failed else "passes", secs))
+
+
 def main(selected):
+    classpath = prepare()
+    if "control" in selected:
+        control(classpath)
+        return
     rows = []
     for mid, kind, file, old, new, test, what in MUTATIONS:
         if selected and mid not in selected:
@@ -148,11 +216,7 @@ def main(selected):
         if original.count(old) != 1:
             rows.append((mid, kind, what, test, "MUTATION DOES NOT APPLY", ""))
             continue
-        try:
-            path.write_text(original.replace(old, new))
-            failed, reason, secs = run_test(test)
-        finally:
-            path.write_text(original)
+        failed, reason, secs = run_test(test, file, original.replace(old, new), classpath)
         verdict = "caught" if failed else "SURVIVED"
         rows.append((mid, kind, what, test, verdict, "%s (%.0f s)" % (reason[:110], secs)))
         print("%s %-8s %s -> %s: %s" % (mid, verdict, what, test, reason[:110]), flush=True)

@@ -73,7 +73,9 @@ class LocalIdsTest {
     ids.free(2);
     assertEquals(2, ids.freeCount());
     assertNull(ids.external(1));
-    assertFalse(ids.visible(1, Long.MAX_VALUE - 1), "a freed id is visible to nobody");
+    for (long s : new long[] {0, 1, 2, 3, Long.MAX_VALUE - 1}) {
+      assertFalse(ids.visible(1, s), "a freed id is visible at no serial, here " + s);
+    }
     assertEquals(2, ids.allocate("w", 3), "last freed first");
     assertEquals(1, ids.allocate("v", 3));
     assertEquals(4, ids.allocate("u", 3), "free list empty: a fresh id");

@@ -29,6 +29,20 @@ import java.util.concurrent.locks.LockSupport;
 public final class GenerationHandler {
   private final AtomicLong generation = new AtomicLong();
   private final AtomicLong[] active = {new AtomicLong(), new AtomicLong()};
+  private final Runnable afterGenerationRead;
+
+  public GenerationHandler() {
+    this(() -> {});
+  }
+
+  /**
+   * A handler that runs {@code afterGenerationRead} in {@link #enter} between reading the
+   * generation and counting the reader: tests stall a reader there to force the interleaving that
+   * step 1 of the class javadoc guards against. Production code uses the no-op.
+   */
+  GenerationHandler(Runnable afterGenerationRead) {
+    this.afterGenerationRead = afterGenerationRead;
+  }
 
   /** A reader's registration; close it when the read is over. */
   public final class Guard implements AutoCloseable {
@@ -48,6 +62,7 @@ public final class GenerationHandler {
   public Guard enter() {
     while (true) {
       long g = generation.get();
+      afterGenerationRead.run();
       AtomicLong c = active[(int) (g & 1)];
       c.incrementAndGet();
       if (generation.get() == g) {

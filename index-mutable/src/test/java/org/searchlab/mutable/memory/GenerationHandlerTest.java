@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -76,6 +77,61 @@ class GenerationHandlerTest {
     assertFalse(second.isDone(), "the second wait ended while 'young' was registered");
     young.close();
     second.get(HANG_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /**
+   * The one interleaving the re-check in {@link GenerationHandler#enter} exists for, forced: a
+   * reader reads generation 0 and stalls before counting itself; a wait bumps the generation to 1
+   * and finds nobody in counter 0; then the reader counts itself. It must end up in counter 1 (it
+   * retries when it sees the generation moved), so that the next wait, which drains counter 1,
+   * waits for it. Stress cannot reach this window reliably; a hook that pauses the reader right
+   * after its first read can.
+   */
+  @Test
+  void aReaderThatStalledAcrossAWaitIsCountedInTheNewGeneration() throws Exception {
+    Stall generation = new Stall();
+    GenerationHandler h = new GenerationHandler(generation);
+    Future<GenerationHandler.Guard> entering =
+        pool.submit(
+            () -> {
+              generation.paused = Thread.currentThread();
+              return h.enter();
+            });
+    assertTrue(generation.readerRead.await(HANG_SECONDS, TimeUnit.SECONDS));
+    h.awaitOlderReaders(); // the stalled reader is not registered yet: nothing to wait for
+    generation.resume.countDown();
+    GenerationHandler.Guard guard = entering.get(HANG_SECONDS, TimeUnit.SECONDS);
+    assertEquals(1, h.activeReaders());
+
+    Future<?> next = pool.submit(h::awaitOlderReaders);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_SECONDS);
+    while (h.generation() < 2) {
+      assertTrue(System.nanoTime() < deadline, "the next wait never started");
+      Thread.sleep(1);
+    }
+    Thread.sleep(WRONG_END_MILLIS);
+    assertFalse(next.isDone(), "the next wait ended while the stalled reader was registered");
+    guard.close();
+    next.get(HANG_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /** Stalls one chosen thread the first time it has read the generation, until released. */
+  private static final class Stall implements Runnable {
+    final CountDownLatch readerRead = new CountDownLatch(1);
+    final CountDownLatch resume = new CountDownLatch(1);
+    volatile Thread paused;
+
+    @Override
+    public void run() {
+      if (Thread.currentThread() == paused && readerRead.getCount() > 0) {
+        readerRead.countDown();
+        try {
+          resume.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
   }
 
   /**
