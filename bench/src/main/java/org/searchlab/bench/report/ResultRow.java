@@ -207,19 +207,20 @@ public record ResultRow(
   }
 
   /**
-   * A copy that summarises {@code n} rounds: QPS and QPS per core are medians with an interval of
-   * the given coverage.
+   * A copy that summarises paired rounds: QPS and QPS per core become the medians over the rounds,
+   * with their intervals.
    */
-  public ResultRow withInterval(
-      int n, double coverage, double qpsLo, double qpsHi, double perCoreLo, double perCoreHi) {
+  public ResultRow withInterval(Intervals.Interval qpsOverRounds, Intervals.Interval perCore) {
     Copy c = new Copy(this);
     c.round = null;
-    c.rounds = n;
-    c.intervalCoverage = coverage;
-    c.qpsLow = qpsLo;
-    c.qpsHigh = qpsHi;
-    c.qpsPerCoreLow = perCoreLo;
-    c.qpsPerCoreHigh = perCoreHi;
+    c.rounds = perCore.n();
+    c.intervalCoverage = perCore.coverage();
+    c.qps = qpsOverRounds.median();
+    c.qpsLow = qpsOverRounds.low();
+    c.qpsHigh = qpsOverRounds.high();
+    c.qpsPerCore = perCore.median();
+    c.qpsPerCoreLow = perCore.low();
+    c.qpsPerCoreHigh = perCore.high();
     return c.build();
   }
 
