@@ -157,8 +157,12 @@ final class Calibration {
       ctx.progress.step(
           Phases.CALIBRATION,
           String.format(
-              "%s: k=%d candidates=%d reaches recall@10 %s (target %.2f)",
-              what, pick.k(), pick.candidates(), recall.get(name(v, pick)), target));
+              "%s: k=%d candidates=%d, recall@10 %.3f (target %.2f)",
+              what,
+              pick.k(),
+              pick.candidates(),
+              recall.getOrDefault(name(v, pick), Double.NaN),
+              target));
     }
   }
 

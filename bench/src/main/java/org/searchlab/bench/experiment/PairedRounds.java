@@ -76,6 +76,7 @@ final class PairedRounds {
     Profile p = ctx.profile;
     List<Variant> variants = servers.variants();
     Map<String, ResultRow> qualityOf = new HashMap<>();
+    Map<String, List<List<String>>> truth = new LinkedHashMap<>();
     Map<String, List<HttpRequest>> requests = new HashMap<>();
     for (QueryType t : types) {
       for (boolean f : new boolean[] {false, true}) {
@@ -88,6 +89,7 @@ final class PairedRounds {
         }
         List<List<String>> pairs = pairs(variants);
         QualityCheck.Result q = QualityCheck.evaluate(exact, quality, t, f, answers, pairs);
+        truth.put(t.label() + (f ? "_filtered" : ""), q.exact());
         for (Variant v : variants) {
           String pair =
               pairs.stream()
@@ -112,6 +114,9 @@ final class PairedRounds {
                 q.recall(),
                 q.overlap()));
       }
+    }
+    if (types.contains(QueryType.LEXICAL)) {
+      writeGroundTruth(truth);
     }
     Map<String, List<ResultRow>> perCell = new LinkedHashMap<>();
     for (int round = 1; round <= p.rounds(); round++) {
@@ -191,6 +196,30 @@ final class PairedRounds {
               .withIdQuality(q.recallAt10Ids(), q.overlapAt10Ids()));
     }
   }
+
+  /**
+   * Writes {@code ground-truth.jsonl}: per quality query, its text, category, source and the exact
+   * top-10 ids of every query type and filter setting.
+   */
+  private void writeGroundTruth(Map<String, List<List<String>>> truth) throws IOException {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < quality.size(); i++) {
+      BenchQuery q = quality.get(i);
+      com.fasterxml.jackson.databind.node.ObjectNode n = Json.object();
+      n.put("text", q.text());
+      n.put("category", q.category());
+      n.put("source", q.sourceId());
+      com.fasterxml.jackson.databind.node.ObjectNode top = n.putObject("exact_top_10");
+      for (Map.Entry<String, List<List<String>>> e : truth.entrySet()) {
+        top.putPOJO(e.getKey(), e.getValue().get(i));
+      }
+      out.append(Json.MAPPER.writeValueAsString(n)).append('\n');
+    }
+    java.nio.file.Files.writeString(ctx.outDir.resolve(GROUND_TRUTH), out);
+  }
+
+  /** The file the exact top-10s of the quality queries go to. */
+  static final String GROUND_TRUTH = "ground-truth.jsonl";
 
   private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 

@@ -113,9 +113,9 @@ public record Profile(
 
   /**
    * The default: 100k documents (tens of segments in the segmented variant), 4 of the benchmark's
-   * client counts (1, 4, 16, 64) in 6 paired rounds of 0.25 s warm-up + 1 s cells (72 cells a
-   * round, ~9 min), the calibration grid (~2 min with its curve cells), and the sweep over 100 … 1
-   * segments on 30k docs with 1 s cells (~2.5 min); the rest is feeds, merges and server starts.
+   * client counts (1, 4, 16, 64) in 6 paired rounds of 0.2 s warm-up + 0.9 s cells (72 cells a
+   * round, ~8 min), the calibration grid (~1.5 min with its curve cells), and the sweep over 100 …
+   * 1 segments on 30k docs with 1 s cells (~2.5 min); the rest is feeds, merges and server starts.
    * The benchmark's 7 client counts and 20 s cells are the {@code full} profile.
    */
   public static Profile standard() {
@@ -125,8 +125,8 @@ public record Profile(
         .dimension(384)
         .clients(List.of(1, 4, 16, 64))
         .refeedClients(List.of(1, 16, 64))
-        .warmup(Duration.ofMillis(250))
-        .duration(Duration.ofMillis(1_000))
+        .warmup(Duration.ofMillis(200))
+        .duration(Duration.ofMillis(900))
         .queryCount(2_000)
         .recallQueries(200)
         .rounds(6)

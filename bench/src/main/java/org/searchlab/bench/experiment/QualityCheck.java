@@ -17,13 +17,14 @@ final class QualityCheck {
 
   /**
    * The measures, keyed by the answer lists' names (overlaps by {@code "a|b"}); a measure defined
-   * for no query is absent.
+   * for no query is absent. {@code exact} holds the exact top-10 ids of each query.
    */
   record Result(
       Map<String, Double> recall,
       Map<String, Double> recallIds,
       Map<String, Double> overlap,
-      Map<String, Double> overlapIds) {}
+      Map<String, Double> overlapIds,
+      List<List<String>> exact) {}
 
   private QualityCheck() {}
 
@@ -41,6 +42,8 @@ final class QualityCheck {
     List<String> names = List.copyOf(answers.keySet());
     int nq = queries.size();
     // per query: [recall per name, recallIds per name, overlap per pair, overlapIds per pair]
+    List<List<String>> exactIds =
+        new java.util.ArrayList<>(java.util.Collections.nCopies(nq, null));
     double[][] perQuery =
         IntStream.range(0, nq)
             .parallel()
@@ -48,6 +51,7 @@ final class QualityCheck {
                 i -> {
                   ExactAnswer truth = exact.answer(queries.get(i), type, filtered, K);
                   List<String> truthIds = truth.ids();
+                  exactIds.set(i, truthIds);
                   double[] v = new double[2 * names.size() + 2 * pairs.size()];
                   int j = 0;
                   for (String n : names) {
@@ -86,7 +90,7 @@ final class QualityCheck {
     for (List<String> p : pairs) {
       put(overlapIds, p.get(0) + "|" + p.get(1), column(perQuery, j++));
     }
-    return new Result(recall, recallIds, overlap, overlapIds);
+    return new Result(recall, recallIds, overlap, overlapIds, List.copyOf(exactIds));
   }
 
   private static Double column(double[][] rows, int j) {
