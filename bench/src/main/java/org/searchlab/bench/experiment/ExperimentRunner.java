@@ -67,11 +67,13 @@ public final class ExperimentRunner {
 
     int cells = 0;
     double planned = 0;
+    long feedDocs = 0;
     int nv = variants.size();
     if (profile.mainPhases()) {
       cells += PairedRounds.cells(profile, nv) + Calibration.cells(nv);
       planned += cells * PairedRounds.seconds(profile);
       int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
+      feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
       cells += writeCells;
       planned += writeCells * PairedRounds.seconds(profile);
     }
@@ -80,14 +82,20 @@ public final class ExperimentRunner {
     if (sweep) {
       cells += SegmentSweep.cells(profile);
       planned += SegmentSweep.cells(profile) * SegmentSweep.seconds(profile);
+      feedDocs += sweepCorpus.docs().size();
     }
     List<String> gridStores = variants.stream().map(Variant::store).distinct().sorted().toList();
     boolean grid = profile.gridDocs() > 0;
     if (grid) {
       cells += HnswGrid.cells(gridStores.size());
       planned += HnswGrid.cells(gridStores.size()) * ProcedureRun.seconds(profile);
+      feedDocs +=
+          (long) gridStores.size()
+              * HnswGrid.M.size()
+              * HnswGrid.EF_CONSTRUCTION.size()
+              * Math.min(profile.gridDocs(), corpus.docs().size());
     }
-    Progress progress = new Progress(log, cells, planned);
+    Progress progress = new Progress(log, cells, planned, feedDocs);
     progress.step(
         "plan",
         String.format(

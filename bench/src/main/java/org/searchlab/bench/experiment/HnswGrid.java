@@ -58,6 +58,7 @@ final class HnswGrid {
             s.admin.createIndex(corpus.dimension(), m, efc);
             FeedStats feed =
                 s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+            ctx.progress.fed(feed.docs(), feed.seconds());
             s.admin.refresh();
             if (store.equals("segmented")) {
               s.admin.forceMerge(1);

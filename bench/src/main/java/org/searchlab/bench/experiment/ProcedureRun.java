@@ -28,6 +28,11 @@ final class ProcedureRun {
     return t.label() + "|" + filtered;
   }
 
+  /** Documents the bulk write phases of one store feed: the feed, the refeed and the update. */
+  static long feedDocs(Corpus corpus) {
+    return 3L * corpus.docs().size();
+  }
+
   /** Number of timed cells of the write phases of one store. */
   static int cells(Profile p) {
     return 3 * p.refeedClients().size();
@@ -38,12 +43,14 @@ final class ProcedureRun {
     Feeder feeder = s.feeder(Feeder.ES_BATCH);
     ctx.progress.step(Phases.REFEED, writeVariant + ": refeeding");
     FeedStats refeed = feeder.feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+    ctx.progress.fed(refeed.docs(), refeed.seconds());
     s.admin.refresh();
     ctx.add(Rows.feed(ctx.info, writeVariant, Phases.REFEED, s.admin.segments(), null, refeed));
     ctx.progress.step(Phases.REFEED, writeVariant + ": " + describe(refeed));
 
     ctx.progress.step(Phases.UPDATE, writeVariant + ": price + 100 on every document");
     FeedStats update = feeder.feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.server.cpu());
+    ctx.progress.fed(update.docs(), update.seconds());
     s.admin.refresh();
     ctx.add(Rows.feed(ctx.info, writeVariant, Phases.UPDATE, s.admin.segments(), null, update));
     ctx.progress.step(Phases.UPDATE, writeVariant + ": " + describe(update));

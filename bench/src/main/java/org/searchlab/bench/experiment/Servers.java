@@ -106,6 +106,7 @@ final class Servers implements AutoCloseable {
       ctx.progress.step(Phases.FEED, v.label() + ": PUT /product answered " + status);
       ctx.progress.step(Phases.FEED, v.label() + ": feeding " + corpus.docs().size() + " docs");
       FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+      ctx.progress.fed(feed.docs(), feed.seconds());
       s.admin.refresh();
       s.admin.flush();
       Integer n = s.admin.segments();
