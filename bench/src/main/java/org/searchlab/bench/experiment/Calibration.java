@@ -31,7 +31,6 @@ final class Calibration {
   private final ExactSearch exact;
   private final Servers servers;
   private final Map<String, Setting> chosen = new LinkedHashMap<>();
-  private final Map<String, Double> chosenRecall = new LinkedHashMap<>();
 
   /**
    * @param queries the calibration queries
@@ -153,7 +152,6 @@ final class Calibration {
       }
       String key = key(v, t, filtered, target);
       chosen.put(key, pick);
-      chosenRecall.put(key, recall.get(name(v, pick)));
       ctx.progress.step(
           Phases.CALIBRATION,
           String.format(
@@ -175,6 +173,32 @@ final class Calibration {
       return Setting.BENCHMARK;
     }
     return chosen.getOrDefault(key(v, t, filtered, target), Setting.BENCHMARK);
+  }
+
+  /**
+   * Moves a cell's setting to the next larger beam of the grid, when the measured queries fall
+   * short of the target at the calibrated one; false when it already is the largest (or the type is
+   * not calibrated).
+   */
+  boolean bump(Variant v, QueryType t, boolean filtered, double target) {
+    String key = key(v, t, filtered, target);
+    Setting now = chosen.get(key);
+    List<Setting> grid = grid(t);
+    int i = grid.indexOf(now);
+    if (now == null || i < 0 || i == grid.size() - 1) {
+      return false;
+    }
+    chosen.put(key, grid.get(i + 1));
+    ctx.log.printf(
+        "%s %s%s: measured recall@10 below %.2f at k=%d candidates=%d; now candidates=%d%n",
+        v.label(),
+        t.label(),
+        filtered ? " filtered" : "",
+        target,
+        now.k(),
+        now.candidates(),
+        grid.get(i + 1).candidates());
+    return true;
   }
 
   private static String name(Variant v, Setting g) {

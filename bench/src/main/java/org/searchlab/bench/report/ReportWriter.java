@@ -98,7 +98,8 @@ public final class ReportWriter {
             + " measures (what the benchmark computed) are the _ids columns.\n"
             + "- Vector and hybrid cells ran at the smallest beam (num_candidates, Vespa targetHits"
             + " + exploreAdditionalHits) whose tie-aware recall@10 on calibration queries disjoint"
-            + " from the measured ones reached the target (see Calibration); a run with"
+            + " from the measured ones reached the target, or the next larger beam where the"
+            + " measured queries fell short at it (see Calibration); a run with"
             + " --fixed-candidates sends the benchmark's k = num_candidates = 100.\n\n");
 
     md.append("## What this run shows\n\n").append(new Findings(idx).paragraph()).append("\n\n");
