@@ -43,6 +43,10 @@ class ExperimentIntegrationTest {
           "qps_per_core",
           "recall_at_10",
           "overlap_at_10");
+
+  /** Error bound of one /proc CPU reading difference: 4 ticks of 10 ms (process + compilers). */
+  private static final double TICK_RESOLUTION_SECONDS = 0.04;
+
   private static final List<String> FEED_FIELDS =
       List.of("docs_per_sec", "cpu_cores", "docs_per_sec_per_core");
   private static final List<String> CONTEXT_FIELDS =
@@ -113,9 +117,13 @@ class ExperimentIntegrationTest {
                 ? n.get("qps").asDouble() >= 0
                 : n.get("qps").asDouble() > 0,
             "qps in " + n);
-        // CPU time comes in clock ticks: a short cell may see none, a variant's cells together
-        // do.
-        assertTrue(n.get("cpu_cores").asDouble() >= 0, "server CPU in " + n);
+        // CPU time comes from /proc in clock ticks (10 ms), truncated once for the process and
+        // once per JIT compiler thread it leaves out, so one window's reading is exact only to a
+        // few ticks: a 0.3 s cell may read a little below zero. A variant's cells together must
+        // show work.
+        assertTrue(
+            n.get("cpu_cores").asDouble() >= -TICK_RESOLUTION_SECONDS / n.get("seconds").asDouble(),
+            "server CPU in " + n);
         if (n.get("cpu_cores").asDouble() > 0) {
           busy.add(n.get("variant").asText());
         }
