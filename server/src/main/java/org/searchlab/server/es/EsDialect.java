@@ -181,8 +181,6 @@ public final class EsDialect implements Dialect {
             case "application/json", "application/x-ndjson" -> true;
             case "application/vnd.elasticsearch+json", "application/vnd.elasticsearch+x-ndjson" ->
                 true;
-            // curl's default, and what load tools send: the body is still read as JSON.
-            case "application/x-www-form-urlencoded" -> true;
             case "*/*", "application/*" -> !contentType;
             default -> !contentType && type.startsWith("text/");
           };
