@@ -248,10 +248,10 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     }
   }
 
-  /** The dialect's error with the reason bounded and its control characters escaped. */
+  /** The dialect's error with the reason bounded ({@link Text#reason}). */
   private static ApiResponse error(
       Dialect dialect, ApiRequest api, int status, String type, String reason) {
-    return dialect.error(api, status, type, Text.bounded(reason, Text.MAX_MESSAGE));
+    return dialect.error(api, status, type, Text.reason(reason));
   }
 
   /** Answers a request the decoder could not parse, then closes the connection. */

@@ -14,6 +14,17 @@ public final class Text {
 
   private Text() {}
 
+  /**
+   * An error reason cut to {@link #MAX_MESSAGE} characters. Control characters stay: the body is
+   * JSON, whose encoder escapes them, and a YQL error's caret pointer is laid out in lines.
+   */
+  public static String reason(String s) {
+    if (s == null || s.length() <= MAX_MESSAGE) {
+      return s;
+    }
+    return s.substring(0, MAX_MESSAGE) + "... (" + (s.length() - MAX_MESSAGE) + " more characters)";
+  }
+
   /** {@code s} cut to {@link #MAX_QUOTE} characters, control characters escaped. */
   public static String quote(String s) {
     return bounded(s, MAX_QUOTE);

@@ -281,7 +281,7 @@ public final class EsDialect implements Dialect {
     method(r, HttpMethod.GET, HttpMethod.POST);
     long t0 = System.nanoTime();
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
-    EsSearch q = EsSearchParser.parse(body, r);
+    EsSearch q = EsSearchParser.parse(body, r, config.limits().maxQueryDepth());
     SearchResult result = service.search(q.request(), q.embedText());
     ObjectNode out =
         EsResponses.search(
@@ -320,7 +320,7 @@ public final class EsDialect implements Dialect {
         }
       }
       search.put("size", 0).put("track_total_hits", true);
-      EsSearch q = EsSearchParser.parse(search, r);
+      EsSearch q = EsSearchParser.parse(search, r, config.limits().maxQueryDepth());
       count = service.search(q.request(), null).total().value();
     } else {
       count = service.stats().docCount();
