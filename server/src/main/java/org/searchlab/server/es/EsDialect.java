@@ -395,7 +395,15 @@ public final class EsDialect implements Dialect {
       InvalidRequestException err = item.error();
       if (err == null && item.action().equals("create")) {
         Boolean known = existsAfter.get(item.id());
-        if (known != null ? known : service.get(item.id()).isPresent()) {
+        if (known == null) {
+          try {
+            known = service.get(item.id()).isPresent();
+          } catch (InvalidRequestException bad) { // a bad id fails its item, not the bulk
+            err = new EsBulkParser.ItemError(400, "illegal_argument_exception", bad.getMessage());
+            known = false;
+          }
+        }
+        if (err == null && known) {
           err =
               new EsBulkParser.ItemError(
                   409, "version_conflict_engine_exception", conflict(item.id()));
