@@ -102,21 +102,22 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     ConnectionState s = ConnectionState.of(ctx.channel());
     long now = System.nanoTime();
     boolean h2 = http2(ctx);
+    if (s.receivingSince >= 0 && (s.inFlight > 0 || !ctx.channel().config().isAutoRead())) {
+      // The server is answering or has paused reading (back-pressure): the next request is not
+      // late by the client's fault, so its clock starts again once the server is ready for it.
+      s.receivingSince = now;
+    }
     if (!h2
         && s.receivingSince >= 0
         && now - s.receivingSince > limits.requestReadTimeout().toNanos()) {
       routing.metrics().refused("read_timeout");
-      if (s.inFlight == 0) {
-        refuse(
-            ctx,
-            408,
-            "Request Timeout",
-            "the request did not arrive whole within "
-                + limits.requestReadTimeout().toMillis()
-                + " ms (the request read timeout)");
-      } else {
-        ctx.close();
-      }
+      refuse(
+          ctx,
+          408,
+          "Request Timeout",
+          "the request did not arrive whole within "
+              + limits.requestReadTimeout().toMillis()
+              + " ms (the request read timeout)");
       return;
     }
     boolean quiet = s.inFlight == 0 && (h2 || s.receivingSince < 0);

@@ -40,6 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
   private static final String GUARD = "connection-guard";
+
+  /** Netty's own bound on decoded, unanswered HTTP/1.1 requests; see {@link #initChannel}. */
+  private static final int CODEC_PIPELINE_DEPTH = 1 << 20;
+
   private static final String AGGREGATOR = "aggregator";
   private static final String DISPATCHER = "dispatcher";
 
@@ -56,11 +60,16 @@ final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
 
   @Override
   protected void initChannel(SocketChannel ch) {
+    // Netty's codec fails a connection with more than its pipeline depth of requests decoded but
+    // unanswered. The dispatcher already bounds that by pausing reads at maxPipelinedRequests; one
+    // socket read of tiny requests may still decode more than that at once, so the codec's bound
+    // is set far above what one read can carry rather than turning that into a reset.
     HttpServerCodec codec =
         new HttpServerCodec(
             new HttpDecoderConfig()
                 .setMaxInitialLineLength(limits.maxInitialLineLength())
-                .setMaxHeaderSize(limits.maxHeaderSize()));
+                .setMaxHeaderSize(limits.maxHeaderSize()),
+            CODEC_PIPELINE_DEPTH);
     HttpServerUpgradeHandler upgrade =
         new HttpServerUpgradeHandler(
             codec,

@@ -76,14 +76,7 @@ class RangeBoundsTest {
         bulk.append("{\"index\":{\"_id\":\"p").append(i).append("\"}}\n");
         bulk.append("{\"title\":\"priced\",\"price\":").append(PRICES[i]).append("}\n");
       }
-      ServerFixture.Response loaded =
-          f.send(
-              "POST",
-              "/product/_bulk?refresh=true",
-              bulk.toString(),
-              "Content-Type",
-              "application/x-ndjson");
-      assertEquals(200, loaded.status(), loaded.body());
+      f.bulkAndRefresh(bulk.toString());
       int cases = 0;
       for (String bound : BOUNDS) {
         BigDecimal b = new BigDecimal(bound);
