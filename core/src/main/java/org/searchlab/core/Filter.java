@@ -37,16 +37,20 @@ public record Filter(String category, PriceRange price) {
   }
 
   /**
-   * An inclusive range of prices. Elasticsearch's exclusive bounds map onto it by ±1.
+   * An inclusive range of prices. Elasticsearch's exclusive bounds map onto it by ±1. A range with
+   * {@code max < min} is empty and matches nothing, as Elasticsearch answers a range whose bounds
+   * exclude every value (say {@code gt 2147483647} on an integer) with no hits, not an error.
    *
    * @param min the smallest accepted price
-   * @param max the largest accepted price; {@code max ≥ min}
+   * @param max the largest accepted price; below {@code min} for the empty range
    */
   public record PriceRange(int min, int max) {
-    public PriceRange {
-      if (max < min) {
-        throw new InvalidRequestException("price range [" + min + ", " + max + "] is empty");
-      }
+    /** The range no price is in. */
+    public static final PriceRange EMPTY = new PriceRange(1, 0);
+
+    /** Whether no price is in this range. */
+    public boolean isEmpty() {
+      return max < min;
     }
 
     public boolean contains(int price) {

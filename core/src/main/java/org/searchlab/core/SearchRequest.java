@@ -54,6 +54,35 @@ public record SearchRequest(
   public static final int DEFAULT_TARGET_HITS = 10;
   public static final int DEFAULT_TRACK_TOTAL_HITS = 10_000;
 
+  /**
+   * Elasticsearch's {@code indices.query.bool.max_clause_count} before 8.0 and Lucene's {@code
+   * IndexSearcher} default: the term clauses (query tokens × text fields) one text query may expand
+   * to.
+   */
+  public static final int DEFAULT_MAX_CLAUSE_COUNT = 1024;
+
+  /**
+   * The clause limit every store applies, through {@link #validate}. Process-wide like Lucene's
+   * {@code IndexSearcher.setMaxClauseCount}; volatile, so a change is seen by every search thread.
+   */
+  private static volatile int maxClauseCount = DEFAULT_MAX_CLAUSE_COUNT;
+
+  /** The clause limit {@link #validate} applies. */
+  public static int maxClauseCount() {
+    return maxClauseCount;
+  }
+
+  /**
+   * Sets the clause limit for the whole process (a server's startup flag), 1 to 1,048,576; higher
+   * admits longer text queries and costs more per query.
+   */
+  public static void setMaxClauseCount(int n) {
+    if (n < 1 || n > 1 << 20) {
+      throw new InvalidRequestException("max clause count " + n + " is outside [1, 1048576]");
+    }
+    maxClauseCount = n;
+  }
+
   public SearchRequest {
     Objects.requireNonNull(filter, "filter: use Filter.ALL for no filter");
     Objects.requireNonNull(rankProfile, "rankProfile");
@@ -137,6 +166,25 @@ public record SearchRequest(
   private void requireText() {
     if (text == null) {
       throw new InvalidRequestException("rank profile " + rankProfile + " needs query text");
+    }
+    int limit = maxClauseCount;
+    int fields = Schema.TEXT_FIELDS.size();
+    // A token takes at least one character and a separator, so short texts need no analysis.
+    if ((long) (text.length() + 1) / 2 * fields <= limit) {
+      return;
+    }
+    int tokens = org.searchlab.core.analysis.TextAnalysis.tokens(text).size();
+    if ((long) tokens * fields > limit) {
+      throw new InvalidRequestException(
+          "query text has "
+              + tokens
+              + " tokens, "
+              + (long) tokens * fields
+              + " term clauses over the "
+              + fields
+              + " text fields; the limit is "
+              + limit
+              + " (max_clause_count)");
     }
   }
 

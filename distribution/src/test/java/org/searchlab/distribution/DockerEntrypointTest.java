@@ -45,6 +45,14 @@ class DockerEntrypointTest {
     List<String> cmd = instruction("CMD");
     assertTrue(
         cmd.containsAll(List.of("--host", "0.0.0.0", "--data-dir", "/data")), cmd.toString());
+    String user = null;
+    for (String line : Files.readAllLines(DOCKER.resolve("Dockerfile"))) {
+      if (line.startsWith("USER ")) {
+        user = line.substring(5).trim().split(":")[0];
+      }
+    }
+    assertNotNull(user, "the image names its user");
+    assertTrue(!user.equals("0") && !user.equals("root"), "the image runs as " + user);
     runServe(cmd);
   }
 
@@ -61,6 +69,11 @@ class DockerEntrypointTest {
       JsonNode limits = s.getValue().get("deploy").get("resources").get("limits");
       assertNotNull(limits.get("cpus"), s.getKey() + " has a CPU limit");
       assertNotNull(limits.get("memory"), s.getKey() + " has a memory limit");
+      for (JsonNode port : s.getValue().get("ports")) {
+        assertTrue(
+            port.asText().startsWith("${SEARCHLAB_PUBLISH_ADDRESS:-127.0.0.1}:"),
+            s.getKey() + " publishes on loopback unless told otherwise: " + port.asText());
+      }
       List<String> command = new ArrayList<>();
       s.getValue().get("command").forEach(c -> command.add(c.asText()));
       runServe(command);
@@ -118,6 +131,7 @@ class DockerEntrypointTest {
       HttpResponse<String> put =
           http.send(
               HttpRequest.newBuilder(URI.create(base + "/document/v1/product/product/docid/e1"))
+                  .header("Content-Type", "application/json")
                   .POST(
                       HttpRequest.BodyPublishers.ofString(
                           "{\"fields\":{\"title\":\"entrypoint check\",\"embedding\":[0.5,0.5,0.5,0.5]}}"))

@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 
 /**
  * Netty's {@link HttpObjectAggregator} with the server's body limit, answering a body above it with
@@ -29,8 +30,11 @@ final class BodyLimitAggregator extends HttpObjectAggregator {
   protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
     if (oversized instanceof HttpRequest request) {
       boolean whole = oversized instanceof FullHttpMessage;
+      boolean h2 = ctx.channel() instanceof Http2StreamChannel;
       ResponseWriter.tooLarge(ctx, request, routing, whole);
-      closeAfterBody = !whole;
+      // An HTTP/2 stream is not closed: closing one the client still sends on resets it, and the
+      // client never reads the 413. The aggregator discards the rest of its body.
+      closeAfterBody = !whole && !h2;
     } else {
       ctx.close();
     }

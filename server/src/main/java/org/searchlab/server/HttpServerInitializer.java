@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.http.HttpContentDecompressor;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
@@ -15,9 +14,11 @@ import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.util.AsciiString;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds a connection's pipeline, and nothing else. A connection starts as HTTP/1.1 and becomes
@@ -26,38 +27,49 @@ import io.netty.util.AsciiString;
  * CleartextHttp2ServerUpgradeHandler} decides.
  *
  * <pre>
- * HTTP/1.1: codec → gzip decoder → aggregator (body limit, 413) → dispatcher
- * HTTP/2:   frame codec → multiplexer → per stream: frame↔HTTP codec → gzip decoder → aggregator → dispatcher
+ * HTTP/1.1: guard → codec → aggregator (body limit, 413) → dispatcher
+ * HTTP/2:   guard → frame codec → multiplexer → per stream: frame↔HTTP codec → aggregator → dispatcher
  * </pre>
  *
- * <p>Sharable: holds only the immutable {@link Routing}; every handler it adds is new per channel.
+ * <p>The guard ({@link ConnectionGuard}) holds the connection limit and the timeouts. Compressed
+ * bodies are inflated by the dispatcher's executor thread ({@link BodyDecoder}), not here on the
+ * event loop; the body limit applies to the compressed size here and to the inflated size there.
+ *
+ * <p>Sharable: holds the immutable {@link Routing} and the atomic connection count; every handler
+ * it adds is new per channel.
  */
 final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
-  /**
-   * Longest request line: a Vespa {@code GET /search/} carries a 384-d query vector in the URL,
-   * about 8 KB once percent-encoded; Netty's default of 4 KB would refuse it.
-   */
-  static final int MAX_INITIAL_LINE = 64 * 1024;
+  private static final String GUARD = "connection-guard";
 
-  static final int MAX_HEADER_SIZE = 64 * 1024;
+  /** Netty's own bound on decoded, unanswered HTTP/1.1 requests; see {@link #initChannel}. */
+  private static final int CODEC_PIPELINE_DEPTH = 1 << 20;
 
-  private static final String GZIP = "gzip-decoder";
   private static final String AGGREGATOR = "aggregator";
   private static final String DISPATCHER = "dispatcher";
 
   private final Routing routing;
+  private final ServerLimits limits;
+
+  /** Open connections, for {@link ServerLimits#maxConnections()}. */
+  private final AtomicInteger open = new AtomicInteger();
 
   HttpServerInitializer(Routing routing) {
     this.routing = routing;
+    this.limits = routing.config().limits();
   }
 
   @Override
   protected void initChannel(SocketChannel ch) {
+    // Netty's codec fails a connection with more than its pipeline depth of requests decoded but
+    // unanswered. The dispatcher already bounds that by pausing reads at maxPipelinedRequests; one
+    // socket read of tiny requests may still decode more than that at once, so the codec's bound
+    // is set far above what one read can carry rather than turning that into a reset.
     HttpServerCodec codec =
         new HttpServerCodec(
             new HttpDecoderConfig()
-                .setMaxInitialLineLength(MAX_INITIAL_LINE)
-                .setMaxHeaderSize(MAX_HEADER_SIZE));
+                .setMaxInitialLineLength(limits.maxInitialLineLength())
+                .setMaxHeaderSize(limits.maxHeaderSize()),
+            CODEC_PIPELINE_DEPTH);
     HttpServerUpgradeHandler upgrade =
         new HttpServerUpgradeHandler(
             codec,
@@ -65,16 +77,24 @@ final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
                 AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                     ? new Http2ServerUpgradeCodec(frameCodec(), multiplexer())
                     : null,
-            MAX_HEADER_SIZE);
+            limits.maxHeaderSize());
     ChannelPipeline p = ch.pipeline();
+    p.addLast(GUARD, new ConnectionGuard(routing, open));
     p.addLast(new CleartextHttp2ServerUpgradeHandler(codec, upgrade, new PriorKnowledge()));
-    p.addLast(GZIP, new HttpContentDecompressor(0));
     p.addLast(AGGREGATOR, new BodyLimitAggregator(routing));
     p.addLast(DISPATCHER, new RequestDispatcher(routing));
   }
 
-  private static Http2FrameCodec frameCodec() {
-    return Http2FrameCodecBuilder.forServer().build();
+  /**
+   * The HTTP/2 codec with the stream limit, and a header list limit equal to HTTP/1.1's request
+   * line plus headers (the path travels as a header), so both versions take the same requests.
+   */
+  private Http2FrameCodec frameCodec() {
+    Http2Settings settings =
+        Http2Settings.defaultSettings()
+            .maxConcurrentStreams(limits.maxConcurrentStreams())
+            .maxHeaderListSize(limits.maxHeaderListSize());
+    return Http2FrameCodecBuilder.forServer().initialSettings(settings).build();
   }
 
   private Http2MultiplexHandler multiplexer() {
@@ -84,7 +104,6 @@ final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
           protected void initChannel(Http2StreamChannel ch) {
             ch.pipeline()
                 .addLast(new Http2StreamFrameToHttpObjectCodec(true))
-                .addLast(GZIP, new HttpContentDecompressor(0))
                 .addLast(AGGREGATOR, new BodyLimitAggregator(routing))
                 .addLast(DISPATCHER, new RequestDispatcher(routing));
           }
@@ -103,7 +122,6 @@ final class HttpServerInitializer extends ChannelInitializer<SocketChannel> {
       // The multiplexer checks on being added that the frame codec is already before it.
       p.addAfter(ctx.name(), "h2-frame-codec", frameCodec());
       p.addAfter("h2-frame-codec", "h2-multiplexer", multiplexer());
-      p.remove(GZIP);
       p.remove(AGGREGATOR);
       p.remove(DISPATCHER);
       p.remove(this);

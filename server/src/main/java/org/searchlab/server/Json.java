@@ -28,6 +28,8 @@ public final class Json {
       JsonMapper.builder()
           .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          // As Elasticsearch: {"price":1,"price":2} is an error, not "the last one wins".
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .build();
 
   private Json() {}

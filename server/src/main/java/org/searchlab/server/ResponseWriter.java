@@ -62,7 +62,6 @@ final class ResponseWriter {
     return f;
   }
 
-  /** Answers a body above the limit with 413 in the dialect's shape and closes. */
   /**
    * Answers an oversized request with a 413 in the dialect's shape. With {@code closeNow} the
    * connection closes once the answer is written (the body already arrived whole); otherwise the
@@ -100,7 +99,9 @@ final class ResponseWriter {
             + ": body above "
             + routing.config().maxContentLength());
     routing.metrics().request(dialect.name(), "oversized", "none", 413, System.nanoTime() - t0);
-    if (closeNow || ctx.channel() instanceof Http2StreamChannel) {
+    if (ctx.channel() instanceof Http2StreamChannel) {
+      write(ctx, request, resp, false); // the stream ends with the answer; no reset
+    } else if (closeNow) {
       write(ctx, request, resp, true);
     } else {
       write(ctx, request, resp.withHeader(HttpHeaderNames.CONNECTION.toString(), "close"), false);

@@ -5,9 +5,12 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -17,6 +20,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.embed.Embedder;
 import org.searchlab.server.es.EsDialect;
@@ -44,6 +48,7 @@ public final class SearchServer implements AutoCloseable {
   private SearchServer(ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
       throws InterruptedException {
     this.config = config;
+    requireSafeBind(config);
     this.metrics = new ServerMetrics();
     metrics.bindIndex(index);
     SearchService service = new SearchService(index, embedder, metrics);
@@ -70,6 +75,11 @@ public final class SearchServer implements AutoCloseable {
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.SO_BACKLOG, 1024)
               .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(
+                  ChannelOption.WRITE_BUFFER_WATER_MARK,
+                  new WriteBufferWaterMark(
+                      config.limits().responseBufferBytes() / 2,
+                      config.limits().responseBufferBytes()))
               .childHandler(new HttpServerInitializer(routing))
               .bind(config.host(), config.port())
               .sync()
@@ -95,7 +105,11 @@ public final class SearchServer implements AutoCloseable {
             + config.host()
             + ":"
             + s.port
-            + " (HTTP/1.1 + h2c), index '"
+            + " (HTTP/1.1 + h2c"
+            + (config.security().authenticates()
+                ? ", API keys required"
+                : config.security().insecure() ? ", NO authentication (--insecure)" : "")
+            + "), index '"
             + config.indexName()
             + "', document type '"
             + config.documentType()
@@ -106,6 +120,36 @@ public final class SearchServer implements AutoCloseable {
             + ", embedder "
             + embedder.map(Embedder::name).orElse("none"));
     return s;
+  }
+
+  /**
+   * Refuses to expose an unauthenticated server: binding anything but a loopback address needs
+   * credentials ({@code --api-key-file}) or an explicit {@code --insecure}.
+   */
+  static void requireSafeBind(ServerConfig config) {
+    ServerSecurity sec = config.security();
+    if (sec.authenticates() || sec.insecure() || loopback(config.host())) {
+      return;
+    }
+    throw new InvalidRequestException(
+        "refusing to bind "
+            + config.host()
+            + " without credentials: every endpoint, writes included, would be open to anyone"
+            + " who can reach it. Give --api-key-file FILE, bind 127.0.0.1, or accept the risk"
+            + " with --insecure");
+  }
+
+  private static boolean loopback(String host) {
+    try {
+      for (InetAddress a : InetAddress.getAllByName(host)) {
+        if (!a.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return true;
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   /** The bound port (the real one when the config asked for 0). */

@@ -27,6 +27,9 @@ import org.searchlab.core.InvalidRequestException;
  *     store has no such knob (not checked)
  * @param hnswEfConstruction the store's efConstruction, checked against {@code ef_construction}; 0
  *     when not checked
+ * @param limits the bounds on connections and requests
+ * @param security credentials, accepted host names, and whether a non-loopback bind without
+ *     credentials is accepted
  */
 public record ServerConfig(
     String host,
@@ -41,7 +44,9 @@ public record ServerConfig(
     String indexName,
     String documentType,
     int hnswM,
-    int hnswEfConstruction) {
+    int hnswEfConstruction,
+    ServerLimits limits,
+    ServerSecurity security) {
 
   /** Elasticsearch's default {@code http.max_content_length}: 100 MB. */
   public static final int DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -60,7 +65,9 @@ public record ServerConfig(
           "product",
           "product",
           0,
-          0);
+          0,
+          ServerLimits.DEFAULT,
+          ServerSecurity.DEFAULT);
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -76,6 +83,9 @@ public record ServerConfig(
     check("retry-after seconds", retryAfterSeconds, 1, 3600);
     check("hnsw m", hnswM, 0, 512);
     check("hnsw ef_construction", hnswEfConstruction, 0, 1 << 16);
+    if (limits == null || security == null) {
+      throw new InvalidRequestException("limits and security are required");
+    }
     if (indexName == null || !indexName.matches("[a-z0-9][a-z0-9_.-]*")) {
       throw new InvalidRequestException(
           "index name '" + indexName + "' must be lower-case letters, digits, '_', '.', '-'");
@@ -113,6 +123,8 @@ public record ServerConfig(
     b.documentType = documentType;
     b.hnswM = hnswM;
     b.hnswEfConstruction = hnswEfConstruction;
+    b.limits = limits;
+    b.security = security;
     return b;
   }
 
@@ -134,6 +146,8 @@ public record ServerConfig(
     private String documentType;
     private int hnswM;
     private int hnswEfConstruction;
+    private ServerLimits limits;
+    private ServerSecurity security;
 
     private Builder() {}
 
@@ -202,6 +216,16 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder limits(ServerLimits v) {
+      limits = v;
+      return this;
+    }
+
+    public Builder security(ServerSecurity v) {
+      security = v;
+      return this;
+    }
+
     public ServerConfig build() {
       return new ServerConfig(
           host,
@@ -216,7 +240,9 @@ public record ServerConfig(
           indexName,
           documentType,
           hnswM,
-          hnswEfConstruction);
+          hnswEfConstruction,
+          limits,
+          security);
     }
   }
 }

@@ -266,7 +266,7 @@ abstract class ErrorResponsesTestCase {
   void badContentType() throws Exception {
     esError(
         f.send("POST", "/product/_search", "{}", "Content-Type", "text/plain"),
-        406,
+        415,
         "Content-Type [text/plain] is not supported");
     esError(
         f.send(

@@ -186,13 +186,13 @@ class MetricsAndProtocolTest {
       socket.setSoTimeout(30_000);
       String search = "{\"query\":{\"match_all\":{}},\"size\":0}";
       String requests =
-          "POST /product/_search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          "POST /product/_search HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
               + "Content-Length: "
               + search.length()
               + "\r\n\r\n"
               + search
-              + "GET /nothing-here HTTP/1.1\r\nHost: x\r\n\r\n"
-              + "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+              + "GET /nothing-here HTTP/1.1\r\nHost: localhost\r\n\r\n"
+              + "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
       socket.getOutputStream().write(requests.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       String all =
           new String(

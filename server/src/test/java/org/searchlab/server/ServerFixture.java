@@ -109,6 +109,14 @@ final class ServerFixture implements AutoCloseable {
     return new Response(r.statusCode(), r.body(), r.headers());
   }
 
+  /** Sends an NDJSON bulk to the index with {@code refresh=true}; asserts no item failed. */
+  void bulkAndRefresh(String ndjson) throws Exception {
+    Response r =
+        send("POST", "/product/_bulk?refresh=true", ndjson, "Content-Type", "application/x-ndjson");
+    assertEquals(200, r.status(), r.body());
+    assertEquals(false, r.json().get("errors").booleanValue(), r.body());
+  }
+
   /** Loads documents through {@code _bulk} in batches and refreshes; returns them. */
   List<Document> load(SyntheticCorpus corpus, int n) throws Exception {
     return load(corpus, n, 500);

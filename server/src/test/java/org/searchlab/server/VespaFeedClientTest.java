@@ -37,16 +37,7 @@ class VespaFeedClientTest {
     SyntheticCorpus corpus = new SyntheticCorpus(seed, ServerFixture.DIMS);
     List<Document> docs = corpus.documents(DOCS);
     try (ServerFixture f = ServerFixture.start(store)) {
-      StringBuilder puts = new StringBuilder();
-      for (Document d : docs) {
-        ObjectNode fields = ServerFixture.source(d);
-        fields.remove("id");
-        puts.append("{\"put\":\"id:product:product::")
-            .append(d.id())
-            .append("\",\"fields\":")
-            .append(Json.MAPPER.writeValueAsString(fields))
-            .append("}\n");
-      }
+      String puts = putLines(docs);
       StringBuilder updates = new StringBuilder();
       for (Document d : docs) {
         updates
@@ -56,7 +47,7 @@ class VespaFeedClientTest {
             .append(d.price() + 100)
             .append("}}}\n");
       }
-      feed(f, puts.toString(), FeedClientBuilder.Compression.gzip);
+      feed(f, puts, FeedClientBuilder.Compression.gzip);
       feed(f, updates.toString(), FeedClientBuilder.Compression.none);
       assertEquals(200, f.send("POST", "/_admin/refresh", (String) null).status());
 
@@ -99,6 +90,21 @@ class VespaFeedClientTest {
               .asLong();
       assertEquals(DOCS, total);
     }
+  }
+
+  /** The documents as the feed client's JSONL put operations. */
+  static String putLines(List<Document> docs) throws Exception {
+    StringBuilder puts = new StringBuilder();
+    for (Document d : docs) {
+      ObjectNode fields = ServerFixture.source(d);
+      fields.remove("id");
+      puts.append("{\"put\":\"id:product:product::")
+          .append(d.id())
+          .append("\",\"fields\":")
+          .append(Json.MAPPER.writeValueAsString(fields))
+          .append("}\n");
+    }
+    return puts.toString();
   }
 
   private static void feed(ServerFixture f, String jsonl, FeedClientBuilder.Compression compression)

@@ -9,9 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.searchlab.bench.data.StandardData;
+import org.searchlab.bench.experiment.BenchQuery;
 import org.searchlab.bench.experiment.Corpus;
 import org.searchlab.bench.experiment.ExperimentRunner;
 import org.searchlab.bench.experiment.Profile;
+import org.searchlab.bench.experiment.QueryFile;
 import org.searchlab.bench.experiment.Variant;
 import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
@@ -104,6 +106,41 @@ final class ExperimentCommand implements Callable<Integer> {
   Integer recallQueries;
 
   @Option(
+      names = "--queries",
+      paramLabel = "FILE",
+      description =
+          "Your own queries instead of the sampled ones: NDJSON, one object a line with \"text\","
+              + " optional \"vector\" (else \"embed\" or the text is embedded with MiniLM) and"
+              + " optional \"category\" (else the nearest document's). Exact ground truth is"
+              + " computed for them; see bench/README.md.")
+  Path queries;
+
+  @Option(
+      names = "--recall-target",
+      split = ",",
+      description =
+          "recall@10 target(s) the vector and hybrid beams are calibrated to, e.g. 0.95 or"
+              + " 0.95,0.99 (default: the profile's; standard 0.95, full 0.95 and 0.99).")
+  List<Double> recallTargets;
+
+  @Option(
+      names = "--fixed-candidates",
+      description =
+          "Send the benchmark's literal k = num_candidates = targetHits = 100 instead of the"
+              + " calibrated beams (the calibration grid still runs for the recall/QPS curves).")
+  boolean fixedCandidates;
+
+  @Option(
+      names = "--rounds",
+      description = "Paired rounds of the query cells (overrides the profile).")
+  Integer rounds;
+
+  @Option(
+      names = "--calibration-queries",
+      description = "Calibration queries, disjoint from the measured ones (overrides the profile).")
+  Integer calibrationQueries;
+
+  @Option(
       names = "--seed",
       defaultValue = "20241122",
       description = "Corpus and query seed. Default: ${DEFAULT-VALUE}.")
@@ -166,6 +203,18 @@ final class ExperimentCommand implements Callable<Integer> {
     if (noMain) {
       b.mainPhases(false);
     }
+    if (recallTargets != null) {
+      b.recallTargets(recallTargets);
+    }
+    if (fixedCandidates) {
+      b.fixedCandidates(true);
+    }
+    if (rounds != null) {
+      b.rounds(rounds);
+    }
+    if (calibrationQueries != null) {
+      b.calibrationQueries(calibrationQueries);
+    }
     Profile p = b.build();
     List<Variant> vs = new ArrayList<>();
     for (String v :
@@ -208,6 +257,15 @@ final class ExperimentCommand implements Callable<Integer> {
                 corpus.docs().subList(0, p.docs()),
                 Corpus.sampleQueries(corpus.docs().subList(0, p.docs()), queryCount, seed + 1),
                 corpus.source());
+    if (queries != null) {
+      List<BenchQuery> own = QueryFile.read(queries, main.docs(), MiniLmEmbedder::create);
+      main =
+          new Corpus(
+              main.docs(),
+              own,
+              main.source() + "; " + own.size() + " queries from " + queries.getFileName());
+      System.err.printf("experiment: %d queries from %s%n", own.size(), queries);
+    }
     new ExperimentRunner(p, vs, p.mainPhases() ? main : corpus, outDir, home, System.err, keepData)
         .run();
     System.out.println(outDir.resolve("report.md"));

@@ -18,7 +18,8 @@ final class EsDialect implements SearchDialect {
   static final String INDEX = "product";
 
   @Override
-  public HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered) {
+  public HttpRequest search(
+      URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting) {
     ObjectNode body = Json.object();
     body.put("size", 10);
     body.put("_source", false);
@@ -33,7 +34,7 @@ final class EsDialect implements SearchDialect {
       }
     }
     if (type != QueryType.LEXICAL) {
-      ObjectNode knn = knn(q, 100, 100);
+      ObjectNode knn = knn(q, setting.k(), setting.candidates());
       if (filtered) {
         knn.set("filter", filter(q.category()));
       }

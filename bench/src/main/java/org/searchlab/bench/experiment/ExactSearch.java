@@ -9,6 +9,7 @@ import org.searchlab.core.Filter;
 import org.searchlab.core.Hit;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.scoring.VectorScores;
 import org.searchlab.testing.ExactCorpus;
 
 /**
@@ -58,6 +59,54 @@ public final class ExactSearch {
       }
     }
     return out;
+  }
+
+  /**
+   * The exact answer to a benchmark query with the exact score of any document: BM25 for lexical,
+   * closeness for vector, and for hybrid what the stores fuse, the BM25 score (0 without a matching
+   * term) plus the closeness of documents in the exact top {@value #VECTOR_K} neighbours (0
+   * outside). A document the query's filter rejects, or that neither part matches, scores NaN.
+   */
+  public ExactAnswer answer(BenchQuery q, QueryType type, boolean filtered, int k) {
+    Filter filter = filtered ? Filter.category(q.category()) : Filter.ALL;
+    return switch (type) {
+      case LEXICAL -> {
+        Map<String, Float> lexical = corpus.lexicalScores(q.text(), filter);
+        yield new ExactAnswer(best(lexical, k), id -> orNaN(lexical.get(id)));
+      }
+      case VECTOR ->
+          new ExactAnswer(
+              corpus.vectorHits(q.vector(), filter, k),
+              id -> {
+                Document d = corpus.get(id);
+                return d == null || !d.hasEmbedding() || !filter.matches(d)
+                    ? Double.NaN
+                    : VectorScores.closeness(q.vector(), d.embedding());
+              });
+      case HYBRID -> {
+        Map<String, Float> lexical = corpus.lexicalScores(q.text(), filter);
+        Map<String, Float> vector = new HashMap<>();
+        for (Hit h : corpus.vectorHits(q.vector(), filter, VECTOR_K)) {
+          vector.put(h.id(), h.score());
+        }
+        Map<String, Float> fused = new HashMap<>(lexical);
+        vector.forEach((id, s) -> fused.merge(id, s, Float::sum));
+        yield new ExactAnswer(best(fused, k), id -> orNaN(fused.get(id)));
+      }
+    };
+  }
+
+  /** The {@code k} best of a score map, in the oracle's order (score, then id). */
+  private static List<Hit> best(Map<String, Float> scores, int k) {
+    return scores.entrySet().stream()
+        .map(e -> new Hit(e.getKey(), e.getValue()))
+        .sorted(ExactCorpus.BY_SCORE)
+        .limit(k)
+        .toList();
+  }
+
+  private static double orNaN(Float f) {
+    return f == null ? Double.NaN : f;
   }
 
   /** The exact {@code k} nearest neighbours (unfiltered), for the HNSW grid. */

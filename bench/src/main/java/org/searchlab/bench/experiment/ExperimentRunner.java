@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -16,11 +15,12 @@ import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
 
 /**
- * Runs a whole experiment: loads the corpus, computes exact top-10s, runs the benchmark's procedure
- * for each selected variant (one server at a time; the segmented variants share one server, the
- * force-merged one measured after the other), then the segment-count sweep and the HNSW grid when
- * the profile asks for them; computes overlap@10 between variants; writes {@code results.jsonl} and
- * the report. Single-threaded orchestration; not thread-safe.
+ * Runs a whole experiment: starts every selected variant's server and feeds it (the force-merged
+ * one from a copy of the segmented index), calibrates the vector and hybrid beams to the recall
+ * targets on queries disjoint from the measured ones, measures the query cells in paired rounds
+ * with tie-aware recall and overlap against exact search, runs the write phases per store, then the
+ * segment-count sweep and the HNSW grid when the profile asks for them; writes {@code
+ * results.jsonl} and the report. Single-threaded orchestration; not thread-safe.
  */
 public final class ExperimentRunner {
   private final Profile profile;
@@ -65,27 +65,37 @@ public final class ExperimentRunner {
     List<BenchQuery> quality =
         corpus.queries().subList(0, Math.min(profile.recallQueries(), corpus.queries().size()));
 
-    List<List<Variant>> families = families();
     int cells = 0;
+    double planned = 0;
+    long feedDocs = 0;
+    int nv = variants.size();
     if (profile.mainPhases()) {
-      for (List<Variant> f : families) {
-        cells += ProcedureRun.cells(profile, f);
-      }
+      cells += PairedRounds.cells(profile, nv) + Calibration.cells(nv);
+      planned += cells * PairedRounds.seconds(profile);
+      int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
+      feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
+      cells += writeCells;
+      planned += writeCells * PairedRounds.seconds(profile);
     }
-    double planned = cells * ProcedureRun.seconds(profile);
     Corpus sweepCorpus = profile.sweepDocs() > 0 ? head(profile.sweepDocs()) : null;
     boolean sweep = sweepCorpus != null && !profile.sweepSegments().isEmpty();
     if (sweep) {
       cells += SegmentSweep.cells(profile);
       planned += SegmentSweep.cells(profile) * SegmentSweep.seconds(profile);
+      feedDocs += sweepCorpus.docs().size();
     }
-    List<String> gridStores = families.stream().map(f -> f.get(0).store()).distinct().toList();
+    List<String> gridStores = variants.stream().map(Variant::store).distinct().sorted().toList();
     boolean grid = profile.gridDocs() > 0;
     if (grid) {
       cells += HnswGrid.cells(gridStores.size());
       planned += HnswGrid.cells(gridStores.size()) * ProcedureRun.seconds(profile);
+      feedDocs +=
+          (long) gridStores.size()
+              * HnswGrid.M.size()
+              * HnswGrid.EF_CONSTRUCTION.size()
+              * Math.min(profile.gridDocs(), corpus.docs().size());
     }
-    Progress progress = new Progress(log, cells, planned);
+    Progress progress = new Progress(log, cells, planned, feedDocs);
     progress.step(
         "plan",
         String.format(
@@ -99,26 +109,14 @@ public final class ExperimentRunner {
 
     try (LoadGenerator load = new LoadGenerator()) {
       RunContext ctx = new RunContext(profile, outDir, info, progress, load, log);
-      Map<String, List<List<String>>> returned = new HashMap<>();
       if (profile.mainPhases()) {
-        progress.step("exact", "exact top-10 for " + quality.size() + " quality queries");
-        ExactSearch exact = new ExactSearch(corpus.docs(), quality);
-        Map<String, List<List<String>>> truth = ProcedureRun.exactTopTen(exact, quality);
-        for (List<Variant> f : families) {
-          new ProcedureRun(ctx, corpus, quality, truth, returned).run(f);
-          deleteData(ctx.outDir.resolve("data").resolve(f.get(0).store()));
-        }
-        ctx.replaceAll(withOverlap(ctx.rows(), returned));
-        // Overlap exists only in memory: write the rows now so an interrupted sweep keeps it.
-        writeJsonl(outDir.resolve("results.partial.jsonl"), ctx.rows());
+        mainPhases(ctx, quality);
       }
       if (sweep) {
         List<BenchQuery> sweepQuality = sweepCorpus.queries().subList(0, quality.size());
-        progress.step("exact", "exact top-10 over the sweep corpus");
-        Map<String, List<List<String>>> truth =
-            ProcedureRun.exactTopTen(
-                new ExactSearch(sweepCorpus.docs(), sweepQuality), sweepQuality);
-        new SegmentSweep(ctx, sweepCorpus, sweepQuality, truth).run();
+        new SegmentSweep(
+                ctx, sweepCorpus, sweepQuality, new ExactSearch(sweepCorpus.docs(), sweepQuality))
+            .run();
         deleteData(ctx.outDir.resolve("data").resolve("sweep"));
       }
       if (grid) {
@@ -158,16 +156,66 @@ public final class ExperimentRunner {
     }
   }
 
-  /** The variants grouped by the server they run on, mutable first. */
-  private List<List<Variant>> families() {
-    List<List<Variant>> out = new ArrayList<>();
-    if (variants.contains(Variant.MUTABLE)) {
-      out.add(List.of(Variant.MUTABLE));
+  /**
+   * Every variant's server up at once: calibration, the paired rounds, then the write phases of
+   * each store (the force-merged copy stopped first).
+   */
+  private void mainPhases(RunContext ctx, List<BenchQuery> quality)
+      throws IOException, InterruptedException {
+    List<BenchQuery> calibrationQueries = calibrationQueries();
+    ExactSearch exact = new ExactSearch(corpus.docs(), quality);
+    try (Servers servers = Servers.start(ctx, corpus, variants)) {
+      Calibration calibration = new Calibration(ctx, corpus, calibrationQueries, exact, servers);
+      calibration.run();
+      new PairedRounds(ctx, corpus, quality, exact, servers, calibration).run();
+      for (Map.Entry<String, Session> w : servers.writers().entrySet()) {
+        String label =
+            w.getKey().equals("mutable")
+                ? Variant.MUTABLE.label()
+                : variants.contains(Variant.SEGMENTED)
+                    ? Variant.SEGMENTED.label()
+                    : Variant.SEGMENTED_FORCEMERGED.label();
+        new ProcedureRun(ctx, corpus).writes(w.getValue(), label);
+      }
     }
-    List<Variant> segmented =
-        variants.stream().filter(v -> v.store().equals("segmented")).distinct().sorted().toList();
-    if (!segmented.isEmpty()) {
-      out.add(segmented);
+    for (String store : List.of("mutable", "segmented", Variant.SEGMENTED_FORCEMERGED.label())) {
+      deleteData(ctx.outDir.resolve("data").resolve(store));
+    }
+  }
+
+  /**
+   * The calibration queries: made like the measured ones but from documents no measured query was
+   * made from and with texts no measured query has, so that the settings are not tuned on the
+   * queries they are judged by.
+   */
+  private List<BenchQuery> calibrationQueries() {
+    java.util.Set<String> usedIds = new java.util.HashSet<>();
+    java.util.Set<String> usedTexts = new java.util.HashSet<>();
+    for (BenchQuery q : corpus.queries()) {
+      usedIds.add(q.sourceId());
+      usedTexts.add(q.text());
+    }
+    List<org.searchlab.core.Document> rest =
+        corpus.docs().stream().filter(d -> !usedIds.contains(d.id())).toList();
+    List<BenchQuery> out = new ArrayList<>();
+    for (BenchQuery q :
+        Corpus.sampleQueries(
+            rest.isEmpty() ? corpus.docs() : rest, 4 * profile.calibrationQueries(), 7L)) {
+      if (!usedTexts.contains(q.text()) && !usedIds.contains(q.sourceId())) {
+        out.add(q);
+        usedTexts.add(q.text());
+      }
+      if (out.size() == profile.calibrationQueries()) {
+        break;
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no calibration query disjoint from the measured ones: the corpus has "
+              + corpus.docs().size()
+              + " documents and "
+              + corpus.queries().size()
+              + " measured queries");
     }
     return out;
   }
@@ -180,39 +228,6 @@ public final class ExperimentRunner {
     List<org.searchlab.core.Document> docs = corpus.docs().subList(0, n);
     return new Corpus(
         docs, Corpus.sampleQueries(docs, corpus.queries().size(), 42L * n), corpus.source());
-  }
-
-  /**
-   * Sets overlap@10 on the query rows measured after flush or merge: the segmented variants against
-   * {@code mutable}, {@code mutable} against {@code segmented} (or the force-merged one when only
-   * that ran).
-   */
-  private List<ResultRow> withOverlap(List<ResultRow> rows, Map<String, List<List<String>>> ids) {
-    List<ResultRow> out = new ArrayList<>(rows.size());
-    for (ResultRow r : rows) {
-      boolean measured =
-          r.isQueryCell()
-              && (r.phase().equals(Phases.AFTER_FLUSH) || r.phase().equals(Phases.AFTER_MERGE));
-      if (!measured) {
-        out.add(r);
-        continue;
-      }
-      QueryType t = QueryType.valueOf(r.queryType().toUpperCase(java.util.Locale.ROOT));
-      List<List<String>> mine = ids.get(ProcedureRun.key(r.variant(), t, r.filtered()));
-      List<List<String>> other = null;
-      for (Variant ref :
-          r.variant().equals(Variant.MUTABLE.label())
-              ? List.of(Variant.SEGMENTED, Variant.SEGMENTED_FORCEMERGED)
-              : List.of(Variant.MUTABLE)) {
-        other = ids.get(ProcedureRun.key(ref.label(), t, r.filtered()));
-        if (other != null) {
-          break;
-        }
-      }
-      Double overlap = mine == null || other == null ? null : Quality.overlap(mine, other, 10);
-      out.add(r.withQuality(r.recallAt10(), overlap));
-    }
-    return out;
   }
 
   private static void writeJsonl(Path file, List<ResultRow> rows) throws IOException {

@@ -23,18 +23,14 @@ final class HnswGrid {
   private final RunContext ctx;
   private final Corpus corpus;
   private final List<BenchQuery> qualityQueries;
-  private final List<List<String>> exact;
+  private final ExactSearch exact;
 
   HnswGrid(
       RunContext ctx, Corpus corpus, List<BenchQuery> qualityQueries, ExactSearch exactSearch) {
     this.ctx = ctx;
     this.corpus = corpus;
     this.qualityQueries = qualityQueries;
-    List<List<String>> truth = new ArrayList<>();
-    for (BenchQuery q : qualityQueries) {
-      truth.add(exactSearch.vectorTopK(q, K));
-    }
-    this.exact = truth;
+    this.exact = exactSearch;
   }
 
   static int cells(int stores) {
@@ -62,6 +58,7 @@ final class HnswGrid {
             s.admin.createIndex(corpus.dimension(), m, efc);
             FeedStats feed =
                 s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+            ctx.progress.fed(feed.docs(), feed.seconds());
             s.admin.refresh();
             if (store.equals("segmented")) {
               s.admin.forceMerge(1);
@@ -74,7 +71,16 @@ final class HnswGrid {
               for (BenchQuery q : qualityQueries) {
                 quality.add(s.dialect.vectorSearch(s.server.base(), q, K, ef));
               }
-              Double recall = Quality.recall(s.ids(quality), exact, K);
+              Double recall =
+                  QualityCheck.evaluate(
+                          exact,
+                          qualityQueries,
+                          QueryType.VECTOR,
+                          false,
+                          java.util.Map.of(name, s.ids(quality)),
+                          List.of())
+                      .recall()
+                      .get(name);
               List<HttpRequest> load = new ArrayList<>();
               for (BenchQuery q : corpus.queries()) {
                 load.add(s.dialect.vectorSearch(s.server.base(), q, K, ef));

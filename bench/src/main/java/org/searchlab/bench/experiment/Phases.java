@@ -11,6 +11,7 @@ public final class Phases {
   public static final String DURING_REFEED = "during_refeed";
   public static final String SWEEP = "sweep";
   public static final String GRID = "grid";
+  public static final String CALIBRATION = "calibration";
 
   private Phases() {}
 }

@@ -27,6 +27,13 @@ import java.util.Objects;
  * @param gridDocs documents of the HNSW grid index (0 skips the grid)
  * @param serverHeap the server JVM's -Xmx, e.g. {@code 2g}
  * @param mainPhases whether to run the benchmark procedure (false for the grid-only profile)
+ * @param rounds paired rounds of the query cells (1 or more); more narrows the intervals, each
+ *     round costs one cell per variant, query type, filter setting and client count
+ * @param recallTargets recall@10 targets the vector and hybrid cells are calibrated to, the first
+ *     one the headline (each further target repeats the vector and hybrid cells)
+ * @param calibrationQueries queries of the calibration set (disjoint from the measured ones)
+ * @param fixedCandidates whether to skip the choice and send the benchmark's literal {@code k =
+ *     num_candidates = 100} (the calibration grid still runs, for the recall/QPS curves)
  */
 public record Profile(
     String name,
@@ -44,7 +51,11 @@ public record Profile(
     Duration sweepDuration,
     int gridDocs,
     String serverHeap,
-    boolean mainPhases) {
+    boolean mainPhases,
+    int rounds,
+    List<Double> recallTargets,
+    int calibrationQueries,
+    boolean fixedCandidates) {
 
   public Profile {
     Objects.requireNonNull(name, "name");
@@ -56,23 +67,40 @@ public record Profile(
     refeedClients = List.copyOf(refeedClients);
     sweepSegments = List.copyOf(sweepSegments);
     sweepClients = List.copyOf(sweepClients);
+    recallTargets = List.copyOf(recallTargets);
+    for (double t : recallTargets) {
+      if (!(t > 0 && t <= 1)) {
+        throw new IllegalArgumentException("a recall target must be in (0, 1]; got " + t);
+      }
+    }
+    if (mainPhases && rounds < 1) {
+      throw new IllegalArgumentException("rounds must be 1 or more; got " + rounds);
+    }
+    if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
+      throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
+    }
   }
+
+  /** The default recall@10 target of the calibrated cells. */
+  public static final double DEFAULT_RECALL_TARGET = 0.95;
 
   private static final List<Integer> BENCHMARK_CLIENTS = List.of(1, 2, 4, 8, 16, 32, 64);
   private static final List<Integer> SWEEP_SEGMENTS = List.of(100, 50, 20, 10, 5, 2, 1);
 
-  /** At most 5 minutes on 2 cores: a small corpus, 3 client counts, 1.5 s cells. */
+  /** At most 5 minutes on 2 cores: a small corpus, 2 client counts, 3 rounds of 0.8 s cells. */
   public static Profile quick() {
     return builder()
         .name("quick")
         .docs(4_000)
         .dimension(384)
-        .clients(List.of(1, 4, 16))
+        .clients(List.of(1, 16))
         .refeedClients(List.of(1, 16))
-        .warmup(Duration.ofMillis(300))
-        .duration(Duration.ofSeconds(1))
+        .warmup(Duration.ofMillis(200))
+        .duration(Duration.ofMillis(600))
         .queryCount(200)
         .recallQueries(40)
+        .rounds(3)
+        .calibrationQueries(40)
         .sweepDocs(2_000)
         .sweepSegments(List.of(10, 5, 1))
         .sweepClients(List.of(1, 16))
@@ -84,33 +112,39 @@ public record Profile(
   }
 
   /**
-   * The default: 100k documents (tens of segments in the segmented variant), the benchmark's 7
-   * client counts with 0.5 s warm-up + 2.5 s cells (126 query cells), and the sweep over 100 … 1
-   * segments on 30k docs with 1.5 s cells. Budget on an idle 2-core machine: ~7 min of query cells,
-   * ~4 min of sweep cells, the rest feeds, merges and server starts.
+   * The default: 100k documents (tens of segments in the segmented variant), 4 of the benchmark's
+   * client counts (1, 4, 16, 64) in 6 paired rounds of 0.2 s warm-up + 0.9 s cells (72 cells a
+   * round, ~8 min), the calibration grid (~1.5 min with its curve cells), and the sweep over 100 …
+   * 1 segments on 30k docs with 1 s cells (~2.5 min); the rest is feeds, merges and server starts.
+   * The benchmark's 7 client counts and 20 s cells are the {@code full} profile.
    */
   public static Profile standard() {
     return builder()
         .name("standard")
         .docs(100_000)
         .dimension(384)
-        .clients(BENCHMARK_CLIENTS)
+        .clients(List.of(1, 4, 16, 64))
         .refeedClients(List.of(1, 16, 64))
-        .warmup(Duration.ofMillis(500))
-        .duration(Duration.ofMillis(2_500))
+        .warmup(Duration.ofMillis(200))
+        .duration(Duration.ofMillis(900))
         .queryCount(2_000)
         .recallQueries(200)
+        .rounds(6)
+        .calibrationQueries(200)
         .sweepDocs(30_000)
         .sweepSegments(SWEEP_SEGMENTS)
         .sweepClients(List.of(1, 16))
-        .sweepDuration(Duration.ofMillis(1_500))
+        .sweepDuration(Duration.ofMillis(1_000))
         .gridDocs(0)
         .serverHeap("3g")
         .mainPhases(true)
         .build();
   }
 
-  /** The benchmark's scale: 1M documents, 20 s cells (hours on 2 cores). */
+  /**
+   * The benchmark's scale: 1M documents, 7 client counts, 20 s cells in 7 paired rounds, at recall
+   * targets 0.95 and 0.99 (many hours on 2 cores).
+   */
   public static Profile full() {
     return builder()
         .name("full")
@@ -122,6 +156,9 @@ public record Profile(
         .duration(Duration.ofSeconds(20))
         .queryCount(10_000)
         .recallQueries(500)
+        .rounds(7)
+        .recallTargets(List.of(DEFAULT_RECALL_TARGET, 0.99))
+        .calibrationQueries(500)
         .sweepDocs(200_000)
         .sweepSegments(SWEEP_SEGMENTS)
         .sweepClients(List.of(1, 16))
@@ -191,6 +228,10 @@ public record Profile(
     b.gridDocs = gridDocs;
     b.serverHeap = serverHeap;
     b.mainPhases = mainPhases;
+    b.rounds = rounds;
+    b.recallTargets = recallTargets;
+    b.calibrationQueries = calibrationQueries;
+    b.fixedCandidates = fixedCandidates;
     return b;
   }
 
@@ -215,8 +256,32 @@ public record Profile(
     private int gridDocs;
     private String serverHeap;
     private boolean mainPhases;
+    private int rounds = 1;
+    private List<Double> recallTargets = List.of(DEFAULT_RECALL_TARGET);
+    private int calibrationQueries = 100;
+    private boolean fixedCandidates;
 
     private Builder() {}
+
+    public Builder rounds(int v) {
+      rounds = v;
+      return this;
+    }
+
+    public Builder recallTargets(List<Double> v) {
+      recallTargets = v;
+      return this;
+    }
+
+    public Builder calibrationQueries(int v) {
+      calibrationQueries = v;
+      return this;
+    }
+
+    public Builder fixedCandidates(boolean v) {
+      fixedCandidates = v;
+      return this;
+    }
 
     public Builder name(String v) {
       name = v;
@@ -315,7 +380,11 @@ public record Profile(
           sweepDuration,
           gridDocs,
           serverHeap,
-          mainPhases);
+          mainPhases,
+          rounds,
+          recallTargets,
+          calibrationQueries,
+          fixedCandidates);
     }
   }
 }

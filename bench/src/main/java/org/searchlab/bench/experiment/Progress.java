@@ -4,45 +4,89 @@ import java.io.PrintStream;
 import java.time.Duration;
 
 /**
- * The progress line: phase, cell number and an estimate of the time left. The estimate scales the
- * planned seconds of the cells still to run by how long the run has taken per planned second so
- * far, so feeds and merges are folded in once a few have happened. Not thread-safe: the runner's
- * thread calls it.
+ * The progress line: phase, cell number and an estimate of the time left, from the plan and the
+ * measured progress. The plan counts the timed cells (their planned seconds) and the documents to
+ * feed; the run measures three rates as it goes: wall time per planned cell second (cells run
+ * longer than planned by their set-up), seconds per fed document (the first feed sets it), and the
+ * remaining overhead (server starts, warm-ups, merges, exact search) in proportion to the planned
+ * work done. Before any cell or feed has been measured the defaults are 1.2 s per planned cell
+ * second and 2 ms per document. Not thread-safe: the runner's thread calls it.
  */
 final class Progress {
+  private static final double DEFAULT_CELL_FACTOR = 1.2;
+  private static final double DEFAULT_SECONDS_PER_DOC = 0.002;
+
   private final PrintStream out;
   private final long start = System.nanoTime();
   private final int totalCells;
-  private final double plannedSeconds;
+  private final double plannedCellSeconds;
+  private final long plannedFeedDocs;
   private int doneCells;
-  private double doneSeconds;
+  private double doneCellSeconds;
+  private double cellWall;
+  private long openCellStart = -1;
+  private long fedDocs;
+  private double feedWall;
 
-  Progress(PrintStream out, int totalCells, double plannedSeconds) {
+  /**
+   * @param totalCells timed cells in the plan
+   * @param plannedCellSeconds their planned seconds (warm-up + window each)
+   * @param plannedFeedDocs documents the plan feeds (bulk feeds, not the refeed under queries)
+   */
+  Progress(PrintStream out, int totalCells, double plannedCellSeconds, long plannedFeedDocs) {
     this.out = out;
     this.totalCells = totalCells;
-    this.plannedSeconds = plannedSeconds;
+    this.plannedCellSeconds = plannedCellSeconds;
+    this.plannedFeedDocs = plannedFeedDocs;
   }
 
   /** Prints the line for the cell about to run, which is planned to take {@code seconds}. */
   void cell(String phase, String what, double seconds) {
+    closeCell();
     doneCells++;
     line(phase, "cell " + doneCells + "/" + totalCells + " " + what);
-    doneSeconds += seconds;
+    doneCellSeconds += seconds;
+    openCellStart = System.nanoTime();
+  }
+
+  /** Records a bulk feed that took {@code seconds} (its wall time is not overhead). */
+  void fed(long docs, double seconds) {
+    fedDocs += docs;
+    feedWall += seconds;
   }
 
   /** Prints a line for a step that is not a cell (feed, merge, recall). */
   void step(String phase, String what) {
+    closeCell();
     line(phase, what);
+  }
+
+  private void closeCell() {
+    if (openCellStart >= 0) {
+      cellWall += (System.nanoTime() - openCellStart) / 1e9;
+      openCellStart = -1;
+    }
+  }
+
+  /** Seconds left by the plan and the rates measured so far. */
+  double left() {
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    double cellFactor = doneCellSeconds > 10 ? cellWall / doneCellSeconds : DEFAULT_CELL_FACTOR;
+    double perDoc = fedDocs > 1_000 ? feedWall / fedDocs : DEFAULT_SECONDS_PER_DOC;
+    double cellsLeft = Math.max(0, plannedCellSeconds - doneCellSeconds) * cellFactor;
+    double feedsLeft = Math.max(0, plannedFeedDocs - fedDocs) * perDoc;
+    // The rest of the time so far, spread over the planned work done, predicts the rest to come.
+    double overhead = Math.max(0, elapsed - cellWall - feedWall);
+    double plannedDone = doneCellSeconds * cellFactor + fedDocs * perDoc;
+    double plannedLeft = cellsLeft + feedsLeft;
+    double overheadLeft =
+        plannedDone > 30 ? overhead * plannedLeft / plannedDone : 0.3 * plannedLeft;
+    return cellsLeft + feedsLeft + overheadLeft;
   }
 
   private void line(String phase, String what) {
     double elapsed = (System.nanoTime() - start) / 1e9;
-    double left = plannedSeconds - doneSeconds;
-    // Until some cells have run, assume the overhead doubles the planned time.
-    double factor = doneSeconds > 30 ? elapsed / doneSeconds : 2.0;
-    out.printf(
-        "[%s elapsed, ~%s left] %-20s %s%n",
-        format(elapsed), format(Math.max(0, left * factor)), phase, what);
+    out.printf("[%s elapsed, ~%s left] %-20s %s%n", format(elapsed), format(left()), phase, what);
     out.flush();
   }
 

@@ -13,7 +13,16 @@ import java.util.List;
 public interface SearchDialect {
 
   /** The benchmark's request: 10 hits, ids only, {@code k = num_candidates = targetHits = 100}. */
-  HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered);
+  default HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered) {
+    return search(base, q, type, filtered, Setting.BENCHMARK);
+  }
+
+  /**
+   * The benchmark's request with the vector part's setting: Elasticsearch {@code k} and {@code
+   * num_candidates}, Vespa {@code targetHits} and {@code hnsw.exploreAdditionalHits = candidates −
+   * k} (both stores search a beam of {@code candidates}).
+   */
+  HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting);
 
   /**
    * A vector query with an explicit beam, for the HNSW grid: {@code k} neighbours exploring {@code

@@ -27,13 +27,9 @@ final class SegmentSweep {
   private final RunContext ctx;
   private final Corpus corpus;
   private final List<BenchQuery> qualityQueries;
-  private final Map<String, List<List<String>>> exact;
+  private final ExactSearch exact;
 
-  SegmentSweep(
-      RunContext ctx,
-      Corpus corpus,
-      List<BenchQuery> qualityQueries,
-      Map<String, List<List<String>>> exact) {
+  SegmentSweep(RunContext ctx, Corpus corpus, List<BenchQuery> qualityQueries, ExactSearch exact) {
     this.ctx = ctx;
     this.corpus = corpus;
     this.qualityQueries = qualityQueries;
@@ -70,6 +66,7 @@ final class SegmentSweep {
           String.format(
               "indexing %d docs in batches of %d, one segment each", corpus.docs().size(), batch));
       FeedStats feed = s.feeder(batch).feed(corpus.docs(), FeedOp.PUT, s.server.cpu(), 1);
+      ctx.progress.fed(feed.docs(), feed.seconds());
       s.admin.refresh();
       ctx.progress.step(
           Phases.SWEEP, ProcedureRun.describe(feed) + ", segments " + s.admin.segments());
@@ -108,9 +105,14 @@ final class SegmentSweep {
       throws IOException, InterruptedException {
     Profile p = ctx.profile;
     for (QueryType t : List.of(QueryType.VECTOR, QueryType.LEXICAL, QueryType.HYBRID)) {
-      Double recall =
-          Quality.recall(
-              s.ids(s.requests(qualityQueries, t, true)), exact.get(ProcedureRun.key(t, true)), 10);
+      QualityCheck.Result q =
+          QualityCheck.evaluate(
+              exact,
+              qualityQueries,
+              t,
+              true,
+              Map.of(VARIANT, s.ids(s.requests(qualityQueries, t, true))),
+              List.of());
       List<HttpRequest> requests = s.requests(corpus.queries(), t, true);
       for (int clients : p.sweepClients()) {
         ctx.progress.cell(
@@ -127,7 +129,8 @@ final class SegmentSweep {
                 p.sweepDuration());
         ctx.add(
             Rows.query(info, VARIANT, Phases.SWEEP, t, true, clients, segments, threads, c)
-                .withQuality(recall, null));
+                .withQuality(q.recall().get(VARIANT), null)
+                .withIdQuality(q.recallIds().get(VARIANT), null));
       }
     }
   }

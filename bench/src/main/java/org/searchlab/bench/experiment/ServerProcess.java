@@ -59,6 +59,8 @@ public final class ServerProcess implements AutoCloseable {
             "-Xms" + heap,
             "-Xmx" + heap,
             "-XX:+UseG1GC",
+            // As the launcher's serve: a server out of memory ends instead of limping on.
+            "-XX:+ExitOnOutOfMemoryError",
             // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
             // time out exactly (a thread that exits would take its CPU time with it).
             "-XX:-UseDynamicNumberOfCompilerThreads",

@@ -36,9 +36,15 @@ final class Session implements AutoCloseable {
 
   /** The benchmark's request for every query, for one query type and filter setting. */
   List<HttpRequest> requests(List<BenchQuery> queries, QueryType type, boolean filtered) {
+    return requests(queries, type, filtered, Setting.BENCHMARK);
+  }
+
+  /** The request for every query with the vector part's setting. */
+  List<HttpRequest> requests(
+      List<BenchQuery> queries, QueryType type, boolean filtered, Setting setting) {
     List<HttpRequest> out = new ArrayList<>(queries.size());
     for (BenchQuery q : queries) {
-      out.add(dialect.search(server.base(), q, type, filtered));
+      out.add(dialect.search(server.base(), q, type, filtered, setting));
     }
     return out;
   }

@@ -16,15 +16,16 @@ import java.util.List;
  */
 final class VespaDialect implements SearchDialect {
   static final String DOCTYPE = "product";
-  private static final String NN = "({targetHits:100}nearestNeighbor(embedding,q_embedding))";
 
   @Override
-  public HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered) {
+  public HttpRequest search(
+      URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting) {
+    String nn = nearestNeighbor(setting);
     String cond =
         switch (type) {
           case LEXICAL -> "userQuery()";
-          case VECTOR -> NN;
-          case HYBRID -> filtered ? "(" + NN + " or userQuery())" : NN + " or userQuery()";
+          case VECTOR -> nn;
+          case HYBRID -> filtered ? "(" + nn + " or userQuery())" : nn + " or userQuery()";
         };
     if (filtered) {
       cond = "category contains \"" + escape(q.category()) + "\" and " + cond;
@@ -47,6 +48,16 @@ final class VespaDialect implements SearchDialect {
       body.set("input.query(q_embedding)", Json.vector(q.vector()));
     }
     return Json.postJson(base.resolve("/search/"), body);
+  }
+
+  /**
+   * The benchmark's {@code ({targetHits:100}nearestNeighbor(embedding,q_embedding))}, with {@code
+   * hnsw.exploreAdditionalHits} when the setting explores more than {@code targetHits}.
+   */
+  static String nearestNeighbor(Setting s) {
+    String explore =
+        s.candidates() > s.k() ? ", hnsw.exploreAdditionalHits:" + (s.candidates() - s.k()) : "";
+    return "({targetHits:" + s.k() + explore + "}nearestNeighbor(embedding,q_embedding))";
   }
 
   @Override

@@ -212,6 +212,46 @@ final class Plots {
     return name;
   }
 
+  /**
+   * The recall/QPS curve of one vector query type and filter setting over the calibration grid:
+   * tie-aware recall@10 on x, QPS per server core on y, one line per variant (points are beams).
+   */
+  String recallCurve(String type, boolean filtered) throws IOException {
+    List<ResultRow> cal =
+        rows.all().stream()
+            .filter(
+                r ->
+                    r.isQueryCell()
+                        && r.phase().equals("calibration")
+                        && r.queryType().equals(type)
+                        && r.filtered() == filtered
+                        && r.recallAt10() != null)
+            .toList();
+    if (cal.isEmpty()) {
+      return null;
+    }
+    String f = filtered ? " filtered" : "";
+    XYChart chart =
+        xy(
+            type + f + ": QPS per core vs recall@10 (" + cal.get(0).clients() + " clients)",
+            "recall@10 (tie-aware)",
+            "QPS / core");
+    for (String v : List.of("mutable", "segmented", "segmented-forcemerged")) {
+      List<ResultRow> pts =
+          cal.stream()
+              .filter(r -> r.variant().equals(v))
+              .sorted((a, b) -> Integer.compare(a.numCandidates(), b.numCandidates()))
+              .toList();
+      if (!pts.isEmpty()) {
+        add(chart, v, pts, ResultRow::recallAt10, ResultRow::qpsPerCore);
+      }
+    }
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    String name = "recall-qps-" + type + (filtered ? "-filtered" : "") + ".png";
+    BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+    return name;
+  }
+
   private static XYChart xy(String title, String x, String y) {
     XYChart c =
         new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(x).yAxisTitle(y).build();

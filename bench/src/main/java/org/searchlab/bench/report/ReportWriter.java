@@ -51,6 +51,11 @@ public final class ReportWriter {
     for (String p : new String[] {perCore, sweep, writes, grid}) {
       addIfPresent(pngs, p);
     }
+    for (String t : new String[] {"vector", "hybrid"}) {
+      for (boolean filtered : new boolean[] {false, true}) {
+        addIfPresent(pngs, plots.recallCurve(t, filtered));
+      }
+    }
 
     StringBuilder md = new StringBuilder();
     ResultRow any = rows.isEmpty() ? null : rows.get(0);
@@ -76,7 +81,26 @@ public final class ReportWriter {
             + " the runner's JVM on the same cores, and other processes may have shared the"
             + " machine. CPU is the server process's own CPU time (/proc/<pid>/stat) over each"
             + " cell, less its JIT compiler threads (a one-off cost of a freshly started server)."
-            + " Compare ratios measured side by side in this run, not absolute numbers.\n\n");
+            + " Compare ratios measured side by side in this run, not absolute numbers.\n"
+            + "- Method: every variant's server was started once (fed, flushed; the force-merged"
+            + " one from a copy of the segmented index) and kept up; the query cells ran in paired"
+            + " rounds, each round measuring a cell for every variant back to back, the variant"
+            + " order reversed every other round. A cell's QPS and QPS/core are the median over"
+            + " rounds with a distribution-free interval (the order-statistic interval of the"
+            + " median, ≥ 95% coverage from 6 rounds, [min, max] with its coverage stated below 6);"
+            + " a ratio's interval is the same interval over the per-round ratios, and a finding"
+            + " states a direction only when that interval excludes 1.0.\n"
+            + "- Quality: recall@10 and overlap@10 are tie-aware: a returned document counts as"
+            + " correct when its exact score (BM25, closeness, or their hybrid sum, from the exact"
+            + " oracle) is at least the exact 10th score within a relative 1e-5 (float summation"
+            + " order); two answers share a document when both return it or when they return"
+            + " different documents of equal exact score (paired one to one). The id-based"
+            + " measures (what the benchmark computed) are the _ids columns.\n"
+            + "- Vector and hybrid cells ran at the smallest beam (num_candidates, Vespa targetHits"
+            + " + exploreAdditionalHits) whose tie-aware recall@10 on calibration queries disjoint"
+            + " from the measured ones reached the target, or the next larger beam where the"
+            + " measured queries fell short at it (see Calibration); a run with"
+            + " --fixed-candidates sends the benchmark's k = num_candidates = 100.\n\n");
 
     md.append("## What this run shows\n\n").append(new Findings(idx).paragraph()).append("\n\n");
 
@@ -89,6 +113,7 @@ public final class ReportWriter {
       md.append("![").append(p).append("](").append(p).append(")\n\n");
     }
 
+    new CalibrationSection(idx).write(md);
     writesSection(md, idx);
     queryTables(md, idx);
     ratioTables(md, idx);
@@ -161,8 +186,9 @@ public final class ReportWriter {
             .append(filtered ? ", filtered" : "")
             .append("\n\n")
             .append(
-                "| variant | clients | QPS | avg ms | p50 ms | p95 ms | p99 ms | p99.9 ms | server cores | QPS/core | recall@10 | overlap@10 | errors |\n")
-            .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "| variant | clients | candidates | QPS | avg ms | p50 ms | p95 ms | p99 ms | p99.9 ms | server cores | QPS/core [interval] | recall@10 | recall@10 ids | overlap@10 | overlap@10 ids | errors |\n")
+            .append(
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String v : idx.queryVariants()) {
           for (int c : idx.clients()) {
             idx.main(v, t, filtered, c)
@@ -171,9 +197,10 @@ public final class ReportWriter {
                         md.append(
                             String.format(
                                 Locale.ROOT,
-                                "| %s | %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %s | %s | %d |%n",
+                                "| %s | %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %d |%n",
                                 v,
                                 c,
+                                candidates(r),
                                 r.qps(),
                                 r.avgMs(),
                                 r.p50Ms(),
@@ -181,9 +208,11 @@ public final class ReportWriter {
                                 r.p99Ms(),
                                 r.p999Ms(),
                                 r.cpuCores(),
-                                r.qpsPerCore(),
+                                perCore(r),
                                 num(r.recallAt10()),
+                                num(r.recallAt10Ids()),
                                 num(r.overlapAt10()),
+                                num(r.overlapAt10Ids()),
                                 r.errors())));
           }
         }
@@ -196,27 +225,79 @@ public final class ReportWriter {
     if (!idx.queryVariants().contains(MUTABLE)) {
       return;
     }
-    md.append("## Ratios (as the benchmark computed them)\n\n")
+    md.append("## Ratios\n\n")
         .append(
             "Throughput ratio = mutable ÷ segmented; latency ratio = segmented ÷ mutable. Above 1")
-        .append(" favours mutable, below 1 favours the segmented variant.\n\n");
-    for (String seg : idx.queryVariants()) {
-      if (seg.equals(MUTABLE)) {
-        continue;
+        .append(" favours mutable, below 1 favours the segmented variant. Each cell is the median")
+        .append(" of the per-round ratios with its interval in brackets.\n\n");
+    List<Double> targets =
+        idx.targets().isEmpty() ? java.util.Collections.singletonList(null) : idx.targets();
+    Ratios ratios = new Ratios(idx);
+    for (int ti = 0; ti < targets.size(); ti++) {
+      Double target = targets.get(ti);
+      String at =
+          target == null
+              ? " (fixed k = num_candidates = 100)"
+              : String.format(Locale.ROOT, " at recall@10 ≥ %.2f", target);
+      boolean first = ti == 0;
+      for (String seg : idx.queryVariants()) {
+        if (seg.equals(MUTABLE)) {
+          continue;
+        }
+        ratioTable(
+            md,
+            idx,
+            ratios,
+            seg,
+            target,
+            first,
+            "QPS per core ratio (mutable ÷ " + seg + ")" + at,
+            ResultRow::qpsPerCore,
+            true);
+        if (!first) {
+          continue;
+        }
+        ratioTable(
+            md,
+            idx,
+            ratios,
+            seg,
+            target,
+            true,
+            "Throughput ratio, QPS (mutable ÷ " + seg + ")" + at,
+            ResultRow::qps,
+            true);
+        ratioTable(
+            md,
+            idx,
+            ratios,
+            seg,
+            target,
+            true,
+            "Average latency ratio (" + seg + " ÷ mutable)" + at,
+            ResultRow::avgMs,
+            false);
+        ratioTable(
+            md,
+            idx,
+            ratios,
+            seg,
+            target,
+            true,
+            "p99 latency ratio (" + seg + " ÷ mutable)" + at,
+            ResultRow::p99Ms,
+            false);
       }
-      ratioTable(
-          md, idx, seg, "QPS per core ratio (mutable ÷ " + seg + ")", r -> r.qpsPerCore(), true);
-      ratioTable(md, idx, seg, "Throughput ratio, QPS (mutable ÷ " + seg + ")", r -> r.qps(), true);
-      ratioTable(
-          md, idx, seg, "Average latency ratio (" + seg + " ÷ mutable)", r -> r.avgMs(), false);
-      ratioTable(md, idx, seg, "p99 latency ratio (" + seg + " ÷ mutable)", r -> r.p99Ms(), false);
     }
   }
 
   private void ratioTable(
       StringBuilder md,
       RowIndex idx,
+      Ratios ratios,
       String seg,
+      Double target,
+      boolean withLexical,
       String title,
       Function<ResultRow, Double> metric,
       boolean mutableOverSegmented) {
@@ -227,18 +308,20 @@ public final class ReportWriter {
     }
     md.append("\n|---|").append("---:|".repeat(clients.size())).append('\n');
     for (String t : TYPES) {
+      if (!withLexical && t.equals("lexical")) {
+        continue;
+      }
       for (boolean filtered : new boolean[] {false, true}) {
         md.append("| ").append(t).append(filtered ? " filtered" : "").append(" | ");
         for (int c : clients) {
-          Optional<ResultRow> m = idx.main(MUTABLE, t, filtered, c);
-          Optional<ResultRow> s = idx.main(seg, t, filtered, c);
-          String cell = "–";
-          if (m.isPresent() && s.isPresent()) {
-            double a = metric.apply(m.get());
-            double b = metric.apply(s.get());
-            cell = mutableOverSegmented ? ratio(a, b) : ratio(b, a);
-          }
-          md.append(cell).append(" | ");
+          String a = mutableOverSegmented ? MUTABLE : seg;
+          String b = mutableOverSegmented ? seg : MUTABLE;
+          md.append(
+                  ratios
+                      .ratio(a, b, t, filtered, c, target, metric)
+                      .map(Ratios::format)
+                      .orElse("–"))
+              .append(" | ");
         }
         md.append('\n');
       }
@@ -364,6 +447,22 @@ public final class ReportWriter {
               r.qpsPerCore()));
     }
     md.append('\n');
+  }
+
+  /** "k/candidates" of a vector or hybrid row, "–" for lexical. */
+  static String candidates(ResultRow r) {
+    return r.numCandidates() == null || r.queryType().equals("lexical")
+        ? "–"
+        : r.targetHits() + "/" + r.numCandidates();
+  }
+
+  /** QPS per core with the interval over rounds when there is one. */
+  static String perCore(ResultRow r) {
+    if (r.qpsPerCoreLow() == null || r.rounds() == null || r.rounds() < 2) {
+      return String.format(Locale.ROOT, "%.0f", r.qpsPerCore());
+    }
+    return String.format(
+        Locale.ROOT, "%.0f [%.0f–%.0f]", r.qpsPerCore(), r.qpsPerCoreLow(), r.qpsPerCoreHigh());
   }
 
   static Double cpuMsPerQuery(ResultRow r) {

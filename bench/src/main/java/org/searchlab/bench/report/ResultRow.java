@@ -9,7 +9,12 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * One line of {@code results.jsonl}: one measured cell. Query cells fill the latency fields, feed
  * cells ({@code feed}, {@code refeed}, {@code update}, {@code refeed_with_queries}) the docs/s
  * fields; fields that do not apply are {@code null} but always present. Every row carries the run
- * context ({@link RunInfo}). Immutable.
+ * context ({@link RunInfo}). Query cells of the paired rounds come as one row per round ({@code
+ * round} 1, 2, …) and one summary row ({@code round} null) holding the median over rounds and its
+ * interval ({@code *_low}, {@code *_high}, {@code interval_coverage}); {@code target_hits} and
+ * {@code num_candidates} are the vector part's setting ({@code recall_target} when it was
+ * calibrated). {@code recall_at_10} and {@code overlap_at_10} are tie-aware, the {@code _ids}
+ * columns compare ids only. Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -30,6 +35,18 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "qps_per_core",
   "recall_at_10",
   "overlap_at_10",
+  "recall_at_10_ids",
+  "overlap_at_10_ids",
+  "target_hits",
+  "num_candidates",
+  "recall_target",
+  "round",
+  "rounds",
+  "interval_coverage",
+  "qps_low",
+  "qps_high",
+  "qps_per_core_low",
+  "qps_per_core_high",
   "docs_per_sec",
   "docs_per_sec_per_core"
 })
@@ -64,11 +81,54 @@ public record ResultRow(
     @JsonProperty("jdk") String jdk,
     @JsonProperty("commit") String commit,
     @JsonProperty("docs") Integer docs,
-    @JsonProperty("dim") Integer dim) {
+    @JsonProperty("dim") Integer dim,
+    @JsonProperty("recall_at_10_ids") Double recallAt10Ids,
+    @JsonProperty("overlap_at_10_ids") Double overlapAt10Ids,
+    @JsonProperty("target_hits") Integer targetHits,
+    @JsonProperty("num_candidates") Integer numCandidates,
+    @JsonProperty("recall_target") Double recallTarget,
+    @JsonProperty("round") Integer round,
+    @JsonProperty("rounds") Integer rounds,
+    @JsonProperty("interval_coverage") Double intervalCoverage,
+    @JsonProperty("qps_low") Double qpsLow,
+    @JsonProperty("qps_high") Double qpsHigh,
+    @JsonProperty("qps_per_core_low") Double qpsPerCoreLow,
+    @JsonProperty("qps_per_core_high") Double qpsPerCoreHigh) {
 
-  /** A copy with recall and overlap set. */
-  public ResultRow withQuality(Double recall, Double overlap) {
-    return new ResultRow(
+  /** A row without the calibration, round and interval fields. */
+  public ResultRow(
+      String variant,
+      String phase,
+      String queryType,
+      Boolean filtered,
+      Integer clients,
+      Integer segments,
+      String searchThreads,
+      Double qps,
+      Double avgMs,
+      Double p50Ms,
+      Double p95Ms,
+      Double p99Ms,
+      Double p999Ms,
+      Double cpuCores,
+      Double qpsPerCore,
+      Double recallAt10,
+      Double overlapAt10,
+      Double docsPerSec,
+      Double docsPerSecPerCore,
+      Long requests,
+      Long errors,
+      Double seconds,
+      Integer hnswM,
+      Integer hnswEfConstruction,
+      Integer ef,
+      String profile,
+      RunInfo.Machine machine,
+      String jdk,
+      String commit,
+      Integer docs,
+      Integer dim) {
+    this(
         variant,
         phase,
         queryType,
@@ -84,8 +144,8 @@ public record ResultRow(
         p999Ms,
         cpuCores,
         qpsPerCore,
-        recall,
-        overlap,
+        recallAt10,
+        overlapAt10,
         docsPerSec,
         docsPerSecPerCore,
         requests,
@@ -99,7 +159,209 @@ public record ResultRow(
         jdk,
         commit,
         docs,
-        dim);
+        dim,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  /** A copy with tie-aware recall and overlap set. */
+  public ResultRow withQuality(Double recall, Double overlap) {
+    Copy c = new Copy(this);
+    c.recallAt10 = recall;
+    c.overlapAt10 = overlap;
+    return c.build();
+  }
+
+  /** A copy with the id-based recall and overlap set. */
+  public ResultRow withIdQuality(Double recallIds, Double overlapIds) {
+    Copy c = new Copy(this);
+    c.recallAt10Ids = recallIds;
+    c.overlapAt10Ids = overlapIds;
+    return c.build();
+  }
+
+  /** A copy with the vector part's setting and the recall target it was calibrated for. */
+  public ResultRow withCandidates(Integer k, Integer candidates, Double target) {
+    Copy c = new Copy(this);
+    c.targetHits = k;
+    c.numCandidates = candidates;
+    c.recallTarget = target;
+    return c.build();
+  }
+
+  /** A copy marked as round {@code r} of the paired rounds. */
+  public ResultRow withRound(int r) {
+    Copy c = new Copy(this);
+    c.round = r;
+    return c.build();
+  }
+
+  /**
+   * A copy that summarises paired rounds: QPS and QPS per core become the medians over the rounds,
+   * with their intervals.
+   */
+  public ResultRow withInterval(Intervals.Interval qpsOverRounds, Intervals.Interval perCore) {
+    Copy c = new Copy(this);
+    c.round = null;
+    c.rounds = perCore.n();
+    c.intervalCoverage = perCore.coverage();
+    c.qps = qpsOverRounds.median();
+    c.qpsLow = qpsOverRounds.low();
+    c.qpsHigh = qpsOverRounds.high();
+    c.qpsPerCore = perCore.median();
+    c.qpsPerCoreLow = perCore.low();
+    c.qpsPerCoreHigh = perCore.high();
+    return c.build();
+  }
+
+  /** A mutable copy of every component, for the {@code with…} methods. Not thread-safe. */
+  private static final class Copy {
+    private String variant;
+    private String phase;
+    private String queryType;
+    private Boolean filtered;
+    private Integer clients;
+    private Integer segments;
+    private String searchThreads;
+    private Double qps;
+    private Double avgMs;
+    private Double p50Ms;
+    private Double p95Ms;
+    private Double p99Ms;
+    private Double p999Ms;
+    private Double cpuCores;
+    private Double qpsPerCore;
+    private Double recallAt10;
+    private Double overlapAt10;
+    private Double docsPerSec;
+    private Double docsPerSecPerCore;
+    private Long requests;
+    private Long errors;
+    private Double seconds;
+    private Integer hnswM;
+    private Integer hnswEfConstruction;
+    private Integer ef;
+    private String profile;
+    private RunInfo.Machine machine;
+    private String jdk;
+    private String commit;
+    private Integer docs;
+    private Integer dim;
+    private Double recallAt10Ids;
+    private Double overlapAt10Ids;
+    private Integer targetHits;
+    private Integer numCandidates;
+    private Double recallTarget;
+    private Integer round;
+    private Integer rounds;
+    private Double intervalCoverage;
+    private Double qpsLow;
+    private Double qpsHigh;
+    private Double qpsPerCoreLow;
+    private Double qpsPerCoreHigh;
+
+    Copy(ResultRow r) {
+      variant = r.variant;
+      phase = r.phase;
+      queryType = r.queryType;
+      filtered = r.filtered;
+      clients = r.clients;
+      segments = r.segments;
+      searchThreads = r.searchThreads;
+      qps = r.qps;
+      avgMs = r.avgMs;
+      p50Ms = r.p50Ms;
+      p95Ms = r.p95Ms;
+      p99Ms = r.p99Ms;
+      p999Ms = r.p999Ms;
+      cpuCores = r.cpuCores;
+      qpsPerCore = r.qpsPerCore;
+      recallAt10 = r.recallAt10;
+      overlapAt10 = r.overlapAt10;
+      docsPerSec = r.docsPerSec;
+      docsPerSecPerCore = r.docsPerSecPerCore;
+      requests = r.requests;
+      errors = r.errors;
+      seconds = r.seconds;
+      hnswM = r.hnswM;
+      hnswEfConstruction = r.hnswEfConstruction;
+      ef = r.ef;
+      profile = r.profile;
+      machine = r.machine;
+      jdk = r.jdk;
+      commit = r.commit;
+      docs = r.docs;
+      dim = r.dim;
+      recallAt10Ids = r.recallAt10Ids;
+      overlapAt10Ids = r.overlapAt10Ids;
+      targetHits = r.targetHits;
+      numCandidates = r.numCandidates;
+      recallTarget = r.recallTarget;
+      round = r.round;
+      rounds = r.rounds;
+      intervalCoverage = r.intervalCoverage;
+      qpsLow = r.qpsLow;
+      qpsHigh = r.qpsHigh;
+      qpsPerCoreLow = r.qpsPerCoreLow;
+      qpsPerCoreHigh = r.qpsPerCoreHigh;
+    }
+
+    ResultRow build() {
+      return new ResultRow(
+          variant,
+          phase,
+          queryType,
+          filtered,
+          clients,
+          segments,
+          searchThreads,
+          qps,
+          avgMs,
+          p50Ms,
+          p95Ms,
+          p99Ms,
+          p999Ms,
+          cpuCores,
+          qpsPerCore,
+          recallAt10,
+          overlapAt10,
+          docsPerSec,
+          docsPerSecPerCore,
+          requests,
+          errors,
+          seconds,
+          hnswM,
+          hnswEfConstruction,
+          ef,
+          profile,
+          machine,
+          jdk,
+          commit,
+          docs,
+          dim,
+          recallAt10Ids,
+          overlapAt10Ids,
+          targetHits,
+          numCandidates,
+          recallTarget,
+          round,
+          rounds,
+          intervalCoverage,
+          qpsLow,
+          qpsHigh,
+          qpsPerCoreLow,
+          qpsPerCoreHigh);
+    }
   }
 
   /** Whether this is a query cell (not a feed cell). */

@@ -17,11 +17,22 @@ final class RowIndex {
     return rows;
   }
 
+  /**
+   * Summary query rows (not the per-round ones) of a variant, phase, type and filter; of the vector
+   * and hybrid cells those at the headline recall target.
+   */
   Stream<ResultRow> queries(String variant, String phase, String type, boolean filtered) {
+    return queries(variant, phase, type, filtered, headlineTarget()).filter(r -> r.round() == null);
+  }
+
+  /** Query rows at a recall target (null: uncalibrated), per-round ones included. */
+  Stream<ResultRow> queries(
+      String variant, String phase, String type, boolean filtered, Double target) {
     return rows.stream()
         .filter(
             r ->
                 r.isQueryCell()
+                    && (r.recallTarget() == null || r.recallTarget().equals(target))
                     && r.variant().equals(variant)
                     && r.phase().equals(phase)
                     && r.queryType().equals(type)
@@ -42,6 +53,34 @@ final class RowIndex {
 
   static String mainPhase(String variant) {
     return variant.endsWith("forcemerged") ? "after_merge" : "after_flush";
+  }
+
+  /**
+   * The per-round rows of a main-phase cell at a recall target, by round number (empty for a run
+   * without rounds).
+   */
+  java.util.Map<Integer, ResultRow> rounds(
+      String variant, String type, boolean filtered, int clients, Double target) {
+    java.util.Map<Integer, ResultRow> out = new java.util.TreeMap<>();
+    queries(variant, mainPhase(variant), type, filtered, target)
+        .filter(r -> r.round() != null && r.clients() != null && r.clients() == clients)
+        .forEach(r -> out.put(r.round(), r));
+    return out;
+  }
+
+  /** The recall targets the vector cells were measured at, in run order (may hold null). */
+  List<Double> targets() {
+    return rows.stream()
+        .filter(r -> r.isQueryCell() && r.round() != null && !r.queryType().equals("lexical"))
+        .map(ResultRow::recallTarget)
+        .distinct()
+        .toList();
+  }
+
+  /** The first recall target of the run, or null when its candidates were fixed. */
+  Double headlineTarget() {
+    List<Double> t = targets();
+    return t.isEmpty() ? null : t.get(0);
   }
 
   Optional<ResultRow> feed(String variant, String phase) {

@@ -34,13 +34,27 @@ class ExactSearchTest {
       ref.refresh();
       double agree = 0;
       int n = 0;
+      int judged = 0;
       for (BenchQuery q : corpus.queries()) {
         var all = exact.topKAll(q, 10);
         for (QueryType t : QueryType.values()) {
           for (boolean filtered : new boolean[] {false, true}) {
             List<String> mine = exact.topK(q, t, filtered, 10);
             assertEquals(mine, all.get(ProcedureRun.key(t, filtered)), "topKAll vs topK");
+            ExactAnswer answer = exact.answer(q, t, filtered, 10);
+            assertEquals(mine, answer.ids(), "answer vs topK for " + t);
+            for (Hit h : exact.hits(q, t, filtered, 10)) {
+              assertEquals(h.score(), answer.score(h.id()), 0.0, "exact score of a top hit");
+            }
             List<String> theirs = ids(ref.search(request(q, t, filtered)).hits());
+            double tieAware = Quality.recall(theirs, answer, 10);
+            if (!Double.isNaN(tieAware)) {
+              // The reference store differs from the oracle at most in which tied documents it
+              // returns, and tie-aware recall does not see that.
+              assertEquals(
+                  1.0, tieAware, 0.0, "tie-aware recall of the reference for " + t + " " + q);
+              judged++;
+            }
             assertEquals(theirs.size(), mine.size(), "result size for " + t + " " + q);
             List<String> common = new ArrayList<>(mine);
             common.retainAll(theirs);
@@ -49,6 +63,7 @@ class ExactSearchTest {
           }
         }
       }
+      assertTrue(judged > n / 2, "queries with an exact answer: " + judged + " of " + n);
       // Only exact score ties may order differently at the 10th place.
       assertTrue(agree / n > 0.995, "mean top-10 agreement " + agree / n + " (seed " + seed + ")");
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
+import org.searchlab.core.SearchRequest;
 import org.searchlab.core.embed.Embedder;
 import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
@@ -122,6 +123,8 @@ public final class ServeCommand implements Callable<Integer> {
               + " needs --dims 384). Default: ${DEFAULT-VALUE}.")
   String embedder = "none";
 
+  @Mixin HttpOptions http = new HttpOptions();
+
   @Mixin CommonStoreOptions common = new CommonStoreOptions();
 
   @Mixin SegmentedOptions segmented = new SegmentedOptions();
@@ -153,7 +156,13 @@ public final class ServeCommand implements Callable<Integer> {
             .documentType(documentType)
             .hnswM(common.hnswM)
             .hnswEfConstruction(common.efConstruction)
+            .limits(http.limits())
+            .security(http.security())
             .build();
+    SearchRequest.setMaxClauseCount(http.maxClauseCount);
+    // Lucene's own global limit must not refuse what the shared one admits.
+    org.apache.lucene.search.IndexSearcher.setMaxClauseCount(
+        Math.max(http.maxClauseCount, org.apache.lucene.search.IndexSearcher.getMaxClauseCount()));
     Files.createDirectories(dataDir);
     Optional<Embedder> emb = openEmbedder(embedder, dims);
     SearchIndex index;

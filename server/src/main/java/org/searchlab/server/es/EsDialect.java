@@ -182,8 +182,6 @@ public final class EsDialect implements Dialect {
             case "application/json", "application/x-ndjson" -> true;
             case "application/vnd.elasticsearch+json", "application/vnd.elasticsearch+x-ndjson" ->
                 true;
-            // curl's default, and what load tools send: the body is still read as JSON.
-            case "application/x-www-form-urlencoded" -> true;
             case "*/*", "application/*" -> !contentType;
             default -> !contentType && type.startsWith("text/");
           };
@@ -284,7 +282,7 @@ public final class EsDialect implements Dialect {
     method(r, HttpMethod.GET, HttpMethod.POST);
     long t0 = System.nanoTime();
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
-    EsSearch q = EsSearchParser.parse(body, r);
+    EsSearch q = EsSearchParser.parse(body, r, config.limits().maxQueryDepth());
     // The fetch phase runs in the store, on the view the hits were scored in.
     SearchResult result =
         service.search(
@@ -313,7 +311,7 @@ public final class EsDialect implements Dialect {
         }
       }
       search.put("size", 0).put("track_total_hits", true);
-      EsSearch q = EsSearchParser.parse(search, r);
+      EsSearch q = EsSearchParser.parse(search, r, config.limits().maxQueryDepth());
       count = service.search(q.request(), null).total().value();
     } else {
       count = service.stats().docCount();

@@ -2,6 +2,7 @@
 package org.searchlab.server.es;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +16,9 @@ import org.searchlab.core.SearchRequest;
 import org.searchlab.server.ApiException;
 import org.searchlab.server.ApiRequest;
 import org.searchlab.server.Json;
+import org.searchlab.server.PriceBounds;
+import org.searchlab.server.ServerLimits;
+import org.searchlab.server.Text;
 import org.searchlab.server.service.SearchService;
 
 /**
@@ -63,6 +67,25 @@ final class EsSearchParser {
 
   private EsSearchParser() {}
 
+  /**
+   * A range bound: a JSON number of any size, integral or fractional, or a numeric string (as
+   * Elasticsearch accepts {@code "gte": "10"}).
+   */
+  static BigDecimal number(JsonNode v, String where) {
+    if (v != null && v.isNumber()) {
+      return v.decimalValue();
+    }
+    if (v != null && v.isTextual() && v.textValue().length() <= 64) {
+      try {
+        return new BigDecimal(v.textValue().trim());
+      } catch (NumberFormatException e) {
+        // falls through to the error below
+      }
+    }
+    throw new InvalidRequestException(
+        where + " must be a number, got " + (v == null ? "nothing" : Text.quote(v.toString())));
+  }
+
   /** What a query or a knn filter contributes. Not thread-safe; one per parse. */
   private static final class Parts {
     String text;
@@ -70,6 +93,15 @@ final class EsSearchParser {
     int priceMin = Integer.MIN_VALUE;
     int priceMax = Integer.MAX_VALUE;
     boolean hasPrice;
+
+    /** The deepest {@code bool} nesting accepted, and the current one. */
+    final int maxDepth;
+
+    int depth;
+
+    Parts(int maxDepth) {
+      this.maxDepth = maxDepth;
+    }
 
     void text(String t, String where) {
       if (text != null && !text.equals(t)) {
@@ -92,15 +124,23 @@ final class EsSearchParser {
       category = c;
     }
 
-    void price(long min, long max) {
+    /** Intersects the price range with {@code b}'s (several range clauses all apply). */
+    void price(PriceBounds b) {
       hasPrice = true;
-      priceMin = (int) Math.max(priceMin, Math.max(Integer.MIN_VALUE, min));
-      priceMax = (int) Math.min(priceMax, Math.min(Integer.MAX_VALUE, max));
+      Filter.PriceRange r = b.range();
+      priceMin = Math.max(priceMin, r.min());
+      priceMax = Math.min(priceMax, r.max());
     }
 
     Filter filter() {
       Filter f = category == null ? Filter.ALL : Filter.category(category);
-      return hasPrice ? f.withPrice(new Filter.PriceRange(priceMin, priceMax)) : f;
+      if (!hasPrice) {
+        return f;
+      }
+      return f.withPrice(
+          priceMin > priceMax
+              ? Filter.PriceRange.EMPTY
+              : new Filter.PriceRange(priceMin, priceMax));
     }
   }
 
@@ -111,6 +151,16 @@ final class EsSearchParser {
   }
 
   static EsSearch parse(JsonNode body, ApiRequest r) {
+    return parse(body, r, ServerLimits.DEFAULT.maxQueryDepth());
+  }
+
+  /**
+   * Parses a search body.
+   *
+   * @param maxDepth the deepest {@code bool} nesting (Elasticsearch's {@code
+   *     indices.query.bool.max_nested_depth})
+   */
+  static EsSearch parse(JsonNode body, ApiRequest r, int maxDepth) {
     if (body == null) {
       body = Json.MAPPER.createObjectNode();
     }
@@ -150,7 +200,7 @@ final class EsSearchParser {
       }
     }
 
-    Parts query = new Parts();
+    Parts query = new Parts(maxDepth);
     boolean hasQuery = body.has("query");
     if (hasQuery) {
       visit(body.get("query"), Context.MUST, query, "[query]");
@@ -171,7 +221,7 @@ final class EsSearchParser {
         knn = knn.get(0);
       }
       Json.object(knn, "[knn]");
-      Parts knnFilter = new Parts();
+      Parts knnFilter = new Parts(maxDepth);
       embedText = knn(knn, size, b, knnFilter);
       if (hasQuery) {
         if (query.text == null) {
@@ -376,24 +426,22 @@ final class EsSearchParser {
           throw new InvalidRequestException(
               here + " on [" + f.getKey() + "]: only [price] supports a range");
         }
-        long min = Integer.MIN_VALUE;
-        long max = Integer.MAX_VALUE;
+        PriceBounds bounds = new PriceBounds();
         for (Iterator<Map.Entry<String, JsonNode>> it =
                 Json.object(f.getValue(), here + ".price").fields();
             it.hasNext(); ) {
           Map.Entry<String, JsonNode> e = it.next();
           String w = here + ".price." + e.getKey();
-          long v = Json.integer(e.getValue(), w, Integer.MIN_VALUE, Integer.MAX_VALUE);
           switch (e.getKey()) {
-            case "gte" -> min = Math.max(min, v);
-            case "gt" -> min = Math.max(min, v + 1);
-            case "lte" -> max = Math.min(max, v);
-            case "lt" -> max = Math.min(max, v - 1);
+            case "gte" -> bounds.gte(number(e.getValue(), w));
+            case "gt" -> bounds.gt(number(e.getValue(), w));
+            case "lte" -> bounds.lte(number(e.getValue(), w));
+            case "lt" -> bounds.lt(number(e.getValue(), w));
             default ->
                 throw new InvalidRequestException(w + " is not supported; use gte, gt, lte, lt");
           }
         }
-        parts.price(min, max);
+        parts.price(bounds);
       }
       case "bool" -> bool(Json.object(body, here), ctx, parts, here);
       default ->
@@ -407,6 +455,17 @@ final class EsSearchParser {
   }
 
   private static void bool(JsonNode bool, Context ctx, Parts parts, String here) {
+    if (++parts.depth > parts.maxDepth) {
+      throw parsing(
+          "bool queries nest deeper than the limit of "
+              + parts.maxDepth
+              + " (--max-query-depth, Elasticsearch's indices.query.bool.max_nested_depth)");
+    }
+    boolClauses(bool, ctx, parts, here);
+    parts.depth--;
+  }
+
+  private static void boolClauses(JsonNode bool, Context ctx, Parts parts, String here) {
     for (Iterator<Map.Entry<String, JsonNode>> it = bool.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> f = it.next();
       Context c =

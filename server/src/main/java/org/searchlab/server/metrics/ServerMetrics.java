@@ -121,6 +121,16 @@ public final class ServerMetrics implements AutoCloseable {
   }
 
   /** Counts a request refused with 429 because {@code pool}'s queue was full. */
+  /**
+   * Counts a connection-level refusal or failure: {@code reason} is {@code internal_error} (a
+   * {@code Throwable} at the task boundary, answered 500), {@code too_many_connections}, {@code
+   * read_timeout}, {@code idle_timeout}, {@code queue_timeout} or {@code malformed}.
+   */
+  public void refused(String reason) {
+    counter("searchlab.server.refused", "reason", reason, "outcome", "closed_or_answered")
+        .increment();
+  }
+
   public void rejected(String pool) {
     counter("searchlab.executor.rejected", "pool", pool, "outcome", "429").increment();
   }

@@ -17,6 +17,7 @@ import org.searchlab.server.ApiResponse;
 import org.searchlab.server.Dialect;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerConfig;
+import org.searchlab.server.ServerLimits;
 import org.searchlab.server.service.SearchService;
 
 /**
@@ -33,10 +34,12 @@ public final class VespaDialect implements Dialect {
 
   private final SearchService service;
   private final String docType;
+  private final ServerLimits limits;
 
   public VespaDialect(SearchService service, ServerConfig config) {
     this.service = service;
     this.docType = config.documentType();
+    this.limits = config.limits();
   }
 
   @Override
@@ -78,7 +81,8 @@ public final class VespaDialect implements Dialect {
     JsonNode body =
         m.equals(HttpMethod.POST) && r.hasBody() ? Json.parse(r.body(), "query body") : null;
     VespaSearch q =
-        VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, r.params()), docType);
+        VespaQueryTranslator.translate(
+            VespaQueryTranslator.flatten(body, r.params()), docType, limits);
     // The summary comes from the same point-in-time view the hits were ranked in (the store's fetch
     // phase), never from a later version of the document.
     boolean summaries = !q.minimal() && needsDocument(q.fields());

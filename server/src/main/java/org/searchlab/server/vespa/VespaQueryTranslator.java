@@ -13,6 +13,8 @@ import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.server.Json;
+import org.searchlab.server.PriceBounds;
+import org.searchlab.server.ServerLimits;
 import org.searchlab.server.service.SearchService;
 
 /**
@@ -59,8 +61,13 @@ final class VespaQueryTranslator {
   }
 
   static VespaSearch translate(Map<String, JsonNode> params, String documentType) {
+    return translate(params, documentType, ServerLimits.DEFAULT);
+  }
+
+  static VespaSearch translate(
+      Map<String, JsonNode> params, String documentType, ServerLimits limits) {
     String yql = params.containsKey("yql") ? Json.string(params.get("yql"), "yql") : DEFAULT_YQL;
-    Yql.Select select = YqlParser.parse(yql);
+    Yql.Select select = YqlParser.parse(yql, limits.maxYqlLength(), limits.maxQueryDepth());
     for (String source : select.sources()) {
       if (!source.equals(documentType)) {
         throw new YqlException(
@@ -257,9 +264,7 @@ final class VespaQueryTranslator {
     Yql.UserQuery userQuery;
     Yql.NearestNeighbor nn;
     String category;
-    long priceMin = Integer.MIN_VALUE;
-    long priceMax = Integer.MAX_VALUE;
-    boolean hasPrice;
+    final PriceBounds price = new PriceBounds();
 
     Acc(String yql) {
       this.yql = yql;
@@ -312,17 +317,13 @@ final class VespaQueryTranslator {
                 cmp.column(),
                 "comparisons are supported on 'price' only, not '" + cmp.field() + "'");
           }
-          hasPrice = true;
-          long v = cmp.value();
+          java.math.BigDecimal v = cmp.value();
           switch (cmp.op()) {
-            case "<" -> priceMax = Math.min(priceMax, v - 1);
-            case "<=" -> priceMax = Math.min(priceMax, v);
-            case ">" -> priceMin = Math.max(priceMin, v + 1);
-            case ">=" -> priceMin = Math.max(priceMin, v);
-            default -> {
-              priceMin = Math.max(priceMin, v);
-              priceMax = Math.min(priceMax, v);
-            }
+            case "<" -> price.lt(v);
+            case "<=" -> price.lte(v);
+            case ">" -> price.gt(v);
+            case ">=" -> price.gte(v);
+            default -> price.eq(v);
           }
         }
         case Yql.True tr -> {}
@@ -375,14 +376,7 @@ final class VespaQueryTranslator {
 
     Filter filter() {
       Filter f = category == null ? Filter.ALL : Filter.category(category);
-      if (hasPrice) {
-        f =
-            f.withPrice(
-                new Filter.PriceRange(
-                    (int) Math.max(Integer.MIN_VALUE, priceMin),
-                    (int) Math.min(Integer.MAX_VALUE, priceMax)));
-      }
-      return f;
+      return price.any() ? f.withPrice(price.range()) : f;
     }
   }
 }

@@ -34,7 +34,7 @@ sealed interface Yql {
   record Contains(String field, String value, int column) implements Yql {}
 
   /** {@code field op number} with op one of {@code < <= > >= =}. */
-  record Compare(String field, String op, long value, int column) implements Yql {}
+  record Compare(String field, String op, java.math.BigDecimal value, int column) implements Yql {}
 
   /** {@code true}: matches every document. */
   record True(int column) implements Yql {}

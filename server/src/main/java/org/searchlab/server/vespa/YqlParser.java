@@ -1,10 +1,12 @@
 package org.searchlab.server.vespa;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.searchlab.server.ServerLimits;
 
 /**
  * A recursive-descent parser for the YQL subset the benchmark uses. Errors are {@link
@@ -20,7 +22,7 @@ import java.util.Map;
  * unary      := '(' or ')' | ['{' annotation (',' annotation)* '}'] term
  * annotation := IDENT ':' (INT | 'true' | 'false' | STRING)
  * term       := 'true' | 'userQuery' '(' ')' | 'nearestNeighbor' '(' IDENT ',' IDENT ')'
- *             | IDENT 'contains' STRING | IDENT ('&lt;' | '&lt;=' | '&gt;' | '&gt;=' | '=') INT
+ *             | IDENT 'contains' STRING | IDENT ('&lt;' | '&lt;=' | '&gt;' | '&gt;=' | '=') NUMBER
  * </pre>
  *
  * Keywords are case-insensitive; identifiers may contain dots ({@code hnsw.exploreAdditionalHits}).
@@ -29,6 +31,8 @@ final class YqlParser {
   private enum Kind {
     IDENT,
     INT,
+    /** A number with a fraction or an exponent. */
+    NUMBER,
     STRING,
     PUNCT,
     END
@@ -50,19 +54,43 @@ final class YqlParser {
 
   private final String yql;
   private final List<Token> tokens;
+  private final int maxDepth;
   private int pos;
+  private int depth;
 
-  private YqlParser(String yql) {
+  private YqlParser(String yql, int maxDepth) {
     this.yql = yql;
+    this.maxDepth = maxDepth;
     this.tokens = tokenize(yql);
   }
 
-  /** Parses a whole statement. */
+  /** Parses a whole statement with the default limits ({@link ServerLimits#DEFAULT}). */
   static Yql.Select parse(String yql) {
+    return parse(yql, ServerLimits.DEFAULT.maxYqlLength(), ServerLimits.DEFAULT.maxQueryDepth());
+  }
+
+  /**
+   * Parses a whole statement.
+   *
+   * @param maxLength the longest statement, in characters
+   * @param maxDepth the deepest nesting of parentheses; the parser recurses once per level, so this
+   *     bound is also what keeps a hostile statement from overflowing the stack
+   */
+  static Yql.Select parse(String yql, int maxLength, int maxDepth) {
     if (yql == null || yql.isBlank()) {
       throw new YqlException(yql, 1, "the statement is empty; expected 'select'");
     }
-    return new YqlParser(yql).select();
+    if (yql.length() > maxLength) {
+      throw new YqlException(
+          yql,
+          maxLength + 1,
+          "the statement has "
+              + yql.length()
+              + " characters, more than the limit of "
+              + maxLength
+              + " (--max-yql-length)");
+    }
+    return new YqlParser(yql, maxDepth).select();
   }
 
   private Yql.Select select() {
@@ -156,8 +184,13 @@ final class YqlParser {
     Token t = peek();
     if (t.is("(")) {
       next();
+      if (++depth > maxDepth) {
+        throw error(
+            t, "parentheses nest deeper than the limit of " + maxDepth + " (--max-query-depth)");
+      }
       Yql inner = or();
       expect(")", "')' to close the '(' at column " + t.column());
+      depth--;
       return inner;
     }
     Map<String, Object> annotations = Map.of();
@@ -252,10 +285,10 @@ final class YqlParser {
     }
     if (op.kind() == Kind.PUNCT && List.of("<", "<=", ">", ">=", "=").contains(op.text())) {
       Token v = next();
-      if (v.kind() != Kind.INT) {
-        throw error(v, "expected an integer after '" + op.text() + "', found " + v.show());
+      if (v.kind() != Kind.INT && v.kind() != Kind.NUMBER) {
+        throw error(v, "expected a number after '" + op.text() + "', found " + v.show());
       }
-      return new Yql.Compare(t.text(), op.text(), parseLong(v), t.column());
+      return new Yql.Compare(t.text(), op.text(), new BigDecimal(v.text()), t.column());
     }
     throw error(
         op, "expected 'contains' or a comparison after '" + t.text() + "', found " + op.show());
@@ -319,6 +352,19 @@ final class YqlParser {
     return new YqlException(yql, t.column(), message);
   }
 
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /** The end of the run of ASCII digits starting at {@code i}. */
+  private static int digits(String s, int i) {
+    int j = i;
+    while (j < s.length() && isAsciiDigit(s.charAt(j))) {
+      j++;
+    }
+    return j;
+  }
+
   private static List<Token> tokenize(String s) {
     List<Token> out = new ArrayList<>();
     int i = 0;
@@ -338,16 +384,27 @@ final class YqlParser {
         }
         out.add(new Token(Kind.IDENT, s.substring(i, j), col));
         i = j;
-      } else if (Character.isDigit(c)
-          || (c == '-' && i + 1 < n && Character.isDigit(s.charAt(i + 1)))) {
-        int j = i + 1;
-        while (j < n && Character.isDigit(s.charAt(j))) {
-          j++;
+      } else if (isAsciiDigit(c) || (c == '-' && i + 1 < n && isAsciiDigit(s.charAt(i + 1)))) {
+        int j = digits(s, i + 1);
+        Kind kind = Kind.INT;
+        if (j + 1 < n && s.charAt(j) == '.' && isAsciiDigit(s.charAt(j + 1))) {
+          kind = Kind.NUMBER;
+          j = digits(s, j + 1);
+        }
+        if (j < n && (s.charAt(j) == 'e' || s.charAt(j) == 'E')) {
+          int k = j + 1;
+          if (k < n && (s.charAt(k) == '+' || s.charAt(k) == '-')) {
+            k++;
+          }
+          if (k < n && isAsciiDigit(s.charAt(k))) {
+            kind = Kind.NUMBER;
+            j = digits(s, k);
+          }
         }
         if (j < n && (s.charAt(j) == '.' || Character.isLetter(s.charAt(j)))) {
-          throw new YqlException(s, j + 1, "only integers are supported here");
+          throw new YqlException(s, j + 1, "a number ends at a letter or '.' here");
         }
-        out.add(new Token(Kind.INT, s.substring(i, j), col));
+        out.add(new Token(kind, s.substring(i, j), col));
         i = j;
       } else if (c == '"' || c == '\'') {
         StringBuilder sb = new StringBuilder();

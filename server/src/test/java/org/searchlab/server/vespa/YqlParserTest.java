@@ -49,7 +49,17 @@ class YqlParserTest {
     assertColumn(
         "select * from product where {targetHits:1}userQuery()", 29, "only on nearestNeighbor");
     assertColumn("select * from product where userQuery() userQuery()", 41, "expected 'and', 'or'");
-    assertColumn("select * from product where price < 1.5", 38, "only integers");
+    assertColumn("select * from product where price < 1.5x", 40, "a number ends at a letter");
+    // 100,000 nested parentheses: refused at the 31st, without recursing 100,000 deep.
+    String deep =
+        "select * from product where " + "(".repeat(100_000) + "true" + ")".repeat(100_000);
+    YqlException tooDeep =
+        assertThrows(YqlException.class, () -> YqlParser.parse(deep, deep.length(), 30));
+    assertEquals(29 + 30, tooDeep.column(), tooDeep.getMessage());
+    assertTrue(tooDeep.getMessage().contains("limit of 30"), tooDeep.getMessage());
+    YqlParser.parse("select * from product where " + "(".repeat(30) + "true" + ")".repeat(30));
+    YqlException tooLong = assertThrows(YqlException.class, () -> YqlParser.parse(deep, 1000, 30));
+    assertTrue(tooLong.getMessage().contains("more than the limit of 1000"), tooLong.getMessage());
     assertColumn("", 1, "empty");
   }
 

@@ -1,0 +1,211 @@
+package org.searchlab.bench.experiment;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.searchlab.bench.load.CellStats;
+
+/**
+ * Recall calibration of the vector and hybrid cells. For each variant and each vector and hybrid
+ * query type, filtered and not, the calibration queries (disjoint from the measured ones) run over
+ * a grid of beams ({@code num_candidates}, Vespa {@code targetHits + exploreAdditionalHits}); the
+ * tie-aware recall@10 of each point decides the smallest beam that reaches each recall target, and
+ * one timed cell per point at the curve's client count gives the recall/QPS curves. Vector points
+ * below the benchmark's 100 also lower {@code k} to the beam (the top-10 does not depend on it);
+ * hybrid points keep {@code k = 100}, because which documents get a vector score is part of the
+ * hybrid query's meaning. Runs on the caller's thread; not thread-safe.
+ */
+final class Calibration {
+  /** Vector beams: from far below the benchmark's 100 to far above. */
+  static final List<Integer> VECTOR_GRID = List.of(10, 20, 40, 100, 200, 400);
+
+  /** Hybrid beams, all with {@code k = 100}. */
+  static final List<Integer> HYBRID_GRID = List.of(100, 200, 400);
+
+  private final RunContext ctx;
+  private final Corpus corpus;
+  private final List<BenchQuery> queries;
+  private final ExactSearch exact;
+  private final Servers servers;
+  private final Map<String, Setting> chosen = new LinkedHashMap<>();
+
+  /**
+   * @param queries the calibration queries
+   * @param exact exact search over the corpus
+   */
+  Calibration(
+      RunContext ctx, Corpus corpus, List<BenchQuery> queries, ExactSearch exact, Servers servers) {
+    this.ctx = ctx;
+    this.corpus = corpus;
+    this.queries = queries;
+    this.exact = exact;
+    this.servers = servers;
+  }
+
+  /** The grid of a query type. */
+  static List<Setting> grid(QueryType t) {
+    List<Setting> out = new ArrayList<>();
+    if (t == QueryType.VECTOR) {
+      for (int nc : VECTOR_GRID) {
+        out.add(new Setting(Math.min(ExactSearch.VECTOR_K, nc), nc));
+      }
+    } else if (t == QueryType.HYBRID) {
+      for (int nc : HYBRID_GRID) {
+        out.add(new Setting(ExactSearch.VECTOR_K, nc));
+      }
+    }
+    return out;
+  }
+
+  /** Timed cells of the calibration, for the progress estimate. */
+  static int cells(int variants) {
+    return variants * 2 * (VECTOR_GRID.size() + HYBRID_GRID.size());
+  }
+
+  /** The query types that have a vector part. */
+  static final List<QueryType> CALIBRATED = List.of(QueryType.VECTOR, QueryType.HYBRID);
+
+  /** The client count of the curve cells: 16 when the profile measures it, else its highest. */
+  static int curveClients(Profile p) {
+    return p.clients().contains(16) ? 16 : p.clients().get(p.clients().size() - 1);
+  }
+
+  /** Runs the grid and chooses a setting per variant, query type, filter and target. */
+  void run() throws IOException, InterruptedException {
+    Profile p = ctx.profile;
+    int clients = curveClients(p);
+    for (QueryType t : CALIBRATED) {
+      for (boolean filtered : new boolean[] {false, true}) {
+        Map<String, List<List<String>>> answers = new LinkedHashMap<>();
+        for (Variant v : servers.variants()) {
+          Session s = servers.session(v);
+          for (Setting g : grid(t)) {
+            answers.put(name(v, g), s.ids(s.requests(queries, t, filtered, g)));
+          }
+        }
+        ctx.progress.step(
+            Phases.CALIBRATION,
+            String.format(
+                "%s%s: recall@10 of %d calibration queries over %d beams",
+                t.label(), filtered ? " filtered" : "", queries.size(), grid(t).size()));
+        QualityCheck.Result q =
+            QualityCheck.evaluate(exact, queries, t, filtered, answers, List.of());
+        for (Variant v : servers.variants()) {
+          choose(v, t, filtered, q.recall());
+        }
+        for (Setting g : grid(t)) {
+          for (Variant v : servers.variants()) {
+            Session s = servers.session(v);
+            List<HttpRequest> load = s.requests(corpus.queries(), t, filtered, g);
+            ctx.progress.cell(
+                Phases.CALIBRATION,
+                String.format(
+                    "%s %s%s k=%d candidates=%d clients=%d",
+                    v.label(),
+                    t.label(),
+                    filtered ? " filtered" : "",
+                    g.k(),
+                    g.candidates(),
+                    clients),
+                PairedRounds.seconds(p));
+            CellStats c = s.cell(load, clients, p.warmup(), p.duration());
+            ctx.add(
+                Rows.query(
+                        ctx.info,
+                        v.label(),
+                        Phases.CALIBRATION,
+                        t,
+                        filtered,
+                        clients,
+                        servers.segments(v),
+                        null,
+                        c)
+                    .withQuality(q.recall().get(name(v, g)), null)
+                    .withIdQuality(q.recallIds().get(name(v, g)), null)
+                    .withCandidates(g.k(), g.candidates(), null));
+          }
+        }
+      }
+    }
+  }
+
+  private void choose(Variant v, QueryType t, boolean filtered, Map<String, Double> recall) {
+    List<Setting> grid = grid(t);
+    for (double target : ctx.profile.recallTargets()) {
+      Setting pick = null;
+      for (Setting g : grid) {
+        Double r = recall.get(name(v, g));
+        if (r != null && r >= target) {
+          pick = g;
+          break;
+        }
+      }
+      String what = v.label() + " " + t.label() + (filtered ? " filtered" : "");
+      if (pick == null) {
+        pick = grid.get(grid.size() - 1);
+        ctx.log.printf(
+            "WARNING: %s does not reach recall@10 %.2f on the grid; measured at the largest beam%n",
+            what, target);
+      }
+      String key = key(v, t, filtered, target);
+      chosen.put(key, pick);
+      ctx.progress.step(
+          Phases.CALIBRATION,
+          String.format(
+              "%s: k=%d candidates=%d, recall@10 %.3f (target %.2f)",
+              what,
+              pick.k(),
+              pick.candidates(),
+              recall.getOrDefault(name(v, pick), Double.NaN),
+              target));
+    }
+  }
+
+  /**
+   * The setting a cell runs at: the calibrated one for vector and hybrid queries when the profile
+   * does not fix the candidates, else the benchmark's.
+   */
+  Setting setting(Variant v, QueryType t, boolean filtered, Double target) {
+    if (target == null || t == QueryType.LEXICAL) {
+      return Setting.BENCHMARK;
+    }
+    return chosen.getOrDefault(key(v, t, filtered, target), Setting.BENCHMARK);
+  }
+
+  /**
+   * Moves a cell's setting to the next larger beam of the grid, when the measured queries fall
+   * short of the target at the calibrated one; false when it already is the largest (or the type is
+   * not calibrated).
+   */
+  boolean bump(Variant v, QueryType t, boolean filtered, double target) {
+    String key = key(v, t, filtered, target);
+    Setting now = chosen.get(key);
+    List<Setting> grid = grid(t);
+    int i = grid.indexOf(now);
+    if (now == null || i < 0 || i == grid.size() - 1) {
+      return false;
+    }
+    chosen.put(key, grid.get(i + 1));
+    ctx.log.printf(
+        "%s %s%s: measured recall@10 below %.2f at k=%d candidates=%d; now candidates=%d%n",
+        v.label(),
+        t.label(),
+        filtered ? " filtered" : "",
+        target,
+        now.k(),
+        now.candidates(),
+        grid.get(i + 1).candidates());
+    return true;
+  }
+
+  private static String name(Variant v, Setting g) {
+    return v.label() + "@" + g.k() + "/" + g.candidates();
+  }
+
+  private static String key(Variant v, QueryType t, boolean filtered, double target) {
+    return v.label() + "|" + t.label() + "|" + filtered + "|" + target;
+  }
+}

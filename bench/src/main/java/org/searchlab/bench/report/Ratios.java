@@ -1,0 +1,90 @@
+package org.searchlab.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Ratios between two variants' cells with their intervals: the ratio of each paired round (both
+ * variants measured back to back in that round), then the median of those ratios and its
+ * order-statistic interval ({@link Intervals}). A run without rounds gives the ratio of the summary
+ * rows and no interval. Stateless apart from the index it reads; thread-safe.
+ */
+final class Ratios {
+  private final RowIndex idx;
+
+  Ratios(RowIndex idx) {
+    this.idx = idx;
+  }
+
+  /**
+   * {@code metric(a) ÷ metric(b)} for a main-phase cell at a recall target, or empty when either
+   * side is missing or a value is 0.
+   */
+  Optional<Intervals.Interval> ratio(
+      String a,
+      String b,
+      String type,
+      boolean filtered,
+      int clients,
+      Double target,
+      Function<ResultRow, Double> metric) {
+    Map<Integer, ResultRow> ra = idx.rounds(a, type, filtered, clients, target);
+    Map<Integer, ResultRow> rb = idx.rounds(b, type, filtered, clients, target);
+    List<Double> ratios = new ArrayList<>();
+    for (Map.Entry<Integer, ResultRow> e : ra.entrySet()) {
+      ResultRow other = rb.get(e.getKey());
+      if (other != null) {
+        Double x = metric.apply(e.getValue());
+        Double y = metric.apply(other);
+        if (x != null && y != null && x > 0 && y > 0) {
+          ratios.add(x / y);
+        }
+      }
+    }
+    if (!ratios.isEmpty()) {
+      return Optional.of(Intervals.median(ratios.stream().mapToDouble(d -> d).toArray()));
+    }
+    Optional<ResultRow> sa = summary(a, type, filtered, clients, target);
+    Optional<ResultRow> sb = summary(b, type, filtered, clients, target);
+    if (sa.isEmpty() || sb.isEmpty()) {
+      return Optional.empty();
+    }
+    Double x = metric.apply(sa.get());
+    Double y = metric.apply(sb.get());
+    if (x == null || y == null || x <= 0 || y <= 0) {
+      return Optional.empty();
+    }
+    double r = x / y;
+    return Optional.of(new Intervals.Interval(r, r, r, 0, 1));
+  }
+
+  private Optional<ResultRow> summary(
+      String v, String type, boolean filtered, int clients, Double target) {
+    return idx.queries(v, RowIndex.mainPhase(v), type, filtered, target)
+        .filter(r -> r.round() == null && r.clients() != null && r.clients() == clients)
+        .findFirst();
+  }
+
+  /** "1.23 [1.10–1.35]", or "1.23" without an interval. */
+  static String format(Intervals.Interval i) {
+    if (i.n() < 2) {
+      return String.format(Locale.ROOT, "%.2f", i.median());
+    }
+    return String.format(Locale.ROOT, "%.2f [%.2f–%.2f]", i.median(), i.low(), i.high());
+  }
+
+  /**
+   * The direction an interval supports: "{@code above}" when it lies above 1, "{@code below}" when
+   * below, else "not distinguishable" (also without an interval).
+   */
+  static String direction(Intervals.Interval i, String above, String below) {
+    if (i.n() < 2 || !i.excludes(1.0)) {
+      return "not distinguishable";
+    }
+    return i.low() > 1 ? above : below;
+  }
+}

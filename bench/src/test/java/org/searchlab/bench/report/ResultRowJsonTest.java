@@ -1,0 +1,78 @@
+package org.searchlab.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+
+/** results.jsonl rows survive a write and a read ({@code --report-only} reads them back). */
+class ResultRowJsonTest {
+  @Test
+  void roundTripKeepsTheRoundIntervalAndCalibrationFields() throws Exception {
+    ResultRow base =
+        new ResultRow(
+            "mutable",
+            "after_flush",
+            "vector",
+            true,
+            16,
+            null,
+            null,
+            100.0,
+            1.0,
+            1.0,
+            1.5,
+            2.0,
+            3.0,
+            0.5,
+            200.0,
+            null,
+            null,
+            null,
+            null,
+            100L,
+            0L,
+            1.0,
+            null,
+            null,
+            null,
+            "test",
+            new RunInfo.Machine(2, "cpu"),
+            "jdk",
+            "abc",
+            1000,
+            32);
+    ResultRow row =
+        base.withCandidates(10, 40, 0.95)
+            .withInterval(
+                Intervals.median(new double[] {90, 100, 110}),
+                Intervals.median(new double[] {180, 200, 220}))
+            .withQuality(0.99, 0.98)
+            .withIdQuality(0.9, 0.8);
+    ObjectMapper json = new ObjectMapper();
+    String line = json.writeValueAsString(row);
+    JsonNode n = json.readTree(line);
+    for (String f :
+        new String[] {
+          "round",
+          "rounds",
+          "qps_per_core_low",
+          "qps_per_core_high",
+          "num_candidates",
+          "target_hits",
+          "recall_target",
+          "recall_at_10_ids",
+          "overlap_at_10_ids",
+          "interval_coverage"
+        }) {
+      assertTrue(n.has(f), f + " in " + line);
+    }
+    assertEquals(row, json.readValue(line, ResultRow.class));
+    assertEquals(3, row.rounds());
+    assertEquals(180.0, row.qpsPerCoreLow());
+    assertEquals(0.75, row.intervalCoverage(), 1e-12);
+    assertEquals(2, json.readValue(line, ResultRow.class).withRound(2).round());
+  }
+}

@@ -1,0 +1,234 @@
+package org.searchlab.server;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import java.net.URI;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The checks every request passes before a dialect sees it, in the order Elasticsearch's security
+ * applies its own: the {@code Host} header, the credential, the media types, and the browser's
+ * cross-site markers. It exists because a server on {@code localhost} is reachable from every web
+ * page the operator opens: a page may send "simple" requests (form-encoded, {@code text/plain} or
+ * typeless bodies, no preflight), and with DNS rebinding a hostile name may resolve to {@code
+ * 127.0.0.1}. Stateless and thread-safe; cheap enough for the event loop.
+ *
+ * <ol>
+ *   <li>{@code Host} (HTTP/2: {@code :authority}) must be {@code localhost} or a {@code
+ *       *.localhost} name, an IP literal, the bound host, or a configured name: 403 otherwise. An
+ *       IP literal cannot be rebound, so it is always safe.
+ *   <li>With credentials configured, every path but {@code /health} needs {@code Authorization:
+ *       ApiKey|Basic base64(id:secret)}: 401 with {@code WWW-Authenticate} otherwise.
+ *   <li>A body must be declared {@code application/json} (or {@code
+ *       application/vnd.elasticsearch+json}; {@code application/x-ndjson} for {@code _bulk}): 415
+ *       otherwise, so no form or text body a web page can send is read as JSON. A body-less request
+ *       that names another media type (an empty HTML form) is refused the same way.
+ *   <li>{@code Accept} must allow JSON: 406 otherwise.
+ *   <li>A state-changing method ({@code POST}, {@code PUT}, {@code DELETE}, {@code PATCH}) marked
+ *       cross-site by the browser ({@code Sec-Fetch-Site: cross-site|same-site}, or an {@code
+ *       Origin} whose host fails rule 1) is 403.
+ * </ol>
+ */
+final class RequestGuard {
+  /** The challenge of a 401: both schemes this server accepts. */
+  static final String CHALLENGE = "ApiKey, Basic realm=\"searchlab\", charset=\"UTF-8\"";
+
+  private final ServerSecurity security;
+  private final String boundHost;
+
+  RequestGuard(ServerConfig config) {
+    this.security = config.security();
+    this.boundHost = stripBrackets(config.host().toLowerCase(Locale.ROOT));
+  }
+
+  /** The refusal of {@code r} in {@code dialect}'s shape, or empty when it may proceed. */
+  Optional<ApiResponse> check(ApiRequest r, Dialect dialect) {
+    String host = r.headers().get(HttpHeaderNames.HOST);
+    if (host != null && !hostAllowed(hostOf(host))) {
+      return Optional.of(
+          dialect.error(
+              r,
+              403,
+              "security_exception",
+              "Host ["
+                  + Text.quote(host)
+                  + "] is not allowed; the server answers localhost, IP addresses, "
+                  + boundHost
+                  + " and the names given with --allowed-host"));
+    }
+    if (security.authenticates() && !isHealth(r.path()) && !authenticated(r)) {
+      return Optional.of(
+          dialect
+              .error(
+                  r,
+                  401,
+                  "security_exception",
+                  "missing or wrong credentials for ["
+                      + Text.quote(r.path())
+                      + "]; send"
+                      + " Authorization: ApiKey base64(id:secret) or Basic")
+              .withHeader(HttpHeaderNames.WWW_AUTHENTICATE.toString(), CHALLENGE));
+    }
+    String contentType = r.headers().get(HttpHeaderNames.CONTENT_TYPE);
+    boolean readsNothing = r.method().equals(HttpMethod.GET) || r.method().equals(HttpMethod.HEAD);
+    if ((r.hasBody() || contentType != null && !readsNothing)
+        && !jsonContent(contentType, r.path().endsWith("/_bulk") || r.path().equals("/_bulk"))) {
+      return Optional.of(
+          dialect.error(
+              r,
+              415,
+              "media_type_header_exception",
+              (contentType == null
+                      ? "a request body needs a Content-Type"
+                      : "Content-Type [" + Text.quote(contentType) + "] is not supported")
+                  + "; use application/json"
+                  + (r.path().endsWith("_bulk") ? " or application/x-ndjson" : "")));
+    }
+    String accept = r.headers().get(HttpHeaderNames.ACCEPT);
+    if (accept != null && !acceptsJson(accept)) {
+      return Optional.of(
+          dialect.error(
+              r,
+              406,
+              "media_type_header_exception",
+              "Accept ["
+                  + Text.quote(accept)
+                  + "] allows no type this server answers; accept application/json"));
+    }
+    if (!readsNothing && crossSite(r)) {
+      return Optional.of(
+          dialect.error(
+              r,
+              403,
+              "security_exception",
+              "a cross-site browser request may not change anything (Origin ["
+                  + Text.quote(String.valueOf(r.headers().get(HttpHeaderNames.ORIGIN)))
+                  + "])"));
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isHealth(String path) {
+    return path.equals("/health") || path.equals("/health/");
+  }
+
+  private boolean authenticated(ApiRequest r) {
+    String auth = r.headers().get(HttpHeaderNames.AUTHORIZATION);
+    if (auth == null) {
+      return false;
+    }
+    int space = auth.indexOf(' ');
+    if (space < 0) {
+      return false;
+    }
+    String scheme = auth.substring(0, space);
+    if (!scheme.equalsIgnoreCase("ApiKey") && !scheme.equalsIgnoreCase("Basic")) {
+      return false;
+    }
+    byte[] decoded;
+    try {
+      decoded = Base64.getDecoder().decode(auth.substring(space + 1).trim());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return security.accepts(decoded);
+  }
+
+  private static boolean jsonContent(String contentType, boolean bulk) {
+    if (contentType == null) {
+      return false;
+    }
+    String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+    return switch (type) {
+      case "application/json", "application/vnd.elasticsearch+json" -> true;
+      case "application/x-ndjson", "application/vnd.elasticsearch+x-ndjson" -> bulk;
+      default -> false;
+    };
+  }
+
+  private static boolean acceptsJson(String accept) {
+    if (accept.isBlank()) {
+      return true;
+    }
+    for (String part : accept.split(",")) {
+      String type = part.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+      if (type.equals("*/*")
+          || type.equals("*")
+          || type.equals("application/*")
+          || type.equals("application/json")
+          || type.equals("application/x-ndjson")
+          || type.startsWith("application/vnd.elasticsearch+")
+          || type.startsWith("text/")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean crossSite(ApiRequest r) {
+    String site = r.headers().get("Sec-Fetch-Site");
+    if (site != null) {
+      String s = site.trim().toLowerCase(Locale.ROOT);
+      if (s.equals("cross-site") || s.equals("same-site")) {
+        return true;
+      }
+    }
+    String origin = r.headers().get(HttpHeaderNames.ORIGIN);
+    if (origin == null) {
+      return false;
+    }
+    try {
+      String h = new URI(origin.trim()).getHost();
+      return h == null || !hostAllowed(stripBrackets(h.toLowerCase(Locale.ROOT)));
+    } catch (java.net.URISyntaxException e) {
+      return true; // "null" (sandboxed pages, file:) and garbage are foreign
+    }
+  }
+
+  /** The host part of a {@code Host} header, lower-case, without port or IPv6 brackets. */
+  static String hostOf(String hostHeader) {
+    String h = hostHeader.trim().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[")) {
+      int end = h.indexOf(']');
+      return end < 0 ? h : h.substring(1, end);
+    }
+    int colon = h.indexOf(':');
+    return colon >= 0 && h.indexOf(':', colon + 1) < 0 ? h.substring(0, colon) : h;
+  }
+
+  private boolean hostAllowed(String h) {
+    if (h.equals("localhost") || h.endsWith(".localhost") || h.equals(boundHost)) {
+      return true;
+    }
+    if (security.allowedHosts().contains("*") || security.allowedHosts().contains(h)) {
+      return true;
+    }
+    return isIpLiteral(h);
+  }
+
+  private static String stripBrackets(String h) {
+    return h.startsWith("[") && h.endsWith("]") ? h.substring(1, h.length() - 1) : h;
+  }
+
+  /** A dotted IPv4 quad or an IPv6 literal; never resolves a name. */
+  static boolean isIpLiteral(String h) {
+    if (h.indexOf(':') >= 0) {
+      return h.chars().allMatch(c -> c == ':' || c == '.' || Character.digit(c, 16) >= 0);
+    }
+    String[] parts = h.split("\\.", -1);
+    if (parts.length != 4) {
+      return false;
+    }
+    for (String p : parts) {
+      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        return false;
+      }
+      if (Integer.parseInt(p) > 255) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
