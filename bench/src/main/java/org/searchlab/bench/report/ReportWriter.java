@@ -229,7 +229,9 @@ public final class ReportWriter {
         .append(
             "Throughput ratio = mutable ÷ segmented; latency ratio = segmented ÷ mutable. Above 1")
         .append(" favours mutable, below 1 favours the segmented variant. Each cell is the median")
-        .append(" of the per-round ratios with its interval in brackets.\n\n");
+        .append(" of the per-round ratios with its interval in brackets")
+        .append(coverageNote(idx))
+        .append(".\n\n");
     List<Double> targets =
         idx.targets().isEmpty() ? java.util.Collections.singletonList(null) : idx.targets();
     Ratios ratios = new Ratios(idx);
@@ -447,6 +449,22 @@ public final class ReportWriter {
               r.qpsPerCore()));
     }
     md.append('\n');
+  }
+
+  /** How many rounds the intervals come from and their coverage of the median. */
+  private static String coverageNote(RowIndex idx) {
+    return idx.all().stream()
+        .filter(r -> r.isQueryCell() && r.round() == null && r.rounds() != null)
+        .findFirst()
+        .map(
+            r ->
+                String.format(
+                    Locale.ROOT,
+                    " (%d rounds: order-statistic intervals that cover the median"
+                        + " with probability %.1f%%)",
+                    r.rounds(),
+                    100 * r.intervalCoverage()))
+        .orElse("");
   }
 
   /** "k/candidates" of a vector or hybrid row, "–" for lexical. */
