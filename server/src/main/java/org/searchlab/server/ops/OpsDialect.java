@@ -51,7 +51,15 @@ public final class OpsDialect implements Dialect {
 
   @Override
   public Work work(ApiRequest request) {
-    return request.path().equals("/health") ? Work.INLINE : Work.WRITE;
+    String path = request.path();
+    if (path.equals("/health")) {
+      return Work.INLINE;
+    }
+    // Reads go to the search pool, so a scrape or a stats call still answers while writes fill
+    // the write pool's queue (they answered 429 under write load before).
+    return path.startsWith("/metrics") || path.startsWith("/_admin/stats")
+        ? Work.SEARCH
+        : Work.WRITE;
   }
 
   @Override
