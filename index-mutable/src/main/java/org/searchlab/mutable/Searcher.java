@@ -11,7 +11,6 @@ import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
 import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
-import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.Fusion;
 import org.searchlab.core.Hit;
 import org.searchlab.core.QueryPlan;
@@ -21,7 +20,9 @@ import org.searchlab.core.Timings;
 import org.searchlab.core.TotalHits;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.mutable.attributes.AttributeStore;
+import org.searchlab.mutable.hnsw.AcceptBits;
 import org.searchlab.mutable.memory.PagedBits;
+import org.searchlab.mutable.postings.FilterBits;
 import org.searchlab.mutable.postings.FilterIds;
 import org.searchlab.mutable.postings.LexicalQuery;
 import org.searchlab.mutable.postings.TopHits;
@@ -86,9 +87,53 @@ final class Searcher {
       }
       PagedBits bits = parts.attributes.bits(category);
       int to = limit;
-      return target -> {
-        int d = bits.nextSetBit(target, to);
-        return d < 0 ? FilterIds.NO_MORE : d;
+      return new FilterBits() {
+        @Override
+        public int advance(int target) {
+          int d = bits.nextSetBit(target, to);
+          return d < 0 ? FilterIds.NO_MORE : d;
+        }
+
+        @Override
+        public long word(int index) {
+          return bits.word(index);
+        }
+
+        @Override
+        public int cardinality() {
+          return bits.cardinality();
+        }
+      };
+    }
+
+    /**
+     * {@link #accept} for the graph: an exact plan (chosen, or fallen back to) enumerates a
+     * category's ids from its bit set (a few hundred or thousand ids) instead of asking the filter
+     * about every node of the graph.
+     */
+    AcceptBits acceptBits() {
+      if (category < 0) {
+        return accept::test;
+      }
+      PagedBits bits = parts.attributes.bits(category);
+      IntPredicate test = accept;
+      return new AcceptBits() {
+        @Override
+        public boolean accept(int node) {
+          return test.test(node);
+        }
+
+        @Override
+        public int nextAccepted(int from, int to) {
+          for (int d = bits.nextSetBit(from, to);
+              d >= 0;
+              d = d + 1 < to ? bits.nextSetBit(d + 1, to) : -1) {
+            if (test.test(d)) {
+              return d;
+            }
+          }
+          return -1;
+        }
       };
     }
 
@@ -156,16 +201,29 @@ final class Searcher {
   private record Lexical(TopHits.Sorted top, long matches, boolean exact, LexicalQuery query) {}
 
   private Lexical lexical(SearchRequest r, View view, int k) {
-    LexicalQuery q = LexicalQuery.prepare(parts.fields, TextAnalysis.tokens(r.text()));
+    return lexical(r, view, k, prepare(r), 0f);
+  }
+
+  private LexicalQuery prepare(SearchRequest r) {
+    return LexicalQuery.prepare(parts.fields, TextAnalysis.tokens(r.text()));
+  }
+
+  /**
+   * The lexical top k of {@code q}; once pruning may start (past the total-hits threshold),
+   * documents whose score cannot reach {@code floor} are skipped unscored.
+   */
+  private Lexical lexical(SearchRequest r, View view, int k, LexicalQuery q, float floor) {
     if (view.empty || q.isEmpty()) {
       return new Lexical(new TopHits(0).sorted(), 0, true, q);
     }
     int track = r.trackTotalHitsUpTo();
+    LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
+    shared.raise(floor);
     if (threads <= 1 || view.limit < 2 * threads * 1024) {
-      LexicalQuery.Outcome o = q.run(view.filterIds(), view.accept, k, track, 0, view.limit, null);
+      LexicalQuery.Outcome o =
+          q.run(view.filterIds(), view.accept, k, track, 0, view.limit, shared);
       return new Lexical(o.top().sorted(), o.matches(), o.exact(), q);
     }
-    LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
     int perThreadTrack = track <= 0 ? 0 : (track + threads - 1) / threads;
     List<LexicalQuery.Outcome> outs =
         parallel(
@@ -205,17 +263,13 @@ final class Searcher {
       TopHits.Sorted s = top.sorted();
       return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
     }
-    FilterThresholds th = r.thresholds();
-    int accepted = view.acceptedCount();
-    if (view.category >= 0 && parts.vectors.exactPlan(accepted, th)) {
-      // The exact plan of a category filter scans the category's bit set (a few hundred or
-      // thousand ids), not every node of the graph asking the filter about each.
-      TopHits.Sorted s =
-          parts.vectors.scan(r.vector(), k, view.candidates(0, view.limit), view.accept).sorted();
-      return new VectorPart.Result(s.docs(), s.scores(), QueryPlan.EXACT);
-    }
     return parts.vectors.search(
-        r.vector(), k, Math.max(k, r.candidates()), view.accept, accepted, th);
+        r.vector(),
+        k,
+        Math.max(k, r.candidates()),
+        view.acceptBits(),
+        view.acceptedCount(),
+        r.thresholds());
   }
 
   // ------------------------------------------------------------------------------------------
@@ -242,21 +296,36 @@ final class Searcher {
         new Timings(nanos, 0, nanos, 0));
   }
 
+  /**
+   * Hybrid: the vector part first, then the lexical part sharing its work. The lexical scores of
+   * the vector hits are needed for the union anyway; with sum fusion they also give the k-th best
+   * fused score among the vector hits, below which no document outside them can enter the top k
+   * (its score is its lexical score alone), so the lexical run starts pruning from that floor
+   * instead of from nothing.
+   */
   private SearchResult hybrid(SearchRequest r, View view, long start) {
     VectorPart.Result v = vector(r, view);
     long vecNanos = System.nanoTime() - start;
     int window = r.fusion() == Fusion.RRF ? r.rrfWindow() : r.offset() + r.hits();
-    Lexical lex = lexical(r, view, window);
-    // The lexical scores of the vector hits: the union needs them whether or not they made the
-    // lexical top k.
+    LexicalQuery q = prepare(r);
     int[] vecDocs = v.docs().clone();
     Arrays.sort(vecDocs);
-    float[] vecLex = lex.query.isEmpty() ? new float[vecDocs.length] : lex.query.scoreDocs(vecDocs);
-    long lexNanos = System.nanoTime() - start - vecNanos;
+    float[] vecLex = q.isEmpty() ? new float[vecDocs.length] : q.scoreDocs(vecDocs);
     Map<Integer, Float> lexScore = new HashMap<>();
     for (int i = 0; i < vecDocs.length; i++) {
       lexScore.put(vecDocs[i], vecLex[i]);
     }
+    float floor = 0f;
+    if (r.fusion() == Fusion.SUM && v.docs().length >= window) {
+      float[] fusedVec = new float[v.docs().length];
+      for (int i = 0; i < fusedVec.length; i++) {
+        fusedVec[i] = lexScore.get(v.docs()[i]) + v.scores()[i];
+      }
+      Arrays.sort(fusedVec);
+      floor = fusedVec[fusedVec.length - window];
+    }
+    Lexical lex = lexical(r, view, window, q, floor);
+    long lexNanos = System.nanoTime() - start - vecNanos;
     long vectorOnlyMatches = 0;
     for (float s : vecLex) {
       if (s == 0) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.function.IntPredicate;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.scoring.VectorScores;
+import org.searchlab.mutable.hnsw.AcceptBits;
 import org.searchlab.mutable.hnsw.GraphHits;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
@@ -104,22 +105,11 @@ final class VectorPart {
       float[] query,
       int k,
       int ef,
-      IntPredicate accept,
+      AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds) {
-    GraphHits hits = graph.search(query, k, ef, accept::test, acceptedCount, thresholds);
+    GraphHits hits = graph.search(query, k, ef, accept, acceptedCount, thresholds);
     return new Result(hits.nodes(), hits.scores(), hits.plan());
-  }
-
-  /**
-   * Whether a filtered query whose filter passes {@code acceptedCount} ids should be an exact scan
-   * of those ids rather than a graph search: its hit ratio (accepted ids over the graph's live
-   * nodes) is below the approximate threshold, the request's or else the graph's configured one
-   * (the graph's own chooser uses the same rule).
-   */
-  boolean exactPlan(int acceptedCount, FilterThresholds thresholds) {
-    double ratio = acceptedCount / (double) Math.max(1, graph.size());
-    return ratio < thresholds.approximateOr(graph.config().approximateThreshold());
   }
 
   /** The exact top {@code k} among the given candidate ids that {@code accept} takes. */

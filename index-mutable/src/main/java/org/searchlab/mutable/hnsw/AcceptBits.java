@@ -12,4 +12,18 @@ public interface AcceptBits {
 
   /** Whether {@code node} may be returned. */
   boolean accept(int node);
+
+  /**
+   * The smallest accepted node in [{@code from}, {@code to}), or −1: what an exact scan of the
+   * filter enumerates. This default asks {@link #accept} of every id; a filter backed by a bit set
+   * overrides it to skip whole words.
+   */
+  default int nextAccepted(int from, int to) {
+    for (int n = from; n < to; n++) {
+      if (accept(n)) {
+        return n;
+      }
+    }
+    return -1;
+  }
 }

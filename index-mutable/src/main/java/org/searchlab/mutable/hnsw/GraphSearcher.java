@@ -19,7 +19,10 @@ public interface GraphSearcher {
    * of the accepted nodes when {@code r < approximate}, a filter-first (ACORN-1 two-hop) graph
    * search when {@code r < filterFirst}, else a filtered HNSW search; with {@link AcceptBits#ALL}
    * it is always HNSW. Thresholds are {@code thresholds}' overrides, else the graph's {@link
-   * HnswConfig}.
+   * HnswConfig}. A filtered graph search that has computed more distances than {@code
+   * acceptedCount} (at least {@code k}) stops and answers with the exact scan instead (Lucene's
+   * fallback: past that point the scan is cheaper, and it is exact); its plan is then {@code
+   * exact}.
    *
    * @param query a vector of the graph's dimension (unit length for meaningful scores)
    * @param k hits wanted, in [1, 10000]

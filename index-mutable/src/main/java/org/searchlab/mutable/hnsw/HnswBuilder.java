@@ -141,7 +141,7 @@ final class HnswBuilder {
     for (int l = level; l >= 0; l--) {
       ScoreHeap results = searcher.results();
       if (eps != null && eps.length > 0 && l <= epLevel) {
-        searcher.searchLevel(v, eps, eps.length, ef, l, AcceptBits.ALL, false);
+        searcher.searchLevel(v, eps, eps.length, ef, l, AcceptBits.ALL, false, Integer.MAX_VALUE);
       } else {
         results.clear();
       }
@@ -393,7 +393,8 @@ final class HnswBuilder {
     }
     HnswSearcher s = writerSearcher;
     int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), level)};
-    s.searchLevel(v, eps, 1, config.efConstruction(), level, AcceptBits.ALL, false);
+    s.searchLevel(
+        v, eps, 1, config.efConstruction(), level, AcceptBits.ALL, false, Integer.MAX_VALUE);
     ScoreHeap results = s.results();
     int n = results.size();
     int[] candIds = new int[n];

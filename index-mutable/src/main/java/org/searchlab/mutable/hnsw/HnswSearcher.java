@@ -24,6 +24,9 @@ final class HnswSearcher implements GraphSearcher {
   static final int MAX_K = 10_000;
   static final int MAX_EF = 100_000;
 
+  /** Share of rejected neighbours above which a filter-first expansion looks two hops out. */
+  private static final float EXPANDED_EXPLORATION_SHARE = 0.10f;
+
   private final HnswAdjacency graph;
   private final VectorStore vectors;
   private final HnswConfig config;
@@ -32,6 +35,10 @@ final class HnswSearcher implements GraphSearcher {
   private final ScoreHeap results = new ScoreHeap(false);
   private int scored;
   private float[] lastQuery;
+  private int[] toScore = new int[0];
+  private int[] toExplore = new int[0];
+  private int exploreMultiplier;
+  private int minToScore;
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
   private float[][] batchVectors = new float[64][];
@@ -79,6 +86,9 @@ final class HnswSearcher implements GraphSearcher {
     lastQuery = query;
     String plan = choosePlan(accept, acceptedCount, thresholds);
     int beam = Math.max(k, ef);
+    if (plan.equals(QueryPlan.FILTER_FIRST)) {
+      prepareFilterFirst(acceptedCount);
+    }
     if (plan.equals(QueryPlan.EXACT)) {
       exact(query, k, accept);
     } else {
@@ -86,7 +96,15 @@ final class HnswSearcher implements GraphSearcher {
       int ep = HnswAdjacency.entryNode(entry);
       if (ep >= 0) {
         int[] eps = {greedyDescent(query, ep, HnswAdjacency.entryLevel(entry), 0)};
-        searchLevel(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST));
+        // Lucene's rule for a filtered search: once the graph has cost more distances than the
+        // filter accepts nodes, an exact scan of the accepted nodes is cheaper and exact.
+        int limit = accept == AcceptBits.ALL ? Integer.MAX_VALUE : Math.max(acceptedCount, k);
+        boolean done =
+            searchLevel(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST), limit);
+        if (!done) {
+          exact(query, k, accept);
+          plan = QueryPlan.EXACT;
+        }
       } else {
         results.clear();
       }
@@ -139,18 +157,43 @@ final class HnswSearcher implements GraphSearcher {
     return new GraphHits(nodes, scores, plan, scored);
   }
 
-  /** Scans every node in the graph that {@code accept} passes; the top k are left in results. */
+  /**
+   * Scans every node in the graph that {@code accept} passes, enumerated by {@link
+   * AcceptBits#nextAccepted} (a category's bit set skips whole words); the top k are left in
+   * results.
+   */
   private void exact(float[] query, int k, AcceptBits accept) {
     results.clear();
     int bound = graph.idUpperBound();
-    for (int node = 0; node < bound; node++) {
-      if (graph.contains(node) && accept.accept(node)) {
+    for (int node = accept.nextAccepted(0, bound);
+        node >= 0;
+        node = node + 1 < bound ? accept.nextAccepted(node + 1, bound) : -1) {
+      if (graph.contains(node)) {
         float[] v = vectors.get(node);
         if (v != null) {
           scored++;
           results.insertWithOverflow(node, VectorUtil.dotProduct(query, v), k);
         }
       }
+    }
+  }
+
+  /**
+   * Sizes a filter-first search by the filter's hit ratio, as Lucene does: the more restrictive the
+   * filter, the more rejected neighbours an expansion may look through (up to {@code M / 2} times a
+   * plain expansion), and below a ratio of about {@code 1 / (2M)} an expansion keeps looking until
+   * it has found some accepted nodes.
+   */
+  private void prepareFilterFirst(int acceptedCount) {
+    int m = config.m();
+    float ratio = Math.max(1, acceptedCount) / (float) Math.max(1, graph.size());
+    ratio = Math.min(ratio, 1f);
+    exploreMultiplier = Math.max(1, Math.round(Math.min(1 / ratio, m / 2f)));
+    minToScore = Math.round(Math.min(Math.max(0, 1 / ratio - 2f * m), m));
+    int cap = 2 * m * exploreMultiplier;
+    if (toScore.length != cap) {
+      toScore = new int[cap];
+      toExplore = new int[cap];
     }
   }
 
@@ -204,16 +247,19 @@ final class HnswSearcher implements GraphSearcher {
    * Beam search on {@code level} from {@code eps[0..epCount)} keeping the {@code ef} best accepted
    * nodes in {@link #results()} (a min-heap of raw dot products). With {@code filterFirst}, only
    * accepted nodes are scored and a rejected neighbour is looked through to its own neighbours
-   * (ACORN-1's two-hop expansion), so the beam stays on accepted nodes at low hit ratios.
+   * (ACORN-1's two-hop expansion), so the beam stays on accepted nodes at low hit ratios. Gives up
+   * once it has scored more than {@code visitLimit} vectors and returns false (the results are then
+   * incomplete); inserts pass {@link Integer#MAX_VALUE}.
    */
-  void searchLevel(
+  boolean searchLevel(
       float[] query,
       int[] eps,
       int epCount,
       int ef,
       int level,
       AcceptBits accept,
-      boolean filterFirst) {
+      boolean filterFirst,
+      int visitLimit) {
     results.clear();
     candidates.clear();
     visited.reset(graph.capacity());
@@ -234,6 +280,9 @@ final class HnswSearcher implements GraphSearcher {
     }
     float floor = results.size() >= ef ? results.topScore() : Float.NEGATIVE_INFINITY;
     while (candidates.size() > 0) {
+      if (scored > visitLimit) {
+        return false;
+      }
       long top = candidates.pop();
       if (ScoreHeap.score(top) < floor) {
         break;
@@ -262,15 +311,36 @@ final class HnswSearcher implements GraphSearcher {
         }
       }
     }
+    return true;
+  }
+
+  /**
+   * Collects the first {@code count} of {@code nodes} (already visited) that still have a vector.
+   */
+  private int gather(int[] nodes, int count) {
+    ensureBatch(count);
+    int out = 0;
+    for (int i = 0; i < count; i++) {
+      float[] v = vectors.get(nodes[i]);
+      if (v != null) {
+        batchNodes[out] = nodes[i];
+        batchVectors[out++] = v;
+      }
+    }
+    return out;
+  }
+
+  private void ensureBatch(int n) {
+    if (batchNodes.length < n) {
+      batchNodes = new int[n];
+      batchScores = new float[n];
+      batchVectors = new float[n][];
+    }
   }
 
   /** Collects the unvisited neighbours that still have a vector into the batch arrays. */
   private int gather(int[] links) {
-    if (batchNodes.length < links.length) {
-      batchNodes = new int[links.length];
-      batchScores = new float[links.length];
-      batchVectors = new float[links.length][];
-    }
+    ensureBatch(links.length);
     int count = 0;
     for (int n : links) {
       if (visited.visit(n)) {
@@ -284,40 +354,71 @@ final class HnswSearcher implements GraphSearcher {
     return count;
   }
 
+  /**
+   * One filter-first expansion, as Lucene's {@code FilteredHnswGraphSearcher} adapts ACORN-1: the
+   * unvisited neighbours are split into accepted (to score) and rejected (to look through); when
+   * more than a tenth are rejected, the rejected ones' own neighbours are examined too, until about
+   * as many accepted nodes are found as an unfiltered expansion would score ({@code neighbours ×
+   * min(multiplier, 1 / (1 − rejected share))}). Only accepted nodes are ever scored, and only they
+   * enter the candidate queue, so the beam walks the filter's sub-graph.
+   */
   private float expandFilterFirst(
       float[] query, int[] links, int ef, int level, AcceptBits accept, float floor) {
-    int budget = links.length;
+    int neighbours = links.length;
+    if (neighbours == 0) {
+      return floor;
+    }
+    int cap = toScore.length;
+    int scoreCount = 0;
+    int exploreCount = 0;
     for (int n : links) {
+      if (scoreCount == cap || exploreCount == cap) {
+        break;
+      }
       if (!visited.visit(n)) {
         continue;
       }
       if (accept.accept(n)) {
-        floor = offer(query, n, ef, floor);
-        continue;
+        toScore[scoreCount++] = n;
+      } else {
+        toExplore[exploreCount++] = n;
       }
-      if (budget <= 0) {
-        continue;
-      }
-      // Look through the rejected neighbour: its accepted neighbours become our candidates.
-      for (int n2 : graph.links(n, level)) {
-        if (!visited.contains(n2) && accept.accept(n2)) {
-          visited.visit(n2);
-          floor = offer(query, n2, ef, floor);
-          if (--budget <= 0) {
+    }
+    float rejected = exploreCount / (float) neighbours;
+    int maxToScore =
+        (int) Math.min(cap, neighbours * Math.min(exploreMultiplier, 1f / (1f - rejected)));
+    int explored = scoreCount + exploreCount;
+    if (scoreCount < maxToScore && rejected > EXPANDED_EXPLORATION_SHARE) {
+      for (int head = 0;
+          head < exploreCount && explored < cap - 1 && scoreCount < maxToScore;
+          head++) {
+        for (int n2 : graph.links(toExplore[head], level)) {
+          if (scoreCount >= maxToScore) {
             break;
+          }
+          if (!visited.visit(n2)) {
+            continue;
+          }
+          explored++;
+          if (accept.accept(n2)) {
+            toScore[scoreCount++] = n2;
+          } else if (explored < cap - 1 && scoreCount < minToScore && exploreCount < cap) {
+            toExplore[exploreCount++] = n2;
           }
         }
       }
     }
-    return floor;
-  }
-
-  private float offer(float[] query, int n, int ef, float floor) {
-    float s = score(query, n);
-    if (s > floor) {
-      candidates.push(n, s);
-      if (results.insertWithOverflow(n, s, ef) && results.size() >= ef) {
-        return results.topScore();
+    int count = gather(toScore, scoreCount);
+    scored += count;
+    BulkDot.score(query, batchVectors, batchScores, count);
+    for (int i = 0; i < count; i++) {
+      float s = batchScores[i];
+      if (s > floor) {
+        int n = batchNodes[i];
+        candidates.push(n, s);
+        if (results.insertWithOverflow(n, s, ef) && results.size() >= ef) {
+          floor = results.topScore();
+        }
       }
     }
     return floor;

@@ -20,13 +20,30 @@ import org.searchlab.core.scoring.Bm25;
  * <em>non-essential</em> (only looked up for candidates of the others); a candidate is skipped,
  * with its whole block range, when the block bounds of the terms on it cannot beat it either. The
  * bounds are multiplied by {@code 1 + 1e-5} before comparing, so float rounding in a different
- * summation order never prunes a competitive document.
+ * summation order never prunes a competitive document. An unfiltered run goes a window of ids at a
+ * time instead ({@link WindowedMaxScore}, Lucene's {@code MaxScoreBulkScorer} shape); a filtered
+ * one leap-frogs document at a time with the filter.
  *
  * <p>Thread safety: immutable after {@link #prepare}; {@link #run} may be called concurrently over
  * disjoint id ranges (each call makes its own cursors).
  */
 public final class LexicalQuery {
-  private static final float SLACK = 1 + 1e-5f;
+  static final float SLACK = 1 + 1e-5f;
+
+  /**
+   * Whether unfiltered runs go through {@link WindowedMaxScore} (default); {@code
+   * -Dsearchlab.mutable.windowedLexical=false} keeps them on the document-at-a-time loop, for
+   * measuring one against the other.
+   */
+  /**
+   * The share of the ids a filter must hold for a filtered run to go window at a time (testing each
+   * posting against the filter's bits) rather than leap-frogging with the filter document at a
+   * time.
+   */
+  static final double WINDOWED_FILTER_SHARE = 0.02;
+
+  static final boolean WINDOWED =
+      Boolean.parseBoolean(System.getProperty("searchlab.mutable.windowedLexical", "true"));
 
   private final int fieldCount;
   private final PostingList[] lists;
@@ -35,6 +52,8 @@ public final class LexicalQuery {
   private final float[][] caches;
   private final FieldIndex[] fieldIndexes;
   private final float[] bounds;
+  // globalPrefix[i][f]: sum of the bounds of terms 0..i on field f (terms sorted by bound).
+  private final float[][] globalPrefix;
 
   private LexicalQuery(
       int fieldCount,
@@ -51,6 +70,13 @@ public final class LexicalQuery {
     this.caches = caches;
     this.fieldIndexes = fieldIndexes;
     this.bounds = bounds;
+    this.globalPrefix = new float[lists.length][fieldCount];
+    for (int i = 0; i < lists.length; i++) {
+      if (i > 0) {
+        System.arraycopy(globalPrefix[i - 1], 0, globalPrefix[i], 0, fieldCount);
+      }
+      globalPrefix[i][fields[i]] += bounds[i];
+    }
   }
 
   /** Binds the analysed query tokens to the fields' current dictionaries and statistics. */
@@ -101,7 +127,11 @@ public final class LexicalQuery {
     return lists.length == 0;
   }
 
-  /** A float shared by the threads of one query: the best known k-th score, only ever raised. */
+  /**
+   * A float shared by the threads of one query: the best known k-th score, only ever raised. A
+   * caller may raise it before the run to a floor it knows no document below can matter (a hybrid
+   * query's k-th fused vector hit).
+   */
   public static final class SharedThreshold {
     private final AtomicInteger bits = new AtomicInteger(Float.floatToIntBits(0f));
 
@@ -109,7 +139,7 @@ public final class LexicalQuery {
       return Float.intBitsToFloat(bits.get());
     }
 
-    void raise(float v) {
+    public void raise(float v) {
       if (v > 0) { // scores are positive, so their int bits order like the floats
         bits.accumulateAndGet(Float.floatToIntBits(v), Math::max);
       }
@@ -154,19 +184,25 @@ public final class LexicalQuery {
     if (n == 0 || minDoc >= maxDoc) {
       return new Outcome(top, 0, true, 0);
     }
+    FilterBits mask = filter instanceof FilterBits b ? b : null;
+    if (WINDOWED
+        && (filter == FilterIds.ALL
+            || mask != null && mask.cardinality() >= WINDOWED_FILTER_SHARE * (maxDoc - minDoc))) {
+      return new WindowedMaxScore(this, minDoc, mask)
+          .run(
+              accept,
+              k,
+              trackTotal,
+              maxDoc,
+              shared == null ? new SharedThreshold() : shared,
+              minDoc);
+    }
     PostingCursor[] cur = new PostingCursor[n];
     for (int i = 0; i < n; i++) {
       cur[i] = new PostingCursor(lists[i]);
       cur[i].advance(minDoc);
     }
-    // prefix[i][f]: sum of bounds of terms 0..i of field f (the non-essential lookups' budget).
-    float[][] prefix = new float[n][fieldCount];
-    for (int i = 0; i < n; i++) {
-      if (i > 0) {
-        System.arraycopy(prefix[i - 1], 0, prefix[i], 0, fieldCount);
-      }
-      prefix[i][fields[i]] += bounds[i];
-    }
+    float[][] prefix = globalPrefix; // the non-essential lookups' budget
     float[] sums = new float[fieldCount];
     float[] blockSums = new float[fieldCount];
     long matches = 0;
@@ -272,6 +308,12 @@ public final class LexicalQuery {
       top.insert(d, s);
       if (!pruning && matches >= trackTotal) {
         pruning = true;
+        if (shared != null && shared.get() > theta) {
+          // A floor known before the run (another thread's, or a hybrid query's vector hits)
+          // prunes from the first pruned document on.
+          theta = shared.get();
+          firstEssential = partition(prefix, theta);
+        }
       }
       if (pruning && top.full()) {
         float t = top.threshold();
@@ -305,16 +347,49 @@ public final class LexicalQuery {
     return p;
   }
 
+  /** The longest prefix of terms whose combined whole-list bounds stay below theta. */
+  int partition(float theta) {
+    return partition(globalPrefix, theta);
+  }
+
+  int termCount() {
+    return lists.length;
+  }
+
+  int fieldCount() {
+    return fieldCount;
+  }
+
+  int field(int term) {
+    return fields[term];
+  }
+
+  PostingCursor cursor(int term) {
+    return new PostingCursor(lists[term]);
+  }
+
+  /**
+   * The bound of {@code term} over the blocks of {@code c}'s list that hold ids in [from, to), 0
+   * when none does; moves {@code c}'s shallow pointer (from must not decrease).
+   */
+  float windowBound(int term, PostingCursor c, int from, int to) {
+    long impact = c.windowImpact(from, to);
+    if (impact < 0) {
+      return 0;
+    }
+    return blockBound(term, (int) (impact >>> 8), (int) (impact & 0xFF));
+  }
+
   private float blockBound(int term, int maxFreq, int minNorm) {
     return Bm25.upperBound(weights[term], caches[term], maxFreq, (byte) minNorm);
   }
 
-  private float score(int term, int freq, int doc) {
+  float score(int term, int freq, int doc) {
     byte norm = fieldIndexes[fields[term]].norm(doc);
     return Bm25.score(weights[term], freq, caches[term][norm & 0xFF]);
   }
 
-  private static float max(float[] a) {
+  static float max(float[] a) {
     float m = 0;
     for (float v : a) {
       m = Math.max(m, v);

@@ -128,6 +128,43 @@ final class PostingCursor {
     }
   }
 
+  /**
+   * The largest frequency and the smallest norm over the blocks that hold ids in [{@code from},
+   * {@code to}), packed as {@code maxFreq << 8 | minNorm}, or −1 when no block does. Moves the
+   * shallow pointer to the first of them ({@code from} must not decrease between calls).
+   */
+  long windowImpact(int from, int to) {
+    shallowAdvance(from);
+    if (shallowBlock == null) {
+      return -1;
+    }
+    int maxFreq = 0;
+    int minNorm = 255;
+    boolean any = false;
+    PostingBlock b = shallowBlock;
+    int size = shallowSize;
+    int index = shallowIndex;
+    while (true) {
+      if (size > 0) {
+        if (b.docs[0] >= to) {
+          break;
+        }
+        any = true;
+        maxFreq = Math.max(maxFreq, b.maxFreq);
+        minNorm = Math.min(minNorm, b.minNorm);
+        if (b.docs[size - 1] >= to) {
+          break;
+        }
+      }
+      if (++index >= blockCount) {
+        break;
+      }
+      b = dir.block(index);
+      size = b.size();
+    }
+    return any ? ((long) maxFreq << 8) | minNorm : -1;
+  }
+
   /** Whether the shallow pointer has run past the last block. */
   boolean shallowExhausted() {
     return shallowBlock == null && shallowIndex >= blockCount;

@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.searchlab.testing.TestSeeds;
 
 /**
- * The filtered lexical loop: a category filter leap-frogs with the postings, so the top k equals
- * the unfiltered exact ranking restricted to the category, and no document outside the category is
- * ever scored, with pruning (track_total_hits reached at once) and without, for a sparse and a
- * dense category, over one id range and split into ranges as the parallel search splits it.
+ * The filtered lexical loop: a category filter leap-frogs with the postings (or, given as bits and
+ * dense enough, masks each window's postings), so the top k equals the unfiltered exact ranking
+ * restricted to the category, and no document outside the category is ever scored, with pruning
+ * (track_total_hits reached at once) and without, for a sparse and a dense category, over one id
+ * range and split into ranges as the parallel search splits it.
  */
 class LexicalQueryFilterTest {
   private static final int DOCS = 6000;
@@ -41,6 +42,25 @@ class LexicalQueryFilterTest {
             int d = category.nextSetBit(t);
             return d < 0 ? FilterIds.NO_MORE : d;
           };
+      // The same filter as bits: above the windowed share a run tests postings against them.
+      long[] words = category.toLongArray();
+      FilterBits bits =
+          new FilterBits() {
+            @Override
+            public int advance(int target) {
+              return ids.advance(target);
+            }
+
+            @Override
+            public long word(int index) {
+              return index < words.length ? words[index] : 0;
+            }
+
+            @Override
+            public int cardinality() {
+              return category.cardinality();
+            }
+          };
       for (int q = 0; q < 30; q++) {
         LexicalQuery query = LexicalQuery.prepare(fields, tokens(r, 1 + r.nextInt(4)));
         // The reference: every match scored, no pruning, then restricted to the category.
@@ -56,28 +76,33 @@ class LexicalQueryFilterTest {
         }
         TopHits.Sorted want = expected.sorted();
         String where = "seed " + seed + ", density " + density + ", query " + q;
-        for (int track : new int[] {0, 10_000}) {
-          for (int parts : new int[] {1, 3}) {
-            TopHits got = new TopHits(10);
-            long scored = 0;
-            long matches = 0;
-            LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
-            for (int p = 0; p < parts; p++) {
-              int from = DOCS * p / parts;
-              int to = DOCS * (p + 1) / parts;
-              LexicalQuery.Outcome o =
-                  query.run(ids, category::get, 10, track, from, to, parts > 1 ? shared : null);
-              got.merge(o.top());
-              scored += o.scored();
-              matches += o.matches();
-            }
-            TopHits.Sorted s = got.sorted();
-            assertArrayEquals(want.scores(), s.scores(), 1e-6f, where + ", track " + track);
-            assertTrue(
-                scored <= categoryMatches,
-                where + ": scored " + scored + " documents, only " + categoryMatches + " pass");
-            if (track > 0) {
-              assertEquals(categoryMatches, matches, where + ": exact count below the limit");
+        // Both shapes of the filter: leap-frog (an iterator) and, for the dense category, windows
+        // (bits); neither may score a document outside the category.
+        for (FilterIds filter : List.of(ids, bits)) {
+          for (int track : new int[] {0, 10_000}) {
+            for (int parts : new int[] {1, 3}) {
+              TopHits got = new TopHits(10);
+              long scored = 0;
+              long matches = 0;
+              LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
+              for (int p = 0; p < parts; p++) {
+                int from = DOCS * p / parts;
+                int to = DOCS * (p + 1) / parts;
+                LexicalQuery.Outcome o =
+                    query.run(
+                        filter, category::get, 10, track, from, to, parts > 1 ? shared : null);
+                got.merge(o.top());
+                scored += o.scored();
+                matches += o.matches();
+              }
+              TopHits.Sorted s = got.sorted();
+              assertArrayEquals(want.scores(), s.scores(), 1e-6f, where + ", track " + track);
+              assertTrue(
+                  scored <= categoryMatches,
+                  where + ": scored " + scored + " documents, only " + categoryMatches + " pass");
+              if (track > 0) {
+                assertEquals(categoryMatches, matches, where + ": exact count below the limit");
+              }
             }
           }
         }

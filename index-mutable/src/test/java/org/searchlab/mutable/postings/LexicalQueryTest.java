@@ -102,9 +102,10 @@ class LexicalQueryTest {
     }
   }
 
-  private static Corpus randomCorpus(SplittableRandom r) {
+  private static Corpus randomCorpus(SplittableRandom r, boolean large) {
     Corpus c = new Corpus(r);
-    int n = 50 + r.nextInt(1500);
+    // A large corpus spans several of the windowed scorer's 4096-id windows.
+    int n = large ? 5_000 + r.nextInt(8_000) : 50 + r.nextInt(1500);
     for (int i = 0; i < n; i++) {
       c.put("d" + i);
     }
@@ -124,7 +125,7 @@ class LexicalQueryTest {
     long seed = TestSeeds.seed("LexicalQueryTest.oracle");
     SplittableRandom r = new SplittableRandom(seed);
     for (int round = 0; round < 6; round++) {
-      Corpus c = randomCorpus(r);
+      Corpus c = randomCorpus(r, round % 3 == 2);
       int limit = c.byLocal.size();
       for (int q = 0; q < 40; q++) {
         String query = c.text(4) + (r.nextInt(4) == 0 ? WORDS[r.nextInt(WORDS.length)] : "");
@@ -140,6 +141,10 @@ class LexicalQueryTest {
         LexicalQuery.Outcome one = lq.run(FilterIds.ALL, accept, k, track, 0, limit, null);
         assertTopK(oracle, one.top().sorted(), k, what);
         assertMatches(oracle, one, track, what);
+        // A filter that lists every id takes the document-at-a-time loop instead of the windows.
+        LexicalQuery.Outcome daat = lq.run(t -> t, accept, k, track, 0, limit, null);
+        assertTopK(oracle, daat.top().sorted(), k, what + " (document at a time)");
+        assertMatches(oracle, daat, track, what + " (document at a time)");
 
         // Two disjoint ranges on two threads, sharing the k-th score, merged.
         LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();

@@ -1,0 +1,221 @@
+package org.searchlab.mutable.postings;
+
+import java.util.function.IntPredicate;
+import org.searchlab.mutable.postings.LexicalQuery.Outcome;
+import org.searchlab.mutable.postings.LexicalQuery.SharedThreshold;
+
+/**
+ * A {@link LexicalQuery} run a window of ids at a time, as Lucene's {@code MaxScoreBulkScorer} runs
+ * a disjunction: for each window of {@value #WINDOW} ids, every term's bound over the blocks that
+ * overlap the window decides which terms are essential there (those whose bounds, added up from the
+ * smallest, could beat the k-th score); the essential terms' postings in the window are scored term
+ * at a time into a per-field score array and a match bit set; then each matching id, in order, gets
+ * the non-essential terms' scores looked up only while its bound can still beat the k-th score.
+ * Term-at-a-time inside a window keeps each posting list's loop tight (no per-document minimum over
+ * cursors), and window bounds are tighter than whole-list bounds, so more terms become
+ * non-essential. A filter given as bits is tested per posting before anything is scored: cheaper
+ * than leap-frogging once the filter holds more than a few percent of the ids.
+ *
+ * <p>Same results as {@link LexicalQuery#run} document at a time: the same top k (scores may differ
+ * in the last bits by summation order, as they do between any two engines), matches counted exactly
+ * until {@code trackTotal}, then pruning.
+ *
+ * <p>Not thread-safe: one instance per run (it owns the window arrays and the cursors).
+ */
+final class WindowedMaxScore {
+  /** Ids per window: Lucene's inner window (4096); the match bit set is 64 longs. */
+  static final int WINDOW = 1 << 12;
+
+  private final LexicalQuery q;
+  private final FilterBits mask; // null: every id
+  private final long[] maskWords = new long[WINDOW >>> 6];
+  private final int n;
+  private final int fieldCount;
+  private final PostingCursor[] cur;
+  private final float[][] windowScores;
+  private final long[] windowMatches = new long[WINDOW >>> 6];
+  private final float[] windowBounds;
+  private final int[] order;
+  private final float[][] prefix;
+  private final float[] sums;
+
+  WindowedMaxScore(LexicalQuery q, int minDoc, FilterBits mask) {
+    this.q = q;
+    this.mask = mask;
+    this.n = q.termCount();
+    this.fieldCount = q.fieldCount();
+    this.cur = new PostingCursor[n];
+    for (int i = 0; i < n; i++) {
+      cur[i] = q.cursor(i);
+      cur[i].advance(minDoc);
+    }
+    this.windowScores = new float[fieldCount][WINDOW];
+    this.windowBounds = new float[n];
+    this.order = new int[n];
+    this.prefix = new float[n][fieldCount];
+    this.sums = new float[fieldCount];
+  }
+
+  /** See {@link LexicalQuery#run}; ids in [minDoc, maxDoc) (the cursors start at minDoc). */
+  Outcome run(
+      IntPredicate accept, int k, int trackTotal, int maxDoc, SharedThreshold shared, int minDoc) {
+    TopHits top = new TopHits(k);
+    long matches = 0;
+    long scored = 0;
+    boolean pruning = trackTotal <= 0;
+    boolean exact = !pruning;
+    float theta = pruning ? shared.get() : Float.NEGATIVE_INFINITY;
+    int from = minDoc;
+    while (from < maxDoc) {
+      // Terms whose whole-list bounds together cannot beat theta cannot make an id competitive
+      // anywhere: an id only they match is skipped without a window.
+      int globallyEssential = pruning ? q.partition(theta) : 0;
+      if (globallyEssential == n) {
+        break;
+      }
+      int next = PostingCursor.NO_MORE;
+      for (int i = globallyEssential; i < n; i++) {
+        PostingCursor c = cur[i];
+        if (c.doc() < from) {
+          c.advance(from);
+        }
+        next = Math.min(next, c.doc());
+      }
+      if (next >= maxDoc) {
+        break;
+      }
+      // Windows start on a multiple of 64, so that their words line up with the filter's; ids
+      // below next match only terms that cannot make them competitive, and no cursor goes there.
+      int start = next & ~63;
+      int end = (int) Math.min(maxDoc, (long) start + WINDOW);
+      int essential = pruning ? partitionWindow(next, end, theta) : identity();
+      if (mask != null) {
+        int first = start >>> 6;
+        for (int w = 0; w < maskWords.length; w++) {
+          maskWords[w] = mask.word(first + w);
+        }
+      }
+      for (int r = essential; r < n; r++) {
+        int i = order[r];
+        PostingCursor c = cur[i];
+        if (c.doc() < next) {
+          c.advance(next);
+        }
+        float[] buf = windowScores[q.field(i)];
+        if (mask == null) {
+          for (int d = c.doc(); d < end; d = c.nextDoc()) {
+            int o = d - start;
+            windowMatches[o >>> 6] |= 1L << o;
+            buf[o] += q.score(i, c.freq(), d);
+          }
+        } else {
+          for (int d = c.doc(); d < end; d = c.nextDoc()) {
+            int o = d - start;
+            long bit = 1L << o;
+            if ((maskWords[o >>> 6] & bit) != 0) {
+              windowMatches[o >>> 6] |= bit;
+              buf[o] += q.score(i, c.freq(), d);
+            }
+          }
+        }
+      }
+      for (int w = 0; w < windowMatches.length; w++) {
+        long word = windowMatches[w];
+        if (word == 0) {
+          continue;
+        }
+        windowMatches[w] = 0;
+        while (word != 0) {
+          int o = (w << 6) | Long.numberOfTrailingZeros(word);
+          word &= word - 1;
+          int d = start + o;
+          for (int f = 0; f < fieldCount; f++) {
+            sums[f] = windowScores[f][o];
+            windowScores[f][o] = 0;
+          }
+          if (!nonEssentialScores(d, essential, theta)) {
+            continue;
+          }
+          float s = LexicalQuery.max(sums);
+          scored++;
+          if (pruning ? !top.competitive(d, s) || !accept.test(d) : !accept.test(d)) {
+            continue;
+          }
+          matches++;
+          top.insert(d, s);
+          if (!pruning && matches >= trackTotal) {
+            pruning = true;
+            theta = Math.max(theta, shared.get());
+          }
+          if (pruning && top.full()) {
+            float t = top.threshold();
+            shared.raise(t);
+            theta = Math.max(theta, Math.max(t, shared.get()));
+          }
+        }
+      }
+      from = end;
+    }
+    return new Outcome(top, matches, exact && !pruning, scored);
+  }
+
+  /** All terms essential, in the query's order (the counting phase). Returns 0. */
+  private int identity() {
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    return 0;
+  }
+
+  /**
+   * Orders the terms by their bound over the blocks overlapping [start, end) and returns the rank
+   * of the first essential one: the terms before it together (per field) cannot beat theta there.
+   */
+  private int partitionWindow(int start, int end, float theta) {
+    for (int i = 0; i < n; i++) {
+      windowBounds[i] = q.windowBound(i, cur[i], start, end);
+      int r = i;
+      while (r > 0 && windowBounds[order[r - 1]] > windowBounds[i]) {
+        order[r] = order[r - 1];
+        r--;
+      }
+      order[r] = i;
+    }
+    int essential = 0;
+    for (int r = 0; r < n; r++) {
+      int i = order[r];
+      if (r > 0) {
+        System.arraycopy(prefix[r - 1], 0, prefix[r], 0, fieldCount);
+      } else {
+        java.util.Arrays.fill(prefix[0], 0);
+      }
+      prefix[r][q.field(i)] += windowBounds[i];
+      if (essential == r && LexicalQuery.max(prefix[r]) * LexicalQuery.SLACK < theta) {
+        essential = r + 1;
+      }
+    }
+    return essential;
+  }
+
+  /**
+   * Adds the non-essential terms' scores of {@code d} to {@link #sums}, the largest bound first,
+   * while the id can still beat theta; false when it cannot.
+   */
+  private boolean nonEssentialScores(int d, int essential, float theta) {
+    for (int r = essential - 1; r >= 0; r--) {
+      float bound = 0;
+      for (int f = 0; f < fieldCount; f++) {
+        bound = Math.max(bound, sums[f] + prefix[r][f]);
+      }
+      if (bound * LexicalQuery.SLACK < theta) {
+        return false;
+      }
+      int i = order[r];
+      PostingCursor c = cur[i];
+      if (c.advance(d) == d) {
+        sums[q.field(i)] += q.score(i, c.freq(), d);
+      }
+    }
+    return true;
+  }
+}
