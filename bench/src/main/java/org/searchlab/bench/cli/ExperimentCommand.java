@@ -348,6 +348,11 @@ final class ExperimentCommand implements Callable<Integer> {
       com.fasterxml.jackson.databind.JsonNode run = json.readTree(runFile.toFile());
       source = run.path("source").asText(source);
       minutes = run.path("minutes").asDouble(0);
+      if (run.path("variant_descriptions").isArray()) {
+        List<String> described = new ArrayList<>();
+        run.path("variant_descriptions").forEach(d -> described.add(d.asText()));
+        variants = described;
+      }
     }
     new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
     System.out.println(dir.resolve("report.md"));

@@ -173,20 +173,34 @@ public final class ExperimentRunner {
       run.put("source", corpus.source());
       run.put("minutes", minutes);
       run.putPOJO("variants", variants.stream().map(Variant::label).toList());
+      List<String> described = variants.stream().map(this::describe).toList();
+      run.putPOJO("variant_descriptions", described);
       Files.writeString(outDir.resolve("run.json"), run.toString());
-      new ReportWriter(outDir)
-          .write(
-              rows,
-              profile.name(),
-              corpus.source(),
-              variants.stream().map(Variant::label).toList(),
-              minutes);
+      new ReportWriter(outDir).write(rows, profile.name(), corpus.source(), described, minutes);
       progress.step(
           "done",
           String.format(
               "%d rows in %.1f min; report %s", rows.size(), minutes, outDir.resolve("report.md")));
       return rows;
     }
+  }
+
+  /**
+   * A variant as the report's header names it: the label, and for engines that are not
+   * searchlab's servers what they were (a local OpenSearch cluster's nodes and replicas, a
+   * target's address and dialect).
+   */
+  private String describe(Variant v) {
+    if (v.isTarget()) {
+      return v.label() + " (target " + v.target().uri() + ", dialect " + v.target().dialect() + ")";
+    }
+    if (v.store().equals(Variant.OPENSEARCH_STORE)) {
+      return v.label()
+          + (openSearchNodes == 1
+              ? " (embedded OpenSearch 3.5, 1 node)"
+              : " (embedded OpenSearch 3.5, " + openSearchNodes + " nodes, 1 replica)");
+    }
+    return v.label();
   }
 
   /**

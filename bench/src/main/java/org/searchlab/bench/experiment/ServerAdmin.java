@@ -83,7 +83,30 @@ public final class ServerAdmin {
             .header("Content-Type", "application/json")
             .PUT(HttpRequest.BodyPublishers.ofString(body))
             .build();
-    return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+    int status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+    if (kind == Kind.OPENSEARCH && status == 200) {
+      awaitGreen();
+    }
+    return status;
+  }
+
+  /**
+   * Waits until the new index is green: its primary and, on a cluster, its replica allocated, so
+   * that the feed writes to both from its first request.
+   */
+  private void awaitGreen() throws IOException, InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(
+                base.resolve(
+                    "/_cluster/health/" + EsDialect.INDEX + "?wait_for_status=green&timeout=120s"))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .GET()
+            .build();
+    HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    JsonNode health = Json.MAPPER.readTree(r.body());
+    if (r.statusCode() != 200 || !"green".equals(health.path("status").asText())) {
+      throw new IOException("index " + EsDialect.INDEX + " not green after 120 s: " + health);
+    }
   }
 
   private static String elasticsearchMapping(int dimension, int m, int efConstruction) {
