@@ -186,9 +186,9 @@ public final class ExperimentRunner {
   }
 
   /**
-   * A variant as the report's header names it: the label, and for engines that are not
-   * searchlab's servers what they were (a local OpenSearch cluster's nodes and replicas, a
-   * target's address and dialect).
+   * A variant as the report's header names it: the label, and for engines that are not searchlab's
+   * servers what they were (a local OpenSearch cluster's nodes and replicas, a target's address and
+   * dialect).
    */
   private String describe(Variant v) {
     if (v.isTarget()) {

@@ -20,8 +20,8 @@ import org.searchlab.testing.TestSeeds;
  * {@code --target} end to end at a tiny scale: a searchlab segmented server started here plays the
  * external endpoint (Elasticsearch dialect, no {@code _nodes/stats}), measured next to a local
  * segmented variant. The target goes through the whole procedure, its rows say that its CPU could
- * not be read instead of guessing one, and its lexical answers overlap the local store's fully
- * (the same engine fed the same documents).
+ * not be read instead of guessing one, and its lexical answers overlap the local store's fully (the
+ * same engine fed the same documents).
  */
 class TargetRunTest {
   @Test

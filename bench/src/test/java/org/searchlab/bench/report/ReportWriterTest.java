@@ -227,8 +227,7 @@ class ReportWriterTest {
             rows.add(round.withCpuSource(source));
           }
           rows.add(
-              cell.withInterval(Intervals.median(qps), Intervals.median(pc))
-                  .withCpuSource(source));
+              cell.withInterval(Intervals.median(qps), Intervals.median(pc)).withCpuSource(source));
         }
       }
     }
@@ -244,10 +243,16 @@ class ReportWriterTest {
     assertTrue(md.contains("### segmented vs prod (16 clients"), md);
     // 200 ÷ 250 in every round; the overlap column is the engine's row's overlap@10.
     assertTrue(
-        md.contains("| 200 | 250 | 0.80 [0.80–0.80] | 0.900 | 0.900 | 0.800 | – | /proc / /proc |"),
+        md.contains(
+            "| vector filtered | – | – | 200 [200–200] | 250 [250–250] | 0.80 [0.80–0.80] | 0.900"
+                + " | 0.900 | 0.800 | – | /proc / /proc |"),
         md);
-    assertTrue(md.contains("| 200 | – | – | 0.900 | 0.900 | 0.800 | – | /proc / none |"), md);
-    assertTrue(md.contains("| feed | 1000 | 667 | 800 | 400 | 2.00 (/proc) | 2.20 (_nodes/stats) |"), md);
+    assertTrue(
+        md.contains(
+            "| lexical | – | – | 200 [200–200] | – | – | 0.900 | 0.900 | 0.800 | – | /proc / none |"),
+        md);
+    assertTrue(
+        md.contains("| feed | 1000 | 667 | 800 | 400 | 2.00 (/proc) | 2.20 (_nodes/stats) |"), md);
     assertTrue(md.contains("| feed | 1000 | 667 | 700 | – | – (none) | – |"), md);
   }
 }
