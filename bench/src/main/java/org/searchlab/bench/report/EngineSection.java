@@ -48,8 +48,10 @@ final class EngineSection {
                 + " each variant's own calibrated beam (equal recall target); overlap@10 is"
                 + " tie-aware, the engine's top 10 against the segmented store's. CPU source:"
                 + " `/proc` = the child JVMs' CPU time less JIT compiler threads (all nodes"
-                + " summed); `_nodes/stats` = the engine's own process CPU (whole JVMs); `none` ="
-                + " not readable (no per-core figure).\n\n");
+                + " summed); `_nodes/stats` = the engine's own process CPU (whole JVMs, JIT compiler"
+                + " threads included, and cached by each node for up to a second"
+                + " (monitor.process.refresh_interval), so coarse over a feed of a few seconds);"
+                + " `none` = not readable (no per-core figure).\n\n");
     int clients = idx.headlineClients();
     Double target = idx.headlineTarget();
     Ratios ratios = new Ratios(idx);
