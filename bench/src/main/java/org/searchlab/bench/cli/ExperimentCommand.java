@@ -73,8 +73,27 @@ final class ExperimentCommand implements Callable<Integer> {
       names = "--variants",
       split = ",",
       description =
-          "Variants to run: mutable,segmented,segmented-forcemerged (default: all three).")
+          "Variants to run: mutable, segmented, segmented-forcemerged, opensearch (a real"
+              + " OpenSearch 3.5 with k-NN as child JVMs), opensearch-forcemerged (default:"
+              + " mutable,segmented,segmented-forcemerged). With --target only, none.")
   List<String> variants;
+
+  @Option(
+      names = "--opensearch-nodes",
+      defaultValue = "1",
+      description =
+          "Nodes of each local OpenSearch cluster, one JVM each with the servers' heap: 1 (the"
+              + " benchmark's single node, no replica) or up to 9 (one replica). Default:"
+              + " ${DEFAULT-VALUE}.")
+  int openSearchNodes;
+
+  @Option(
+      names = "--target",
+      description =
+          "NAME=URL[,dialect=es|opensearch|vespa]: also run the procedure against an external"
+              + " endpoint (an Elasticsearch or OpenSearch cluster, a Vespa application), as"
+              + " variant NAME. Repeatable. es detects OpenSearch from GET /.")
+  List<String> targets;
 
   @Option(
       names = "--clients",
@@ -217,9 +236,24 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     Profile p = b.build();
     List<Variant> vs = new ArrayList<>();
-    for (String v :
-        variants == null ? List.of("mutable", "segmented", "segmented-forcemerged") : variants) {
+    List<String> builtIn =
+        variants != null
+            ? variants
+            : targets != null
+                ? List.of()
+                : List.of("mutable", "segmented", "segmented-forcemerged");
+    for (String v : builtIn) {
       vs.add(Variant.parse(v));
+    }
+    for (String t : targets == null ? List.<String>of() : targets) {
+      Variant target = Variant.parseTarget(t);
+      if (vs.stream().anyMatch(v -> v.label().equals(target.label()))) {
+        throw new IllegalArgumentException("target name '" + target.label() + "' is given twice");
+      }
+      vs.add(target);
+    }
+    if (vs.isEmpty()) {
+      throw new IllegalArgumentException("no variant to run: give --variants or --target");
     }
     Path home = Path.of(System.getProperty("searchlab.home", ".")).toAbsolutePath().normalize();
     Path outDir =
@@ -266,7 +300,15 @@ final class ExperimentCommand implements Callable<Integer> {
               main.source() + "; " + own.size() + " queries from " + queries.getFileName());
       System.err.printf("experiment: %d queries from %s%n", own.size(), queries);
     }
-    new ExperimentRunner(p, vs, p.mainPhases() ? main : corpus, outDir, home, System.err, keepData)
+    new ExperimentRunner(
+            p,
+            vs,
+            p.mainPhases() ? main : corpus,
+            outDir,
+            home,
+            System.err,
+            keepData,
+            openSearchNodes)
         .run();
     System.out.println(outDir.resolve("report.md"));
     return 0;
@@ -306,6 +348,11 @@ final class ExperimentCommand implements Callable<Integer> {
       com.fasterxml.jackson.databind.JsonNode run = json.readTree(runFile.toFile());
       source = run.path("source").asText(source);
       minutes = run.path("minutes").asDouble(0);
+      if (run.path("variant_descriptions").isArray()) {
+        List<String> described = new ArrayList<>();
+        run.path("variant_descriptions").forEach(d -> described.add(d.asText()));
+        variants = described;
+      }
     }
     new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
     System.out.println(dir.resolve("report.md"));

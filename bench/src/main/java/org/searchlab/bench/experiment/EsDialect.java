@@ -69,6 +69,11 @@ final class EsDialect implements SearchDialect {
 
   @Override
   public List<String> ids(byte[] body) throws IOException {
+    return hitIds(body);
+  }
+
+  /** The {@code _id}s of an Elasticsearch or OpenSearch search response, best first. */
+  static List<String> hitIds(byte[] body) throws IOException {
     JsonNode hits = Json.MAPPER.readTree(body).path("hits").path("hits");
     List<String> ids = new ArrayList<>();
     for (JsonNode h : hits) {

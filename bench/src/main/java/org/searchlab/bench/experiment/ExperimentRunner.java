@@ -13,6 +13,7 @@ import org.searchlab.bench.load.LoadGenerator;
 import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
+import org.searchlab.opensearch.OpenSearchConfig;
 
 /**
  * Runs a whole experiment: starts every selected variant's server and feeds it (the force-merged
@@ -30,6 +31,7 @@ public final class ExperimentRunner {
   private final Path home;
   private final PrintStream log;
   private final boolean keepData;
+  private final int openSearchNodes;
 
   /**
    * @param profile sizes and timings
@@ -48,6 +50,31 @@ public final class ExperimentRunner {
       Path home,
       PrintStream log,
       boolean keepData) {
+    this(profile, variants, corpus, outDir, home, log, keepData, 1);
+  }
+
+  /**
+   * @param openSearchNodes nodes of each local OpenSearch cluster of the {@code opensearch}
+   *     variants: 1 (the benchmark's single node, no replica) or more (one replica)
+   */
+  public ExperimentRunner(
+      Profile profile,
+      List<Variant> variants,
+      Corpus corpus,
+      Path outDir,
+      Path home,
+      PrintStream log,
+      boolean keepData,
+      int openSearchNodes) {
+    if (openSearchNodes < 1 || openSearchNodes > OpenSearchConfig.MAX_NODES) {
+      throw new IllegalArgumentException(
+          "OpenSearch nodes "
+              + openSearchNodes
+              + " is outside [1, "
+              + OpenSearchConfig.MAX_NODES
+              + "]");
+    }
+    this.openSearchNodes = openSearchNodes;
     this.profile = profile;
     this.variants = List.copyOf(variants);
     this.corpus = corpus;
@@ -84,7 +111,13 @@ public final class ExperimentRunner {
       planned += SegmentSweep.cells(profile) * SegmentSweep.seconds(profile);
       feedDocs += sweepCorpus.docs().size();
     }
-    List<String> gridStores = variants.stream().map(Variant::store).distinct().sorted().toList();
+    List<String> gridStores =
+        variants.stream()
+            .map(Variant::store)
+            .filter(s -> s.equals(Variant.MUTABLE_STORE) || s.equals(Variant.SEGMENTED_STORE))
+            .distinct()
+            .sorted()
+            .toList();
     boolean grid = profile.gridDocs() > 0;
     if (grid) {
       cells += HnswGrid.cells(gridStores.size());
@@ -108,7 +141,7 @@ public final class ExperimentRunner {
             outDir));
 
     try (LoadGenerator load = new LoadGenerator()) {
-      RunContext ctx = new RunContext(profile, outDir, info, progress, load, log);
+      RunContext ctx = new RunContext(profile, outDir, info, progress, load, log, openSearchNodes);
       if (profile.mainPhases()) {
         mainPhases(ctx, quality);
       }
@@ -140,20 +173,34 @@ public final class ExperimentRunner {
       run.put("source", corpus.source());
       run.put("minutes", minutes);
       run.putPOJO("variants", variants.stream().map(Variant::label).toList());
+      List<String> described = variants.stream().map(this::describe).toList();
+      run.putPOJO("variant_descriptions", described);
       Files.writeString(outDir.resolve("run.json"), run.toString());
-      new ReportWriter(outDir)
-          .write(
-              rows,
-              profile.name(),
-              corpus.source(),
-              variants.stream().map(Variant::label).toList(),
-              minutes);
+      new ReportWriter(outDir).write(rows, profile.name(), corpus.source(), described, minutes);
       progress.step(
           "done",
           String.format(
               "%d rows in %.1f min; report %s", rows.size(), minutes, outDir.resolve("report.md")));
       return rows;
     }
+  }
+
+  /**
+   * A variant as the report's header names it: the label, and for engines that are not searchlab's
+   * servers what they were (a local OpenSearch cluster's nodes and replicas, a target's address and
+   * dialect).
+   */
+  private String describe(Variant v) {
+    if (v.isTarget()) {
+      return v.label() + " (target " + v.target().uri() + ", dialect " + v.target().dialect() + ")";
+    }
+    if (v.store().equals(Variant.OPENSEARCH_STORE)) {
+      return v.label()
+          + (openSearchNodes == 1
+              ? " (embedded OpenSearch 3.5, 1 node)"
+              : " (embedded OpenSearch 3.5, " + openSearchNodes + " nodes, 1 replica)");
+    }
+    return v.label();
   }
 
   /**
@@ -169,16 +216,16 @@ public final class ExperimentRunner {
       calibration.run();
       new PairedRounds(ctx, corpus, quality, exact, servers, calibration).run();
       for (Map.Entry<String, Session> w : servers.writers().entrySet()) {
-        String label =
-            w.getKey().equals("mutable")
-                ? Variant.MUTABLE.label()
-                : variants.contains(Variant.SEGMENTED)
-                    ? Variant.SEGMENTED.label()
-                    : Variant.SEGMENTED_FORCEMERGED.label();
-        new ProcedureRun(ctx, corpus).writes(w.getValue(), label);
+        new ProcedureRun(ctx, corpus).writes(w.getValue(), w.getKey());
       }
     }
-    for (String store : List.of("mutable", "segmented", Variant.SEGMENTED_FORCEMERGED.label())) {
+    for (String store :
+        List.of(
+            "mutable",
+            "segmented",
+            Variant.SEGMENTED_FORCEMERGED.label(),
+            Variant.OPENSEARCH.label(),
+            Variant.OPENSEARCH_FORCEMERGED.label())) {
       deleteData(ctx.outDir.resolve("data").resolve(store));
     }
   }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.searchlab.bench.load.CpuMeter;
 import org.searchlab.bench.load.ProcessCpu;
 import org.searchlab.core.Document;
 
@@ -51,13 +52,12 @@ public final class Feeder {
   }
 
   /** Feeds every document once. */
-  public FeedStats feed(List<Document> docs, FeedOp op, ProcessCpu cpu)
-      throws InterruptedException {
+  public FeedStats feed(List<Document> docs, FeedOp op, CpuMeter cpu) throws InterruptedException {
     return run(docs, op, cpu, new AtomicBoolean(false), false, ES_THREADS);
   }
 
   /** Feeds with an explicit number of client threads (the sweep feeds batches one at a time). */
-  public FeedStats feed(List<Document> docs, FeedOp op, ProcessCpu cpu, int threads)
+  public FeedStats feed(List<Document> docs, FeedOp op, CpuMeter cpu, int threads)
       throws InterruptedException {
     return run(docs, op, cpu, new AtomicBoolean(false), false, threads);
   }
@@ -68,7 +68,7 @@ public final class Feeder {
    * so that the requests still in flight when the queries end drain in seconds, while still keeping
    * the server's write threads busy.
    */
-  public FeedStats feedUntil(List<Document> docs, ProcessCpu cpu, AtomicBoolean stop)
+  public FeedStats feedUntil(List<Document> docs, CpuMeter cpu, AtomicBoolean stop)
       throws InterruptedException {
     Feeder small = new Feeder(http, base, elasticsearch, Math.min(batchSize, LOOP_BATCH));
     return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS);
@@ -81,12 +81,7 @@ public final class Feeder {
   public static final int LOOP_BATCH = 1_000;
 
   private FeedStats run(
-      List<Document> docs,
-      FeedOp op,
-      ProcessCpu cpu,
-      AtomicBoolean stop,
-      boolean loop,
-      int esThreads)
+      List<Document> docs, FeedOp op, CpuMeter cpu, AtomicBoolean stop, boolean loop, int esThreads)
       throws InterruptedException {
     int unitSize = elasticsearch ? batchSize : 1;
     int units = (docs.size() + unitSize - 1) / unitSize;
@@ -95,6 +90,8 @@ public final class Feeder {
     AtomicLong done = new AtomicLong();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.Optional<CpuMeter> second = cpu.second();
+    long second0 = second.map(CpuMeter::cpuNanos).orElse(0L);
     long cpu0 = cpu.cpuNanos();
     long t0 = System.nanoTime();
     List<Thread> workers = new ArrayList<>();
@@ -131,10 +128,13 @@ public final class Feeder {
     }
     long wall = System.nanoTime() - t0;
     long cpu1 = cpu.cpuNanos();
+    Double secondCores =
+        second.map(m -> ProcessCpu.cores(second0, m.cpuNanos(), wall)).orElse(null);
     if (!failures.isEmpty() && !loop) {
       throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
     }
-    return new FeedStats(done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall));
+    return new FeedStats(
+        done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
   }
 
   private long bulk(List<Document> slice, FeedOp op) throws IOException, InterruptedException {

@@ -56,8 +56,7 @@ final class HnswGrid {
                   ctx.serverLog(name),
                   ctx.load)) {
             s.admin.createIndex(corpus.dimension(), m, efc);
-            FeedStats feed =
-                s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+            FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
             ctx.progress.fed(feed.docs(), feed.seconds());
             s.admin.refresh();
             if (store.equals("segmented")) {
@@ -69,7 +68,7 @@ final class HnswGrid {
             for (int ef : EF) {
               List<HttpRequest> quality = new ArrayList<>();
               for (BenchQuery q : qualityQueries) {
-                quality.add(s.dialect.vectorSearch(s.server.base(), q, K, ef));
+                quality.add(s.dialect.vectorSearch(s.base, q, K, ef));
               }
               Double recall =
                   QualityCheck.evaluate(
@@ -83,7 +82,7 @@ final class HnswGrid {
                       .get(name);
               List<HttpRequest> load = new ArrayList<>();
               for (BenchQuery q : corpus.queries()) {
-                load.add(s.dialect.vectorSearch(s.server.base(), q, K, ef));
+                load.add(s.dialect.vectorSearch(s.base, q, K, ef));
               }
               ctx.progress.cell(
                   Phases.GRID,

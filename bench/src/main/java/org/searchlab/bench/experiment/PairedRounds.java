@@ -200,7 +200,11 @@ final class PairedRounds {
     for (List<ResultRow> rounds : perCell.values()) {
       ResultRow first = rounds.get(0);
       QueryType t = QueryType.valueOf(first.queryType().toUpperCase(java.util.Locale.ROOT));
-      Variant v = Variant.parse(first.variant());
+      Variant v =
+          variants.stream()
+              .filter(x -> x.label().equals(first.variant()))
+              .findFirst()
+              .orElseThrow();
       ResultRow q = qualityOf.get(key(v, t, first.filtered()));
       ctx.add(
           Rows.query(
@@ -248,21 +252,38 @@ final class PairedRounds {
 
   private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-  /** Overlap pairs: each segmented variant against mutable, mutable against the first of them. */
+  /**
+   * Overlap pairs, one per variant at most (its row's overlap@10): each segmented variant against
+   * mutable, mutable against the first of them; each OpenSearch variant and target against the
+   * segmented store (the force-merged one against the force-merged one where both ran), else
+   * against mutable: how faithfully the segmented store stands in for a real engine.
+   */
   static List<List<String>> pairs(List<Variant> variants) {
     List<List<String>> out = new ArrayList<>();
-    if (!variants.contains(Variant.MUTABLE)) {
-      return out;
-    }
+    boolean mutable = variants.contains(Variant.MUTABLE);
     for (Variant v : variants) {
-      if (v != Variant.MUTABLE) {
+      if (v.store().equals(Variant.SEGMENTED_STORE) && mutable) {
         out.add(List.of(v.label(), Variant.MUTABLE.label()));
       }
     }
-    variants.stream()
-        .filter(v -> v != Variant.MUTABLE)
-        .findFirst()
-        .ifPresent(v -> out.add(List.of(Variant.MUTABLE.label(), v.label())));
+    if (mutable) {
+      variants.stream()
+          .filter(v -> v.store().equals(Variant.SEGMENTED_STORE))
+          .findFirst()
+          .ifPresent(v -> out.add(List.of(Variant.MUTABLE.label(), v.label())));
+    }
+    for (Variant v : variants) {
+      if (v.store().equals(Variant.OPENSEARCH_STORE) || v.isTarget()) {
+        List<Variant> refs =
+            v.forceMerged()
+                ? List.of(Variant.SEGMENTED_FORCEMERGED, Variant.SEGMENTED, Variant.MUTABLE)
+                : List.of(Variant.SEGMENTED, Variant.SEGMENTED_FORCEMERGED, Variant.MUTABLE);
+        refs.stream()
+            .filter(variants::contains)
+            .findFirst()
+            .ifPresent(r -> out.add(List.of(v.label(), r.label())));
+      }
+    }
     return out;
   }
 

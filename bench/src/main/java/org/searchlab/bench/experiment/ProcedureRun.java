@@ -42,14 +42,14 @@ final class ProcedureRun {
   void writes(Session s, String writeVariant) throws IOException, InterruptedException {
     Feeder feeder = s.feeder(Feeder.ES_BATCH);
     ctx.progress.step(Phases.REFEED, writeVariant + ": refeeding");
-    FeedStats refeed = feeder.feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+    FeedStats refeed = feeder.feed(corpus.docs(), FeedOp.PUT, s.cpu);
     ctx.progress.fed(refeed.docs(), refeed.seconds());
     s.admin.refresh();
     ctx.add(Rows.feed(ctx.info, writeVariant, Phases.REFEED, s.admin.segments(), null, refeed));
     ctx.progress.step(Phases.REFEED, writeVariant + ": " + describe(refeed));
 
     ctx.progress.step(Phases.UPDATE, writeVariant + ": price + 100 on every document");
-    FeedStats update = feeder.feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.server.cpu());
+    FeedStats update = feeder.feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.cpu);
     ctx.progress.fed(update.docs(), update.seconds());
     s.admin.refresh();
     ctx.add(Rows.feed(ctx.info, writeVariant, Phases.UPDATE, s.admin.segments(), null, update));
@@ -75,7 +75,7 @@ final class ProcedureRun {
             .start(
                 () -> {
                   try {
-                    fed.set(feeder.feedUntil(corpus.docs(), s.server.cpu(), stop));
+                    fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop));
                   } catch (InterruptedException | RuntimeException e) {
                     failed.set(e);
                   }

@@ -7,9 +7,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.searchlab.bench.load.LoadGenerator;
+import org.searchlab.bench.load.ProcessCpu;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
+import org.searchlab.opensearch.OpenSearchConfig;
 
 /**
  * What every part of a run shares: the profile, the output directory, the run context of each row,
@@ -24,7 +28,12 @@ final class RunContext {
   final Progress progress;
   final LoadGenerator load;
   final PrintStream log;
+
+  /** Nodes of each local OpenSearch cluster (1 to {@value OpenSearchConfig#MAX_NODES}). */
+  final int openSearchNodes;
+
   private final List<ResultRow> rows = Collections.synchronizedList(new ArrayList<>());
+  private final Map<String, String> cpuSources = new ConcurrentHashMap<>();
 
   RunContext(
       Profile profile,
@@ -32,17 +41,29 @@ final class RunContext {
       RunInfo info,
       Progress progress,
       LoadGenerator load,
-      PrintStream log) {
+      PrintStream log,
+      int openSearchNodes) {
     this.profile = profile;
     this.outDir = outDir;
     this.info = info;
     this.progress = progress;
     this.load = load;
     this.log = log;
+    this.openSearchNodes = openSearchNodes;
   }
 
-  /** Records a measured row. */
-  void add(ResultRow row) throws IOException {
+  /**
+   * Records where a variant's CPU figures come from; rows of variants never named here are
+   * searchlab servers read from {@code /proc}.
+   */
+  void cpuSource(String variant, String source) {
+    cpuSources.put(variant, source);
+  }
+
+  /** Records a measured row, stamped with its variant's CPU source. */
+  void add(ResultRow measured) throws IOException {
+    ResultRow row =
+        measured.withCpuSource(cpuSources.getOrDefault(measured.variant(), ProcessCpu.SOURCE));
     rows.add(row);
     Files.writeString(
         outDir.resolve("results.partial.jsonl"),

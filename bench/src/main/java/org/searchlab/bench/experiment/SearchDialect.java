@@ -34,11 +34,6 @@ public interface SearchDialect {
   /** The hit ids of a response body, best first. */
   List<String> ids(byte[] body) throws IOException;
 
-  /** The dialect a variant speaks. */
-  static SearchDialect of(Variant v) {
-    return v.elasticsearchDialect() ? new EsDialect() : new VespaDialect();
-  }
-
   /** The dialect a store speaks ({@code segmented} → Elasticsearch, else Vespa). */
   static SearchDialect ofStore(String store) {
     return store.equals("segmented") ? new EsDialect() : new VespaDialect();

@@ -65,7 +65,7 @@ final class SegmentSweep {
           Phases.SWEEP,
           String.format(
               "indexing %d docs in batches of %d, one segment each", corpus.docs().size(), batch));
-      FeedStats feed = s.feeder(batch).feed(corpus.docs(), FeedOp.PUT, s.server.cpu(), 1);
+      FeedStats feed = s.feeder(batch).feed(corpus.docs(), FeedOp.PUT, s.cpu, 1);
       ctx.progress.fed(feed.docs(), feed.seconds());
       s.admin.refresh();
       ctx.progress.step(

@@ -9,21 +9,52 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.searchlab.core.analysis.TextAnalysis;
+import org.searchlab.opensearch.ProductIndex;
 
 /**
- * The Elasticsearch-dialect admin calls the procedure needs, which the server answers for either
- * store: create the index with the benchmark's mapping, refresh, flush, force-merge and read the
- * segment count. Thread-safe (stateless apart from the shared client).
+ * The Elasticsearch-dialect admin calls the procedure needs: create the index with the benchmark's
+ * mapping, refresh, flush, force-merge and read the segment count. A searchlab server answers them
+ * for either store, and so do Elasticsearch and OpenSearch (OpenSearch gets its own mapping, {@link
+ * ProductIndex}); a Vespa application has no such calls (its schema is deployed, its writes are
+ * visible at once, and it cannot be force-merged), so there they do nothing, and {@link
+ * #forceMerge} refuses. Thread-safe (stateless apart from the shared client).
  */
 public final class ServerAdmin {
   private static final Duration MERGE_TIMEOUT = Duration.ofHours(2);
 
+  /** Which mapping the engine is given and which calls it has. */
+  enum Kind {
+    /** searchlab's server, or Elasticsearch: the Elasticsearch mapping. */
+    ELASTICSEARCH,
+    /** OpenSearch with the k-NN plugin: {@link ProductIndex}. */
+    OPENSEARCH,
+    /** A Vespa application: no index calls. */
+    VESPA
+  }
+
   private final HttpClient http;
   private final URI base;
+  private final Kind kind;
+  private final int replicas;
 
+  /** The admin of a searchlab server (or an Elasticsearch cluster). */
   public ServerAdmin(HttpClient http, URI base) {
+    this(http, base, Kind.ELASTICSEARCH, 0);
+  }
+
+  /**
+   * @param replicas OpenSearch only: copies of the one shard (0 on one node, 1 on a cluster)
+   */
+  ServerAdmin(HttpClient http, URI base, Kind kind, int replicas) {
     this.http = http;
     this.base = base;
+    this.kind = kind;
+    this.replicas = replicas;
+  }
+
+  /** Whether {@link #forceMerge} can merge this engine's index. */
+  public boolean canForceMerge() {
+    return kind != Kind.VESPA;
   }
 
   /**
@@ -33,6 +64,52 @@ public final class ServerAdmin {
    */
   public int createIndex(int dimension, int m, int efConstruction)
       throws IOException, InterruptedException {
+    if (kind == Kind.VESPA) {
+      return 0; // the deployed application package holds the schema
+    }
+    String body =
+        kind == Kind.OPENSEARCH
+            ? ProductIndex.DEFAULT.toBuilder()
+                .dimension(dimension)
+                .replicas(replicas)
+                .hnswM(m)
+                .hnswEfConstruction(efConstruction)
+                .build()
+                .body()
+            : elasticsearchMapping(dimension, m, efConstruction);
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    int status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+    if (kind == Kind.OPENSEARCH && status == 200) {
+      awaitGreen();
+    }
+    return status;
+  }
+
+  /**
+   * Waits until the new index is green: its primary and, on a cluster, its replica allocated, so
+   * that the feed writes to both from its first request.
+   */
+  private void awaitGreen() throws IOException, InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(
+                base.resolve(
+                    "/_cluster/health/" + EsDialect.INDEX + "?wait_for_status=green&timeout=120s"))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .GET()
+            .build();
+    HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    JsonNode health = Json.MAPPER.readTree(r.body());
+    if (r.statusCode() != 200 || !"green".equals(health.path("status").asText())) {
+      throw new IOException("index " + EsDialect.INDEX + " not green after 120 s: " + health);
+    }
+  }
+
+  private static String elasticsearchMapping(int dimension, int m, int efConstruction) {
     ObjectNode body = Json.object();
     ObjectNode analysis = body.putObject("settings").putObject("analysis");
     ObjectNode an = analysis.putObject("analyzer").putObject(TextAnalysis.NAME);
@@ -59,27 +136,30 @@ public final class ServerAdmin {
         .put("type", "hnsw")
         .put("m", m)
         .put("ef_construction", efConstruction);
-    HttpRequest req =
-        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX))
-            .timeout(Json.REQUEST_TIMEOUT)
-            .header("Content-Type", "application/json")
-            .PUT(HttpRequest.BodyPublishers.ofString(body.toString()))
-            .build();
-    return http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+    return body.toString();
   }
 
   /** {@code POST /product/_refresh}. */
   public void refresh() throws IOException, InterruptedException {
+    if (kind == Kind.VESPA) {
+      return; // writes are visible when acknowledged
+    }
     expectOk(post("/" + EsDialect.INDEX + "/_refresh", Json.REQUEST_TIMEOUT), "refresh");
   }
 
   /** {@code POST /product/_flush}. */
   public void flush() throws IOException, InterruptedException {
+    if (kind == Kind.VESPA) {
+      return; // the engine flushes on its own schedule
+    }
     expectOk(post("/" + EsDialect.INDEX + "/_flush", Json.REQUEST_TIMEOUT), "flush");
   }
 
   /** {@code POST /product/_forcemerge?max_num_segments=n}; waits for the merge to finish. */
   public void forceMerge(int segments) throws IOException, InterruptedException {
+    if (!canForceMerge()) {
+      throw new UnsupportedOperationException("a Vespa application cannot be force-merged");
+    }
     expectOk(
         post("/" + EsDialect.INDEX + "/_forcemerge?max_num_segments=" + segments, MERGE_TIMEOUT),
         "force-merge to " + segments);
@@ -90,6 +170,9 @@ public final class ServerAdmin {
    * GET /product/_segments}, or {@code null} when the server does not report it.
    */
   public Integer segments() throws IOException, InterruptedException {
+    if (kind == Kind.VESPA) {
+      return null;
+    }
     HttpRequest req =
         HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_segments"))
             .timeout(Json.REQUEST_TIMEOUT)

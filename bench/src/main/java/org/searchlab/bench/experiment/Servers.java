@@ -10,16 +10,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.searchlab.opensearch.NodeClasspath;
+import org.searchlab.opensearch.OpenSearchCluster;
+import org.searchlab.opensearch.OpenSearchConfig;
 
 /**
- * Every variant's server, started once before the query cells and kept up until the write phases:
+ * Every variant's engine, started once before the query cells and kept up until the write phases:
  * the mutable store fed 0→N and flushed; the segmented store fed and flushed (its Elasticsearch
  * defaults leave tens of segments); the force-merged variant a second segmented server started on a
  * copy of that flushed index directory and force-merged to one segment (one feed instead of two;
  * the copy is taken while the first server is idle after its commit, and files a background merge
- * removes meanwhile were not part of the commit). Each server is warmed up once. An idle server
- * uses no CPU, so the servers do not disturb each other's cells. Used from the runner's thread; not
- * thread-safe.
+ * removes meanwhile were not part of the commit). OpenSearch variants each get their own cluster of
+ * child JVMs (an OpenSearch data directory cannot be copied under a running node), fed the same
+ * way, the force-merged one then merged to one segment. Targets are fed as they are and never
+ * force-merged. Each engine is warmed up once. An idle engine uses next to no CPU, so the engines
+ * do not disturb each other's cells. Used from the runner's thread; not thread-safe.
  */
 final class Servers implements AutoCloseable {
   private final Map<Variant, Session> sessions = new LinkedHashMap<>();
@@ -28,27 +33,33 @@ final class Servers implements AutoCloseable {
 
   private Servers() {}
 
-  /** The planned number of server starts and feeds, for the progress estimate. */
+  /** The planned number of feeds, for the progress estimate. */
   static int feeds(List<Variant> variants) {
-    return (int) variants.stream().map(Variant::store).distinct().count();
+    int n = 0;
+    for (Variant v : variants) {
+      if (!v.store().equals(Variant.SEGMENTED_STORE)) {
+        n++;
+      }
+    }
+    return n + (variants.stream().anyMatch(v -> v.store().equals(Variant.SEGMENTED_STORE)) ? 1 : 0);
   }
 
-  /** Starts, feeds, merges and warms every variant's server. */
+  /** Starts, feeds, merges and warms every variant's engine. */
   static Servers start(RunContext ctx, Corpus corpus, List<Variant> variants)
       throws IOException, InterruptedException {
     Servers s = new Servers();
     try {
       if (variants.contains(Variant.MUTABLE)) {
-        Session m = s.fed(ctx, corpus, Variant.MUTABLE);
+        Session m = s.fed(ctx, corpus, Variant.MUTABLE, s.server(ctx, corpus, "mutable", null));
         s.sessions.put(Variant.MUTABLE, m);
-        s.writers.put("mutable", m);
+        s.writers.put(Variant.MUTABLE.label(), m);
       }
       boolean plain = variants.contains(Variant.SEGMENTED);
       boolean merged = variants.contains(Variant.SEGMENTED_FORCEMERGED);
       if (plain || merged) {
         Variant first = plain ? Variant.SEGMENTED : Variant.SEGMENTED_FORCEMERGED;
-        Session seg = s.fed(ctx, corpus, first);
-        s.writers.put("segmented", seg);
+        Session seg = s.fed(ctx, corpus, first, s.server(ctx, corpus, "segmented", null));
+        s.writers.put(first.label(), seg);
         if (plain) {
           s.sessions.put(Variant.SEGMENTED, seg);
         }
@@ -57,27 +68,30 @@ final class Servers implements AutoCloseable {
           if (plain) {
             Path copy = ctx.dataDir(Variant.SEGMENTED_FORCEMERGED.label());
             copyTree(ctx.dataDir("segmented"), copy);
-            fm =
-                Session.start(
-                    ServerOptions.defaults("segmented", corpus.dimension()),
-                    copy,
-                    ctx.profile.serverHeap(),
-                    ctx.serverLog(Variant.SEGMENTED_FORCEMERGED.label()),
-                    ctx.load);
+            fm = s.server(ctx, corpus, "segmented", copy);
           }
           s.sessions.put(Variant.SEGMENTED_FORCEMERGED, fm);
-          String label = Variant.SEGMENTED_FORCEMERGED.label();
-          ctx.progress.step(Phases.AFTER_MERGE, label + ": force-merging to 1 segment");
-          long t0 = System.nanoTime();
-          fm.admin.forceMerge(1);
-          fm.admin.refresh();
-          Integer n = fm.admin.segments();
-          s.segments.put(Variant.SEGMENTED_FORCEMERGED, n);
-          ctx.progress.step(
-              Phases.AFTER_MERGE,
-              String.format(
-                  "%s: force-merged in %.1f s, segments %s",
-                  label, (System.nanoTime() - t0) / 1e9, n));
+          s.forceMerge(ctx, Variant.SEGMENTED_FORCEMERGED, fm);
+        }
+      }
+      for (Variant v : List.of(Variant.OPENSEARCH, Variant.OPENSEARCH_FORCEMERGED)) {
+        if (variants.contains(v)) {
+          Session os = s.fed(ctx, corpus, v, openSearch(ctx, v));
+          s.sessions.put(v, os);
+          if (v.forceMerged()) {
+            s.forceMerge(ctx, v, os);
+          }
+          if (!v.forceMerged() || !variants.contains(Variant.OPENSEARCH)) {
+            s.writers.put(v.label(), os);
+          }
+        }
+      }
+      for (Variant v : variants) {
+        if (v.isTarget()) {
+          ctx.progress.step(Phases.FEED, v.label() + ": target " + v.target().uri());
+          Session t = s.fed(ctx, corpus, v, Session.target(v.target(), ctx.load));
+          s.sessions.put(v, t);
+          s.writers.put(v.label(), t);
         }
       }
       for (Map.Entry<Variant, Session> e : s.sessions.entrySet()) {
@@ -91,21 +105,54 @@ final class Servers implements AutoCloseable {
     }
   }
 
-  private Session fed(RunContext ctx, Corpus corpus, Variant v)
+  /** Starts a searchlab server of {@code store} on {@code dir} (null: the store's own). */
+  private Session server(RunContext ctx, Corpus corpus, String store, Path dir)
       throws IOException, InterruptedException {
-    String store = v.store();
-    Session s =
-        Session.start(
-            ServerOptions.defaults(store, corpus.dimension()),
-            ctx.dataDir(store),
-            ctx.profile.serverHeap(),
-            ctx.serverLog(store),
-            ctx.load);
+    String name = dir == null ? store : Variant.SEGMENTED_FORCEMERGED.label();
+    return Session.start(
+        ServerOptions.defaults(store, corpus.dimension()),
+        dir == null ? ctx.dataDir(store) : dir,
+        ctx.profile.serverHeap(),
+        ctx.serverLog(name),
+        ctx.load);
+  }
+
+  /**
+   * Starts a local OpenSearch cluster for {@code v}: {@link RunContext#openSearchNodes} nodes with
+   * the servers' heap each, green before it returns; one replica of the shard on more than one
+   * node.
+   */
+  private static Session openSearch(RunContext ctx, Variant v)
+      throws IOException, InterruptedException {
+    int nodes = ctx.openSearchNodes;
+    ctx.progress.step(
+        Phases.FEED,
+        String.format(
+            "%s: starting %d OpenSearch node(s), heap %s each",
+            v.label(), nodes, ctx.profile.serverHeap()));
+    long t0 = System.nanoTime();
+    OpenSearchCluster cluster =
+        OpenSearchCluster.start(
+            OpenSearchConfig.builder().nodes(nodes).heap(ctx.profile.serverHeap()).build(),
+            ctx.dataDir(v.label()),
+            NodeClasspath.locate());
+    ctx.progress.step(
+        Phases.FEED,
+        String.format(
+            "%s: cluster %s green in %.0f s, pids %s",
+            v.label(), cluster.clusterName(), (System.nanoTime() - t0) / 1e9, cluster.pids()));
+    return Session.openSearch(cluster, nodes > 1 ? 1 : 0, ctx.load);
+  }
+
+  /** Creates the index on a started engine and feeds it 0→N; closes it when that fails. */
+  private Session fed(RunContext ctx, Corpus corpus, Variant v, Session s)
+      throws IOException, InterruptedException {
     try {
+      ctx.cpuSource(v.label(), s.cpu.source());
       int status = s.admin.createIndex(corpus.dimension(), 16, 200);
       ctx.progress.step(Phases.FEED, v.label() + ": PUT /product answered " + status);
       ctx.progress.step(Phases.FEED, v.label() + ": feeding " + corpus.docs().size() + " docs");
-      FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+      FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
       ctx.progress.fed(feed.docs(), feed.seconds());
       s.admin.refresh();
       s.admin.flush();
@@ -124,12 +171,28 @@ final class Servers implements AutoCloseable {
     }
   }
 
-  /** The variants with a server, in start order. */
+  private void forceMerge(RunContext ctx, Variant v, Session s)
+      throws IOException, InterruptedException {
+    ctx.cpuSource(v.label(), s.cpu.source());
+    ctx.progress.step(Phases.AFTER_MERGE, v.label() + ": force-merging to 1 segment");
+    long t0 = System.nanoTime();
+    s.admin.forceMerge(1);
+    s.admin.refresh();
+    Integer n = s.admin.segments();
+    segments.put(v, n);
+    ctx.progress.step(
+        Phases.AFTER_MERGE,
+        String.format(
+            "%s: force-merged in %.1f s, segments %s",
+            v.label(), (System.nanoTime() - t0) / 1e9, n));
+  }
+
+  /** The variants with an engine, in start order. */
   List<Variant> variants() {
     return new ArrayList<>(sessions.keySet());
   }
 
-  /** The server of a variant. */
+  /** The engine of a variant. */
   Session session(Variant v) {
     return sessions.get(v);
   }
@@ -140,14 +203,17 @@ final class Servers implements AutoCloseable {
   }
 
   /**
-   * Stops the force-merged copy (its writes are not part of the procedure) and returns the servers
-   * the write phases run on, by store.
+   * Stops the engines that only served queries (a force-merged copy or cluster beside its plain
+   * variant: their writes are not part of the procedure) and returns the engines the write phases
+   * run on, by variant label.
    */
   Map<String, Session> writers() {
-    Session fm = sessions.get(Variant.SEGMENTED_FORCEMERGED);
-    if (fm != null && !writers.containsValue(fm)) {
-      fm.close();
-      sessions.remove(Variant.SEGMENTED_FORCEMERGED);
+    for (Variant v : List.copyOf(sessions.keySet())) {
+      Session s = sessions.get(v);
+      if (!writers.containsValue(s)) {
+        s.close();
+        sessions.remove(v);
+      }
     }
     return writers;
   }

@@ -1,37 +1,144 @@
 package org.searchlab.bench.experiment;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.load.CpuMeter;
 import org.searchlab.bench.load.LoadGenerator;
+import org.searchlab.bench.load.ProcessCpu;
+import org.searchlab.opensearch.OpenSearchCluster;
 
 /**
- * One running server and the ways the runner talks to it: search requests in its dialect, hit ids
- * for quality, load cells, feeds and admin calls. Closing it stops the server. Not thread-safe
- * apart from what the load generator and feeder do internally.
+ * One running engine and the ways the runner talks to it: search requests in its dialect, hit ids
+ * for quality, load cells, feeds and admin calls, and the reader of its CPU. The engine is a
+ * searchlab server, a local OpenSearch cluster (both children of the runner, stopped by {@link
+ * #close()}) or an external target (left running). Not thread-safe apart from what the load
+ * generator and feeder do internally.
  */
 final class Session implements AutoCloseable {
-  final ServerProcess server;
+  /** The engine's base address, such as {@code http://127.0.0.1:41234}. */
+  final URI base;
+
+  /** The engine's CPU reader; its {@link CpuMeter#source()} goes into every row. */
+  final CpuMeter cpu;
+
   final SearchDialect dialect;
   final ServerAdmin admin;
   private final LoadGenerator load;
+  private final AutoCloseable owner;
 
-  private Session(ServerProcess server, SearchDialect dialect, LoadGenerator load) {
-    this.server = server;
+  private Session(
+      URI base,
+      CpuMeter cpu,
+      SearchDialect dialect,
+      ServerAdmin admin,
+      LoadGenerator load,
+      AutoCloseable owner) {
+    this.base = base;
+    this.cpu = cpu;
     this.dialect = dialect;
+    this.admin = admin;
     this.load = load;
-    this.admin = new ServerAdmin(load.http(), server.base());
+    this.owner = owner;
   }
 
+  /** Starts a searchlab server; its CPU is its JVM's, from {@code /proc}. */
   static Session start(
       ServerOptions options, Path dataDir, String heap, Path log, LoadGenerator load)
       throws IOException, InterruptedException {
     ServerProcess p = ServerProcess.start(options, dataDir, heap, log);
-    return new Session(p, SearchDialect.ofStore(options.store()), load);
+    return new Session(
+        p.base(),
+        p.cpu(),
+        SearchDialect.ofStore(options.store()),
+        new ServerAdmin(load.http(), p.base()),
+        load,
+        p);
+  }
+
+  /**
+   * A session on a local OpenSearch cluster, which it then owns: requests go to node 1; CPU is the
+   * sum over every node's JVM from {@code /proc} (JIT compiler threads left out, as for searchlab's
+   * servers), with the cluster's own {@code _nodes/stats} as the second source.
+   *
+   * @param replicas copies of the benchmark index's one shard
+   */
+  static Session openSearch(OpenSearchCluster cluster, int replicas, LoadGenerator load) {
+    URI base = cluster.httpUri();
+    CpuMeter cpu =
+        CpuMeter.sum(
+            cluster.pids().stream().map(ProcessCpu::new).toList(),
+            Optional.of(new NodesStatsCpu(load.http(), base)));
+    return new Session(
+        base,
+        cpu,
+        new OsDialect(),
+        new ServerAdmin(load.http(), base, ServerAdmin.Kind.OPENSEARCH, replicas),
+        load,
+        cluster);
+  }
+
+  /**
+   * A session on an external endpoint (not stopped on close). The {@code es} dialect asks the root
+   * ({@code GET /}) whether it is OpenSearch and then speaks OpenSearch's query language. CPU comes
+   * from the engine's {@code _nodes/stats} where it answers; a Vespa application's metrics average
+   * over the minute before each request, longer than a cell, so Vespa targets (and
+   * Elasticsearch-dialect targets without {@code _nodes/stats}) report no CPU ({@link
+   * CpuMeter#NONE}).
+   */
+  static Session target(Variant.Target target, LoadGenerator load)
+      throws IOException, InterruptedException {
+    URI base = target.uri();
+    if (target.dialect().equals("vespa")) {
+      return new Session(
+          base,
+          CpuMeter.NONE,
+          new VespaDialect(),
+          new ServerAdmin(load.http(), base, ServerAdmin.Kind.VESPA, 0),
+          load,
+          () -> {});
+    }
+    boolean openSearch = target.dialect().equals("opensearch") || isOpenSearch(load, base);
+    NodesStatsCpu stats = new NodesStatsCpu(load.http(), base);
+    return new Session(
+        base,
+        stats.readable() ? stats : CpuMeter.NONE,
+        openSearch ? new OsDialect() : new EsDialect(),
+        new ServerAdmin(
+            load.http(),
+            base,
+            openSearch ? ServerAdmin.Kind.OPENSEARCH : ServerAdmin.Kind.ELASTICSEARCH,
+            0),
+        load,
+        () -> {});
+  }
+
+  /** Whether {@code GET /} names OpenSearch as its distribution (false when it does not answer). */
+  private static boolean isOpenSearch(LoadGenerator load, URI base)
+      throws IOException, InterruptedException {
+    HttpResponse<byte[]> r =
+        load.http()
+            .send(
+                HttpRequest.newBuilder(base.resolve("/"))
+                    .timeout(java.time.Duration.ofSeconds(30))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      return false;
+    }
+    try {
+      return "opensearch"
+          .equals(Json.MAPPER.readTree(r.body()).path("version").path("distribution").asText());
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      return false; // not JSON: not an OpenSearch root
+    }
   }
 
   /** The benchmark's request for every query, for one query type and filter setting. */
@@ -44,7 +151,7 @@ final class Session implements AutoCloseable {
       List<BenchQuery> queries, QueryType type, boolean filtered, Setting setting) {
     List<HttpRequest> out = new ArrayList<>(queries.size());
     for (BenchQuery q : queries) {
-      out.add(dialect.search(server.base(), q, type, filtered, setting));
+      out.add(dialect.search(base, q, type, filtered, setting));
     }
     return out;
   }
@@ -76,7 +183,7 @@ final class Session implements AutoCloseable {
   CellStats cell(
       List<HttpRequest> requests, int clients, java.time.Duration warmup, java.time.Duration window)
       throws InterruptedException {
-    return load.run(requests, clients, warmup, window, server.cpu());
+    return load.run(requests, clients, warmup, window, cpu);
   }
 
   /**
@@ -92,7 +199,7 @@ final class Session implements AutoCloseable {
       mixed.addAll(requests(queries, t, true));
       double previous = -1;
       for (int round = 0; round < MAX_WARMUP_ROUNDS; round++) {
-        double qps = load.run(mixed, 4, java.time.Duration.ZERO, perRound, server.cpu()).qps();
+        double qps = load.run(mixed, 4, java.time.Duration.ZERO, perRound, cpu).qps();
         if (previous > 0 && Math.abs(qps - previous) <= 0.1 * previous) {
           break;
         }
@@ -106,11 +213,15 @@ final class Session implements AutoCloseable {
 
   /** A feeder in this server's dialect. */
   Feeder feeder(int batchSize) {
-    return new Feeder(load.http(), server.base(), dialect instanceof EsDialect, batchSize);
+    return new Feeder(load.http(), base, !(dialect instanceof VespaDialect), batchSize);
   }
 
   @Override
   public void close() {
-    server.close();
+    try {
+      owner.close();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping " + base + " failed", e);
+    }
   }
 }

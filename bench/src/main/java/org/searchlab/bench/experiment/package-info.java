@@ -6,8 +6,11 @@
  * grid. Quality (recall@10 against exact search computed here, overlap@10 between variants) is
  * measured, never assumed.
  *
- * <p>Terms: a <em>variant</em> is a store with its settings ({@code mutable}, {@code segmented},
- * {@code segmented-forcemerged}); a <em>phase</em> is a step of the procedure; a <em>cell</em> is
- * one measurement (one row of {@code results.jsonl}).
+ * <p>Terms: a <em>variant</em> is a store or engine with its settings ({@code mutable}, {@code
+ * segmented}, {@code segmented-forcemerged}, a real OpenSearch as child JVMs: {@code opensearch},
+ * {@code opensearch-forcemerged}, or an external endpoint given with {@code --target}); a
+ * <em>phase</em> is a step of the procedure; a <em>cell</em> is one measurement (one row of {@code
+ * results.jsonl}); a <em>CPU source</em> is where a cell's CPU time was read ({@code /proc} of the
+ * child JVMs, an engine's {@code _nodes/stats}, or {@code none}).
  */
 package org.searchlab.bench.experiment;

@@ -47,10 +47,10 @@ public final class LoadGenerator implements AutoCloseable {
    * @param clients concurrent closed-loop clients, at least 1
    * @param warmup unrecorded load before the window
    * @param window the measured window
-   * @param cpu the server process whose CPU is read at the window's edges
+   * @param cpu the server's CPU, read at the window's edges
    */
   public CellStats run(
-      List<HttpRequest> requests, int clients, Duration warmup, Duration window, ProcessCpu cpu)
+      List<HttpRequest> requests, int clients, Duration warmup, Duration window, CpuMeter cpu)
       throws InterruptedException {
     if (requests.isEmpty() || clients < 1) {
       throw new IllegalArgumentException(

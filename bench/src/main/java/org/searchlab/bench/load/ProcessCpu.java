@@ -20,7 +20,10 @@ import java.nio.file.Path;
  *
  * <p>Thread-safe: stateless apart from the immutable pid, directory and tick rate.
  */
-public final class ProcessCpu {
+public final class ProcessCpu implements CpuMeter {
+  /** The {@link #source()} of every {@code /proc} reader. */
+  public static final String SOURCE = "/proc";
+
   private static final long TICKS_PER_SECOND = clockTicks();
 
   private final long pid;
@@ -36,6 +39,11 @@ public final class ProcessCpu {
     this.proc = proc;
   }
 
+  @Override
+  public String source() {
+    return SOURCE;
+  }
+
   /** The process whose CPU this reads. */
   public long pid() {
     return pid;
@@ -45,6 +53,7 @@ public final class ProcessCpu {
    * User + system CPU time of the process so far, less that of its JIT compiler threads, in
    * nanoseconds.
    */
+  @Override
   public long cpuNanos() {
     Path dir = proc.resolve(Long.toString(pid));
     try {

@@ -87,7 +87,7 @@ final class CalibrationSection {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s%s | %d/%d | %s | %s | %d | %.0f | %.0f |%n",
+              "| %s | %s%s | %d/%d | %s | %s | %d | %.0f | %s |%n",
               r.variant(),
               r.queryType(),
               r.filtered() ? " filtered" : "",
@@ -97,7 +97,7 @@ final class CalibrationSection {
               ReportWriter.num(r.recallAt10Ids()),
               r.clients(),
               r.qps(),
-              r.qpsPerCore()));
+              ReportWriter.perCore(r)));
     }
     md.append('\n');
   }

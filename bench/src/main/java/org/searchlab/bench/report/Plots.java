@@ -54,7 +54,7 @@ final class Plots {
         any = true;
         add(avg, v, pts, ResultRow::qps, ResultRow::avgMs);
         add(p99, v, pts, ResultRow::qps, ResultRow::p99Ms);
-        add(cpu, v, pts, ResultRow::qps, ResultRow::cpuCores);
+        add(cpu, v, pts, ResultRow::qps, r -> orZero(r.cpuCores()));
       }
       charts.addAll(List.of(avg, p99, cpu));
     }
@@ -236,14 +236,14 @@ final class Plots {
             type + f + ": QPS per core vs recall@10 (" + cal.get(0).clients() + " clients)",
             "recall@10 (tie-aware)",
             "QPS / core");
-    for (String v : List.of("mutable", "segmented", "segmented-forcemerged")) {
+    for (String v : cal.stream().map(ResultRow::variant).distinct().toList()) {
       List<ResultRow> pts =
           cal.stream()
               .filter(r -> r.variant().equals(v))
               .sorted((a, b) -> Integer.compare(a.numCandidates(), b.numCandidates()))
               .toList();
       if (!pts.isEmpty()) {
-        add(chart, v, pts, ResultRow::recallAt10, ResultRow::qpsPerCore);
+        add(chart, v, pts, ResultRow::recallAt10, r -> orZero(r.qpsPerCore()));
       }
     }
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);

@@ -81,7 +81,10 @@ public final class ReportWriter {
         "- Every server ran alone as a child JVM on loopback; the closed-loop load generator ran in"
             + " the runner's JVM on the same cores, and other processes may have shared the"
             + " machine. CPU is the server process's own CPU time (/proc/<pid>/stat) over each"
-            + " cell, less its JIT compiler threads (a one-off cost of a freshly started server)."
+            + " cell, less its JIT compiler threads (a one-off cost of a freshly started server);"
+            + " a local OpenSearch cluster's is the sum over its node JVMs, read the same way, and"
+            + " an external target's is what the engine reports (_nodes/stats) or none where it"
+            + " cannot be read (the cpu_source of each row says which)."
             + " Compare ratios measured side by side in this run, not absolute numbers.\n"
             + "- Method: every variant's server was started once (fed, flushed; the force-merged"
             + " one from a copy of the segmented index) and kept up; the query cells ran in paired"
@@ -115,6 +118,7 @@ public final class ReportWriter {
     }
 
     new CalibrationSection(idx).write(md);
+    new EngineSection(idx).write(md);
     writesSection(md, idx);
     queryTables(md, idx);
     ratioTables(md, idx);
@@ -144,14 +148,16 @@ public final class ReportWriter {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %d | %.1f | %.0f | %.2f | %.0f | %s | %d |%n",
+              "| %s | %s | %d | %.1f | %.0f | %s | %s | %s | %d |%n",
               r.variant(),
               r.phase(),
               r.requests(),
               r.seconds(),
               r.docsPerSec(),
-              r.cpuCores(),
-              r.docsPerSecPerCore(),
+              cores(r.cpuCores()),
+              r.docsPerSecPerCore() == null
+                  ? "–"
+                  : String.format(Locale.ROOT, "%.0f", r.docsPerSecPerCore()),
               r.segments() == null ? "–" : r.segments(),
               r.errors()));
     }
@@ -198,7 +204,7 @@ public final class ReportWriter {
                         md.append(
                             String.format(
                                 Locale.ROOT,
-                                "| %s | %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %d |%n",
+                                "| %s | %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %d |%n",
                                 v,
                                 c,
                                 candidates(r),
@@ -208,7 +214,7 @@ public final class ReportWriter {
                                 r.p95Ms(),
                                 r.p99Ms(),
                                 r.p999Ms(),
-                                r.cpuCores(),
+                                cores(r.cpuCores()),
                                 perCore(r),
                                 num(r.recallAt10()),
                                 num(r.recallAt10Ids()),
@@ -477,6 +483,9 @@ public final class ReportWriter {
 
   /** QPS per core with the interval over rounds when there is one. */
   static String perCore(ResultRow r) {
+    if (r.qpsPerCore() == null) {
+      return "–"; // the server's CPU could not be read (cpu_source none)
+    }
     if (r.qpsPerCoreLow() == null || r.rounds() == null || r.rounds() < 2) {
       return String.format(Locale.ROOT, "%.0f", r.qpsPerCore());
     }
@@ -497,6 +506,11 @@ public final class ReportWriter {
       return "–";
     }
     return String.format(Locale.ROOT, "%.2f", a / b);
+  }
+
+  /** Cores with two decimals, or "–" where the CPU was not read. */
+  static String cores(Double d) {
+    return d == null ? "–" : String.format(Locale.ROOT, "%.2f", d);
   }
 
   static String num(Double d) {

@@ -14,7 +14,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * interval ({@code *_low}, {@code *_high}, {@code interval_coverage}); {@code target_hits} and
  * {@code num_candidates} are the vector part's setting ({@code recall_target} when it was
  * calibrated). {@code recall_at_10} and {@code overlap_at_10} are tie-aware, the {@code _ids}
- * columns compare ids only. Immutable.
+ * columns compare ids only. {@code cpu_source} says where the CPU figures came from ({@code /proc}
+ * of the server's JVMs, an engine's {@code _nodes/stats}, or {@code none}: not measured, the
+ * figures null); {@code cpu_cores_second} is a second source's reading of the same feed where there
+ * is one. Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -48,7 +51,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "qps_per_core_low",
   "qps_per_core_high",
   "docs_per_sec",
-  "docs_per_sec_per_core"
+  "docs_per_sec_per_core",
+  "cpu_source",
+  "cpu_cores_second"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -93,7 +98,9 @@ public record ResultRow(
     @JsonProperty("qps_low") Double qpsLow,
     @JsonProperty("qps_high") Double qpsHigh,
     @JsonProperty("qps_per_core_low") Double qpsPerCoreLow,
-    @JsonProperty("qps_per_core_high") Double qpsPerCoreHigh) {
+    @JsonProperty("qps_per_core_high") Double qpsPerCoreHigh,
+    @JsonProperty("cpu_source") String cpuSource,
+    @JsonProperty("cpu_cores_second") Double cpuCoresSecond) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -171,7 +178,36 @@ public record ResultRow(
         null,
         null,
         null,
+        null,
+        null,
         null);
+  }
+
+  /**
+   * A copy that says where its CPU figures came from ({@code /proc}, {@code _nodes/stats}, …); with
+   * {@link #NO_CPU} the CPU figures become null, since nothing measured them.
+   */
+  public ResultRow withCpuSource(String source) {
+    Copy c = new Copy(this);
+    c.cpuSource = source;
+    if (NO_CPU.equals(source)) {
+      c.cpuCores = null;
+      c.qpsPerCore = null;
+      c.qpsPerCoreLow = null;
+      c.qpsPerCoreHigh = null;
+      c.docsPerSecPerCore = null;
+    }
+    return c.build();
+  }
+
+  /** The {@code cpu_source} of a row whose server's CPU could not be read. */
+  public static final String NO_CPU = "none";
+
+  /** A copy with the cores the server's second CPU source gave over the same window. */
+  public ResultRow withSecondCpu(Double cores) {
+    Copy c = new Copy(this);
+    c.cpuCoresSecond = cores;
+    return c.build();
   }
 
   /** A copy with tie-aware recall and overlap set. */
@@ -269,6 +305,8 @@ public record ResultRow(
     private Double qpsHigh;
     private Double qpsPerCoreLow;
     private Double qpsPerCoreHigh;
+    private String cpuSource;
+    private Double cpuCoresSecond;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -314,6 +352,8 @@ public record ResultRow(
       qpsHigh = r.qpsHigh;
       qpsPerCoreLow = r.qpsPerCoreLow;
       qpsPerCoreHigh = r.qpsPerCoreHigh;
+      cpuSource = r.cpuSource;
+      cpuCoresSecond = r.cpuCoresSecond;
     }
 
     ResultRow build() {
@@ -360,7 +400,9 @@ public record ResultRow(
           qpsLow,
           qpsHigh,
           qpsPerCoreLow,
-          qpsPerCoreHigh);
+          qpsPerCoreHigh,
+          cpuSource,
+          cpuCoresSecond);
     }
   }
 

@@ -102,9 +102,20 @@ final class RowIndex {
         .findFirst();
   }
 
-  /** Variants with query rows in their main phase, in a stable order. */
+  /**
+   * Variants with query rows in their main phase, in a stable order: the built-in ones first, then
+   * targets in the order of their first row.
+   */
   List<String> queryVariants() {
-    return Stream.of("mutable", "segmented", "segmented-forcemerged")
+    return Stream.concat(
+            Stream.of(
+                "mutable",
+                "segmented",
+                "segmented-forcemerged",
+                "opensearch",
+                "opensearch-forcemerged"),
+            rows.stream().filter(ResultRow::isQueryCell).map(ResultRow::variant))
+        .distinct()
         .filter(
             v ->
                 rows.stream()

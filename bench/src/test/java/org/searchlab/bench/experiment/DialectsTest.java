@@ -30,8 +30,8 @@ class DialectsTest {
                 "512m",
                 dir.resolve("server.log"),
                 load)) {
-      Feeder vespa = new Feeder(load.http(), s.server.base(), false, 1);
-      FeedStats fed = vespa.feed(corpus.docs(), FeedOp.PUT, s.server.cpu());
+      Feeder vespa = new Feeder(load.http(), s.base, false, 1);
+      FeedStats fed = vespa.feed(corpus.docs(), FeedOp.PUT, s.cpu);
       assertEquals(corpus.docs().size(), fed.docs());
       assertEquals(0, fed.errors());
       s.admin.refresh();
@@ -61,8 +61,8 @@ class DialectsTest {
       // Updates last: re-indexed documents leave deleted copies in Lucene's term statistics until
       // merged, which moves BM25 scores away from the exact ones.
       FeedStats updated =
-          new Feeder(load.http(), s.server.base(), true, 300)
-              .feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.server.cpu());
+          new Feeder(load.http(), s.base, true, 300)
+              .feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.cpu);
       assertEquals(corpus.docs().size(), updated.docs());
       assertEquals(0, updated.errors());
     }
@@ -71,6 +71,6 @@ class DialectsTest {
   private static List<List<String>> idsVia(
       Session s, SearchDialect d, List<BenchQuery> qs, QueryType t, boolean filtered)
       throws Exception {
-    return s.ids(qs.stream().map(q -> d.search(s.server.base(), q, t, filtered)).toList(), d);
+    return s.ids(qs.stream().map(q -> d.search(s.base, q, t, filtered)).toList(), d);
   }
 }

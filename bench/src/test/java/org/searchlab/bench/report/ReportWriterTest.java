@@ -207,4 +207,52 @@ class ReportWriterTest {
     }
     assertEquals(6, pngs.size(), pngs.toString());
   }
+
+  @Test
+  void comparesTheSegmentedStoreWithRealEngines(@TempDir Path dir) throws Exception {
+    List<ResultRow> rows = new ArrayList<>();
+    // segmented 200 QPS/core, opensearch 250, a target whose CPU could not be read.
+    for (String v : List.of("segmented", "opensearch", "prod")) {
+      String source = v.equals("prod") ? ResultRow.NO_CPU : "/proc";
+      double perCore = v.equals("segmented") ? 200 : 250;
+      for (String t : List.of("lexical", "vector", "hybrid")) {
+        for (boolean f : new boolean[] {false, true}) {
+          ResultRow cell = query(v, "after_flush", t, f, 16, perCore * 2, 2.0, 5, null, null);
+          double[] qps = new double[3];
+          double[] pc = new double[3];
+          for (int r = 1; r <= 3; r++) {
+            ResultRow round = cell.withRound(r);
+            qps[r - 1] = round.qps();
+            pc[r - 1] = round.qpsPerCore();
+            rows.add(round.withCpuSource(source));
+          }
+          rows.add(
+              cell.withInterval(Intervals.median(qps), Intervals.median(pc)).withCpuSource(source));
+        }
+      }
+    }
+    rows.add(feed("segmented", "feed", 1000, 1.5).withCpuSource("/proc"));
+    rows.add(feed("opensearch", "feed", 800, 2.0).withCpuSource("/proc").withSecondCpu(2.2));
+    rows.add(feed("prod", "feed", 700, 1.0).withCpuSource(ResultRow.NO_CPU));
+    new ReportWriter(dir)
+        .write(rows, "test", "synthetic", List.of("segmented", "opensearch", "prod"), 1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("## Segmented store vs real engines"), md);
+    assertTrue(md.contains("OpenSearch 3.5 embedded"), md);
+    assertTrue(md.contains("### segmented vs opensearch (16 clients"), md);
+    assertTrue(md.contains("### segmented vs prod (16 clients"), md);
+    // 200 ÷ 250 in every round; the overlap column is the engine's row's overlap@10.
+    assertTrue(
+        md.contains(
+            "| vector filtered | – | – | 200 [200–200] | 250 [250–250] | 0.80 [0.80–0.80] | 0.900"
+                + " | 0.900 | 0.800 | – | /proc / /proc |"),
+        md);
+    assertTrue(
+        md.contains(
+            "| lexical | – | – | 200 [200–200] | – | – | 0.900 | 0.900 | 0.800 | – | /proc / none |"),
+        md);
+    assertTrue(
+        md.contains("| feed | 1000 | 667 | 800 | 400 | 2.00 (/proc) | 2.20 (_nodes/stats) |"), md);
+    assertTrue(md.contains("| feed | 1000 | 667 | 700 | – | – (none) | – |"), md);
+  }
 }

@@ -50,7 +50,9 @@ class ResultRowJsonTest {
                 Intervals.median(new double[] {90, 100, 110}),
                 Intervals.median(new double[] {180, 200, 220}))
             .withQuality(0.99, 0.98)
-            .withIdQuality(0.9, 0.8);
+            .withIdQuality(0.9, 0.8)
+            .withCpuSource("/proc")
+            .withSecondCpu(0.6);
     ObjectMapper json = new ObjectMapper();
     String line = json.writeValueAsString(row);
     JsonNode n = json.readTree(line);
@@ -65,7 +67,9 @@ class ResultRowJsonTest {
           "recall_target",
           "recall_at_10_ids",
           "overlap_at_10_ids",
-          "interval_coverage"
+          "interval_coverage",
+          "cpu_source",
+          "cpu_cores_second"
         }) {
       assertTrue(n.has(f), f + " in " + line);
     }
@@ -74,5 +78,17 @@ class ResultRowJsonTest {
     assertEquals(180.0, row.qpsPerCoreLow());
     assertEquals(0.75, row.intervalCoverage(), 1e-12);
     assertEquals(2, json.readValue(line, ResultRow.class).withRound(2).round());
+    assertEquals("/proc", row.cpuSource());
+    assertEquals(0.6, row.cpuCoresSecond());
+
+    // A row whose server's CPU could not be read keeps its throughput but no CPU figure.
+    ResultRow unread = row.withCpuSource(ResultRow.NO_CPU);
+    assertEquals(ResultRow.NO_CPU, unread.cpuSource());
+    assertEquals(null, unread.cpuCores());
+    assertEquals(null, unread.qpsPerCore());
+    assertEquals(null, unread.qpsPerCoreLow());
+    assertEquals(null, unread.qpsPerCoreHigh());
+    assertEquals(row.qps(), unread.qps());
+    assertEquals(unread, json.readValue(json.writeValueAsString(unread), ResultRow.class));
   }
 }

@@ -1,0 +1,82 @@
+package org.searchlab.bench.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Parsing of {@code --variants} labels and {@code --target} specifications, and overlap pairs. */
+class VariantTest {
+  @Test
+  void builtInLabelsParseToTheirConstants() {
+    for (Variant v : Variant.BUILT_IN) {
+      assertSame(v, Variant.parse(" " + v.label().toUpperCase(java.util.Locale.ROOT) + " "));
+    }
+    assertTrue(Variant.OPENSEARCH.elasticsearchDialect());
+    assertFalse(Variant.MUTABLE.elasticsearchDialect());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Variant.parse("elastic"));
+    assertTrue(e.getMessage().contains("'elastic'") && e.getMessage().contains("opensearch"));
+  }
+
+  @Test
+  void targetsParseNameUrlAndDialect() {
+    Variant es = Variant.parseTarget("prod=http://es.example:9200");
+    assertEquals("prod", es.label());
+    assertEquals(URI.create("http://es.example:9200"), es.target().uri());
+    assertEquals("es", es.target().dialect());
+    assertTrue(es.isTarget() && es.elasticsearchDialect() && !es.forceMerged());
+
+    Variant vespa = Variant.parseTarget("v-1=https://vespa.example:8080,dialect=vespa");
+    assertEquals("vespa", vespa.target().dialect());
+    assertFalse(vespa.elasticsearchDialect());
+  }
+
+  @Test
+  void badTargetsAreRejectedNamingTheValue() {
+    for (String[] bad :
+        new String[][] {
+          {"http://host:9200", "NAME=URL"},
+          {"Prod=http://host:9200", "'Prod'"},
+          {"segmented=http://host:9200", "built-in"},
+          {"x=ftp://host", "'ftp://host'"},
+          {"x=http://host,dialect=solr", "'solr'"},
+          {"x=http://host,shards=2", "'shards=2'"},
+        }) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> Variant.parseTarget(bad[0]), bad[0]);
+      assertTrue(e.getMessage().contains(bad[1]), e.getMessage() + " should name " + bad[1]);
+    }
+  }
+
+  @Test
+  void enginesAreComparedWithTheSegmentedStoreOfTheirLayout() {
+    Variant t = Variant.parseTarget("t=http://host:9200");
+    List<List<String>> pairs =
+        PairedRounds.pairs(
+            List.of(
+                Variant.MUTABLE,
+                Variant.SEGMENTED,
+                Variant.SEGMENTED_FORCEMERGED,
+                Variant.OPENSEARCH,
+                Variant.OPENSEARCH_FORCEMERGED,
+                t));
+    assertEquals(
+        List.of(
+            List.of("segmented", "mutable"),
+            List.of("segmented-forcemerged", "mutable"),
+            List.of("mutable", "segmented"),
+            List.of("opensearch", "segmented"),
+            List.of("opensearch-forcemerged", "segmented-forcemerged"),
+            List.of("t", "segmented")),
+        pairs);
+    assertEquals(
+        List.of(List.of("opensearch", "mutable")),
+        PairedRounds.pairs(List.of(Variant.MUTABLE, Variant.OPENSEARCH)));
+  }
+}
