@@ -36,7 +36,9 @@ final class RestartTimeCommand implements Callable<Integer> {
       description = "Seed of the synthetic corpus. Default: ${DEFAULT-VALUE}.")
   long seed = 42;
 
-  @Option(names = "--rounds", description = "Timed reopens. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--rounds",
+      description = "Timed reopens; 0 only builds. Default: ${DEFAULT-VALUE}.")
   int rounds = 3;
 
   @Option(
@@ -54,23 +56,43 @@ final class RestartTimeCommand implements Callable<Integer> {
               + " code 3 until it is complete); 0 for no limit. Default: ${DEFAULT-VALUE}.")
   long buildSeconds = 0;
 
+  @Option(
+      names = "--ef-construction",
+      description =
+          "The graph's build beam while building. Default: ${DEFAULT-VALUE} (the store's).")
+  int efConstruction = 200;
+
+  @Option(
+      names = "--build-threads",
+      description = "Threads linking graph nodes while building. Default: ${DEFAULT-VALUE}.")
+  int buildThreads = 1;
+
   @Override
   public Integer call() throws Exception {
-    if (docs < 1 || rounds < 1 || bulk < 1 || buildSeconds < 0) {
+    if (docs < 1 || rounds < 0 || bulk < 1 || buildSeconds < 0) {
       throw new IllegalArgumentException(
           "--docs "
               + docs
-              + ", --rounds "
-              + rounds
               + " and --bulk "
               + bulk
-              + " must be ≥ 1, --build-seconds "
+              + " must be ≥ 1, --rounds "
+              + rounds
+              + " and --build-seconds "
               + buildSeconds
               + " ≥ 0");
     }
     RestartTime.Settings settings =
         new RestartTime.Settings(
-            dir, docs, dims, seed, rounds, bulk, heap, Duration.ofSeconds(buildSeconds));
+            dir,
+            docs,
+            dims,
+            seed,
+            rounds,
+            bulk,
+            heap,
+            Duration.ofSeconds(buildSeconds),
+            efConstruction,
+            buildThreads);
     return new RestartTime(settings, System.out).run().isEmpty() ? 3 : 0;
   }
 }

@@ -17,6 +17,7 @@ import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
 import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.MutableIndex;
+import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
@@ -34,6 +35,9 @@ public final class RestartTime {
    *
    * @param buildBudget how long one run may build before it closes the index (the next run goes
    *     on); zero for no limit
+   * @param efConstruction the graph's build beam while building (the store's default is 200); the
+   *     snapshot's layout and size do not depend on it, adjacency lists being bounded by M
+   * @param buildThreads threads linking graph nodes while building
    */
   public record Settings(
       Path dir,
@@ -43,7 +47,9 @@ public final class RestartTime {
       int rounds,
       int bulkSize,
       String heap,
-      Duration buildBudget) {}
+      Duration buildBudget,
+      int efConstruction,
+      int buildThreads) {}
 
   private final Settings settings;
   private final PrintStream out;
@@ -61,6 +67,9 @@ public final class RestartTime {
   public Map<String, Long> run() throws IOException, InterruptedException {
     if (!build()) {
       return Map.of();
+    }
+    if (settings.rounds() == 0) {
+      return Map.of("built", (long) settings.docs());
     }
     Map<String, List<Long>> rounds = new LinkedHashMap<>();
     for (int r = 1; r <= settings.rounds(); r++) {
@@ -85,9 +94,16 @@ public final class RestartTime {
     return medians;
   }
 
-  private static MutableConfig config() {
-    // No periodic snapshot while building: the close writes the one snapshot that is measured.
-    return MutableConfig.builder().snapshotInterval(Duration.ZERO).build();
+  private MutableConfig buildConfig() {
+    // No periodic snapshot while building: each close writes one.
+    return MutableConfig.builder()
+        .snapshotInterval(Duration.ZERO)
+        .hnsw(
+            HnswConfig.builder()
+                .efConstruction(settings.efConstruction())
+                .buildThreads(settings.buildThreads())
+                .build())
+        .build();
   }
 
   /**
@@ -102,7 +118,7 @@ public final class RestartTime {
         settings.buildBudget().isZero() ? Long.MAX_VALUE : t0 + settings.buildBudget().toNanos();
     int i;
     try (MutableIndex index =
-        MutableIndex.open(settings.dir(), new Schema(settings.dims()), config())) {
+        MutableIndex.open(settings.dir(), new Schema(settings.dims()), buildConfig())) {
       i = (int) index.stats().docCount();
       if (i >= settings.docs()) {
         out.printf("restart-time: the index in %s holds %,d documents%n", settings.dir(), i);
@@ -193,7 +209,9 @@ public final class RestartTime {
       Path dir = Path.of(args[0]);
       Schema schema = new Schema(Integer.parseInt(args[1]));
       long t0 = System.nanoTime();
-      try (MutableIndex index = MutableIndex.open(dir, schema, config())) {
+      // As a server opens it by default, but without a periodic snapshot timer.
+      MutableConfig config = MutableConfig.builder().snapshotInterval(Duration.ZERO).build();
+      try (MutableIndex index = MutableIndex.open(dir, schema, config)) {
         long total = (System.nanoTime() - t0) / 1_000_000;
         IndexStats s = index.stats();
         s.counters().entrySet().stream()
