@@ -17,13 +17,18 @@ import org.searchlab.mutable.postings.FieldIndex;
  * <p>One pass, step by step:
  *
  * <ol>
- *   <li>under the writer's lock, take the retired ids (their graph nodes are already gone);
+ *   <li>under the writer's lock, take the retired ids: already invisible to new searches, but still
+ *       in the graph, the postings, the attributes and the document store;
+ *   <li>wait until every search that started before step 1 finished ({@link
+ *       org.searchlab.mutable.memory.GenerationHandler#awaitOlderReaders}): one that began while a
+ *       version was live may be walking its graph node or reading its fields, and must see it
+ *       whole;
+ *   <li>under the lock, a chunk at a time, remove their graph nodes (re-linking their neighbours);
  *   <li>without the lock, re-analyse their stored text to find the posting lists they are in;
  *   <li>for each such list, under the lock, rebuild it without them and publish it in one store
  *       (readers on the old directory continue undisturbed);
- *   <li>wait until every search that started before step 3 finished ({@link
- *       org.searchlab.mutable.memory.GenerationHandler#awaitOlderReaders}): none can still hold the
- *       ids in a posting, a graph neighbour list or its visibility snapshot;
+ *   <li>wait again until every search that started before steps 3 and 5 finished: none can still
+ *       hold the ids in a posting, a graph neighbour list or its visibility snapshot;
  *   <li>under the lock, clear their attributes and stored documents and put the ids on the free
  *       list.
  * </ol>

@@ -58,6 +58,7 @@ public final class MutableIndex implements SearchIndex {
   private final ScheduledExecutorService snapshotTimer;
   private final BackgroundErrors errors;
   private final DataDirectory dataDirectory;
+  private final OpenTimes openTimes;
   private volatile long flushedSerial;
   private volatile boolean closed;
 
@@ -75,23 +76,39 @@ public final class MutableIndex implements SearchIndex {
     this.errors = new BackgroundErrors("mutable index in " + dir);
     Files.createDirectories(dir);
     this.parts = new IndexParts(null);
-    Snapshotter.Loaded loaded = Snapshotter.load(dir, parts, schema.dimension(), config.hnsw());
+    OpenTimes times = new OpenTimes();
+    Snapshotter.Loaded loaded =
+        Snapshotter.load(dir, parts, schema.dimension(), config.hnsw(), times);
     long snapshotSerial = loaded.serial();
     if (parts.vectors == null) {
       parts.vectors = VectorPart.create(schema.dimension(), config.hnsw());
     }
     this.flushedSerial = snapshotSerial;
     this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
-    wal.advanceTo(snapshotSerial + 1);
     Compactor[] compactorRef = new Compactor[1];
-    this.writer =
-        new IndexWriter(
-            parts,
-            wal,
-            config.writerBatch(),
-            () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
-    writer.adoptRetired(loaded.retired());
-    long replayed = replay(snapshotSerial);
+    long replayed;
+    try {
+      wal.advanceTo(snapshotSerial + 1);
+      this.writer =
+          new IndexWriter(
+              parts,
+              wal,
+              config.writerBatch(),
+              () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
+      writer.adoptRetired(loaded.retired());
+      replayed = replay(snapshotSerial);
+    } catch (IOException | RuntimeException | Error e) {
+      // Of what this open starts, only the log runs yet (its files, and its syncer thread under the
+      // async policy): close it, or every failed open leaks them. open() releases the directory.
+      try {
+        wal.close();
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    times.mark("wal");
+    this.openTimes = times;
     this.compactor = new Compactor(parts, writer, config, errors);
     compactorRef[0] = compactor;
     this.searchPool =
@@ -339,6 +356,7 @@ public final class MutableIndex implements SearchIndex {
     }
     counters.put("dead_postings", dead);
     counters.put("background_errors", errors.count());
+    openTimes.nanos().forEach((phase, ns) -> counters.put("open_" + phase + "_ms", ns / 1_000_000));
     int live = parts.ids.liveCount();
     int retired = parts.ids.limit() - live - parts.ids.freeCount();
     return new IndexStats(

@@ -62,8 +62,11 @@ final class Snapshotter {
     return serial;
   }
 
-  /** Loads the newest snapshot into empty parts; {@link Loaded#NONE} when there is none. */
-  static Loaded load(Path dir, IndexParts parts, int dimension, HnswConfig hnsw)
+  /**
+   * Loads the newest snapshot into empty parts; {@link Loaded#NONE} when there is none. Each phase
+   * ends with a mark in {@code times}.
+   */
+  static Loaded load(Path dir, IndexParts parts, int dimension, HnswConfig hnsw, OpenTimes times)
       throws IOException {
     long serial = SnapshotFiles.newestSerial(dir);
     if (serial < 0) {
@@ -74,6 +77,7 @@ final class Snapshotter {
         dir,
         serial,
         in -> {
+          times.mark("checksum");
           int limit = in.readInt();
           graph[0] = in.readBoolean();
           int n = in.readInt();
@@ -83,12 +87,16 @@ final class Snapshotter {
             in.readFully(id);
             parts.ids.restore(new String(id, StandardCharsets.UTF_8), d);
           }
+          times.mark("ids");
           parts.documents.read(in, d -> {});
+          times.mark("documents");
           parts.attributes.read(in, parts.ids::alive, limit);
+          times.mark("attributes");
           for (FieldIndex f : parts.fields) {
             f.read(in);
           }
           checkEnd(in);
+          times.mark("postings");
         });
     Path graphFile = SnapshotFiles.graphFile(dir, serial);
     if (graph[0]) {
@@ -125,6 +133,7 @@ final class Snapshotter {
     }
     parts.ids.freeGaps(kept);
     parts.ids.publish(serial);
+    times.mark("graph");
     return new Loaded(serial, kept.stream().toArray());
   }
 

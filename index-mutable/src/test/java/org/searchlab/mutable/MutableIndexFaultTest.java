@@ -152,4 +152,45 @@ class MutableIndexFaultTest {
       writer.close();
     }
   }
+
+  /**
+   * A replay that throws while opening (here on a record that passes its checksum but is no
+   * operation) fails the open and leaves nothing running: the log's files are closed, its syncer
+   * thread is gone and the directory is released, so the next open reports the same damage.
+   */
+  @Test
+  void aReplayThatFailsClosesWhatTheOpenOpened() throws IOException {
+    Path dir = tmp.resolve("poisoned");
+    MutableConfig async =
+        config().toBuilder()
+            .wal(WalConfig.builder().syncPolicy(org.searchlab.core.wal.SyncPolicy.ASYNC).build())
+            .build();
+    try (MutableIndex index = MutableIndex.open(dir, schema, async)) {
+      feed(index, corpus.documents(10));
+    }
+    try (WriteAheadLog wal = WriteAheadLog.open(dir.resolve("wal"), WalConfig.DEFAULT)) {
+      wal.write(new byte[] {(byte) 0x7f, 1, 2, 3});
+    }
+    java.util.Set<Thread> syncersBefore = syncers();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      FaultyFiles files = new FaultyFiles();
+      IOException e =
+          assertThrows(IOException.class, () -> MutableIndex.open(dir, schema, async, files));
+      assertTrue(e.getMessage().contains("format version"), e.getMessage());
+      assertEquals(0, files.openChannels.get(), "log files left open");
+      java.util.Set<Thread> left = syncers();
+      left.removeAll(syncersBefore);
+      assertTrue(left.isEmpty(), "the log's syncer thread outlived the failed open: " + left);
+    }
+  }
+
+  private static java.util.Set<Thread> syncers() {
+    java.util.Set<Thread> out = new java.util.HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("wal-async-sync") && t.isAlive()) {
+        out.add(t);
+      }
+    }
+    return out;
+  }
 }

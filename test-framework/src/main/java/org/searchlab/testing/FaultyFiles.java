@@ -36,9 +36,14 @@ public final class FaultyFiles implements WriteAheadLog.FileOpener {
   /** How many writes and forces failed. */
   public final AtomicLong failures = new AtomicLong();
 
+  /** Channels opened through this opener and not closed yet (a leak shows here). */
+  public final AtomicLong openChannels = new AtomicLong();
+
   @Override
   public FileChannel open(Path file, OpenOption... options) throws IOException {
-    return new Channel(FileChannel.open(file, options));
+    FileChannel channel = new Channel(FileChannel.open(file, options));
+    openChannels.incrementAndGet();
+    return channel;
   }
 
   private final class Channel extends FileChannel {
@@ -164,6 +169,7 @@ public final class FaultyFiles implements WriteAheadLog.FileOpener {
 
     @Override
     protected void implCloseChannel() throws IOException {
+      openChannels.decrementAndGet();
       in.close();
     }
   }

@@ -14,6 +14,7 @@ public final class BenchCommands implements CliExtension {
         new DatasetCommand(),
         new HnswBenchCommand(),
         new JmhCommand(),
-        new CrashTestCommand());
+        new CrashTestCommand(),
+        new RestartTimeCommand());
   }
 }

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.searchlab.core.DataDirectory;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
@@ -168,6 +169,13 @@ public final class ServeCommand implements Callable<Integer> {
     SearchIndex index;
     try {
       index = openStore(kind, dataDir, schema);
+    } catch (DataDirectory.DirectoryInUseException | InvalidRequestException e) {
+      // A refusal the user acts on (another server holds the directory, another store or schema
+      // owns it, a dimension the store cannot index): its message says what to do; a stack trace
+      // would only bury it.
+      emb.ifPresent(Embedder::close);
+      System.err.println("serve: " + e.getMessage());
+      return 1;
     } catch (Exception e) {
       emb.ifPresent(Embedder::close);
       throw e;

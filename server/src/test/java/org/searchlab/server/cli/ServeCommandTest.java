@@ -1,18 +1,27 @@
 package org.searchlab.server.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.Schema;
+import org.searchlab.core.SearchIndex;
 import org.searchlab.core.embed.Embedder;
 import org.searchlab.core.wal.SyncPolicy;
 import org.searchlab.mutable.MutableConfig;
+import org.searchlab.mutable.MutableIndex;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.segmented.MergePolicyType;
 import org.searchlab.segmented.SegmentedConfig;
@@ -163,5 +172,30 @@ class ServeCommandTest {
     InvalidRequestException dims =
         assertThrows(InvalidRequestException.class, () -> ServeCommand.openEmbedder("minilm", 32));
     assertTrue(dims.getMessage().contains("--dims is 32"), dims.getMessage());
+  }
+
+  /** A data directory another store holds is refused with its message alone: no stack trace. */
+  @Test
+  void aRefusedDataDirectoryIsOneClearMessage(@TempDir Path tmp) throws Exception {
+    Path dir = tmp.resolve("data");
+    try (SearchIndex held = MutableIndex.open(dir, new Schema(16))) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      PrintStream stderr = System.err;
+      int code;
+      System.setErr(new PrintStream(err, true, UTF_8));
+      try {
+        CommandLine cli = new CommandLine(new ServeCommand());
+        cli.setErr(new java.io.PrintWriter(System.err, true));
+        code =
+            cli.execute(
+                "--store", "mutable", "--data-dir", dir.toString(), "--dims", "16", "--port", "0");
+      } finally {
+        System.setErr(stderr);
+      }
+      String said = err.toString(UTF_8);
+      assertEquals(1, code, said);
+      assertTrue(said.contains("is in use by another running store"), said);
+      assertFalse(said.contains("\tat "), "no stack trace: " + said);
+    }
   }
 }
