@@ -34,26 +34,36 @@ final class IndexParts {
   final AtomicLong idsFreed = new AtomicLong();
   final AtomicLong snapshots = new AtomicLong();
 
+  /** Puts (and updates) whose vector was bitwise unchanged: no graph search, no removal. */
+  final AtomicLong unchangedVectorPuts = new AtomicLong();
+
+  /** Puts (and updates) whose text was unchanged: applied in place, no postings touched. */
+  final AtomicLong unchangedTextPuts = new AtomicLong();
+
   IndexParts(VectorPart vectors) {
     this.vectors = vectors;
   }
 
   /**
-   * The document at a local id, whole: the document store keeps documents without their vector,
-   * which lives once, in the vector attribute (as Vespa reads a tensor attribute into the summary).
-   * Null when the id holds no document. Readers call it inside a generation guard, so the vector of
-   * a local id they looked up cannot be dropped under them.
+   * The document at a local id, whole: the document store keeps its id and text; its attributes and
+   * vector are read from the attribute columns and the vector attribute, where they live once and
+   * are assigned in place (as Vespa fills a summary from attributes). Null when the id holds no
+   * document. Readers call it inside a generation guard, so the vector of a local id they looked up
+   * cannot be dropped under them.
    */
   Document document(int local) {
     Document d = documents.get(local);
     if (d == null) {
       return null;
     }
-    float[] v = vectors.vectors().get(local);
-    return v == null
-        ? d
-        : new Document(
-            d.id(), d.title(), d.description(), d.category(), d.price(), d.averageRating(), v);
+    return new Document(
+        d.id(),
+        d.title(),
+        d.description(),
+        attributes.categoryName(attributes.category(local)),
+        attributes.price(local),
+        attributes.rating(local),
+        vectors.vectors().get(local));
   }
 
   /** {@code d} without its vector, as the document store keeps it. */

@@ -3,6 +3,7 @@ package org.searchlab.mutable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +47,12 @@ import org.searchlab.mutable.postings.FieldIndex;
  * </ol>
  *
  * An update that assigns only attributes is applied in place ({@link
- * org.searchlab.mutable.attributes.AttributeStore#update}): no analysis, no postings, no graph.
+ * org.searchlab.mutable.attributes.AttributeStore#update}): no analysis, no postings, no graph. A
+ * re-put (or update) is as cheap as what it changes: with the text unchanged it is applied in place
+ * on the current version (attributes assigned, the vector relinked only if it changed, no
+ * postings); with the text changed but the vector bitwise equal, the new version takes over the old
+ * one's graph node ({@link VectorPart#handOver}) instead of a removal and a fresh insert. The
+ * store's stats count both ({@code unchanged_text_puts}, {@code unchanged_vector_puts}).
  *
  * <p>Fail-stop: a batch that fails once its log write has started, or a writer thread that dies,
  * stops the writer: the queued and every later task fail at once with the first failure (instead of
@@ -318,8 +324,9 @@ final class IndexWriter implements AutoCloseable {
         }
         PartialUpdate upd = u.update();
         if (upd.onlyAttributes()) {
+          // The columns are the attributes' only home (the document store keeps the text), so the
+          // assignment is the whole update.
           parts.attributes.update(old, upd.category(), upd.price(), upd.averageRating());
-          parts.documents.put(old, upd.applyTo(parts.documents.get(old)));
           parts.inPlaceUpdates.incrementAndGet();
         } else {
           parts.reindexedUpdates.incrementAndGet();
@@ -337,6 +344,9 @@ final class IndexWriter implements AutoCloseable {
 
   private void putDocument(Document doc, long serial) {
     int old = parts.ids.lookup(doc.id());
+    if (old >= 0 && putInPlace(old, doc)) {
+      return;
+    }
     int local = parts.ids.allocate(doc.id(), serial);
     long touched = 0;
     List<String> title = TextAnalysis.tokens(doc.title());
@@ -350,17 +360,59 @@ final class IndexWriter implements AutoCloseable {
       // The vector is readable at once (a real-time get finds the document whole); the graph
       // links it when the batch ends.
       parts.vectors.vectors().set(local, doc.embedding());
-      if (pendingCount == pendingIds.length) {
-        pendingIds = java.util.Arrays.copyOf(pendingIds, pendingCount * 2);
-        pendingVectors = java.util.Arrays.copyOf(pendingVectors, pendingCount * 2);
+      if (old >= 0
+          && parts.vectors.linked(old)
+          && Arrays.equals(parts.vectors.vectors().get(old), doc.embedding())) {
+        // Same vector, new text: the new version takes the old one's graph node as it is.
+        parts.vectors.handOver(old, local);
+        parts.unchangedVectorPuts.incrementAndGet();
+      } else {
+        addPending(local, doc.embedding());
       }
-      pendingIds[pendingCount] = local;
-      pendingVectors[pendingCount++] = doc.embedding();
     }
     if (old >= 0) {
       retire(doc.id(), old, serial, false);
     }
     parts.ids.activate(doc.id(), local);
+  }
+
+  /**
+   * A re-put whose text is unchanged, applied in place on the current version's local id: the
+   * attributes are assigned, an equal vector is left alone and a changed one is relinked, and no
+   * posting list, stored text or id changes. Returns false (and does nothing) when the text
+   * differs, a vector appears or disappears, or the vector is not linked yet (put earlier in this
+   * batch): then the put takes a new version. Unlike a new version this is visible at once, as an
+   * attribute update is.
+   */
+  private boolean putInPlace(int old, Document doc) {
+    Document stored = parts.documents.get(old);
+    if (!stored.title().equals(doc.title()) || !stored.description().equals(doc.description())) {
+      return false;
+    }
+    float[] was = parts.vectors.vectors().get(old);
+    float[] now = doc.embedding();
+    if ((was == null) != (now == null) || (now != null && !parts.vectors.linked(old))) {
+      return false;
+    }
+    parts.attributes.assign(old, doc.category(), doc.price(), doc.averageRating());
+    if (now != null) {
+      if (Arrays.equals(was, now)) {
+        parts.unchangedVectorPuts.incrementAndGet();
+      } else {
+        parts.vectors.replaceVector(old, now);
+      }
+    }
+    parts.unchangedTextPuts.incrementAndGet();
+    return true;
+  }
+
+  private void addPending(int local, float[] vector) {
+    if (pendingCount == pendingIds.length) {
+      pendingIds = Arrays.copyOf(pendingIds, pendingCount * 2);
+      pendingVectors = Arrays.copyOf(pendingVectors, pendingCount * 2);
+    }
+    pendingIds[pendingCount] = local;
+    pendingVectors[pendingCount++] = vector;
   }
 
   private void retire(String id, int local, long serial, boolean removeMapping) {
@@ -372,7 +424,7 @@ final class IndexWriter implements AutoCloseable {
     // started before this retirement still find this version's vector (they see it whole).
     parts.ids.retire(id, local, serial, removeMapping);
     if (retiredCount == retired.length) {
-      retired = java.util.Arrays.copyOf(retired, retiredCount * 2);
+      retired = Arrays.copyOf(retired, retiredCount * 2);
     }
     retired[retiredCount++] = local;
   }
@@ -392,7 +444,7 @@ final class IndexWriter implements AutoCloseable {
       }
       pendingCount = 0;
       if (n > 0) {
-        parts.vectors.insertAll(java.util.Arrays.copyOf(ids, n), java.util.Arrays.copyOf(vecs, n));
+        parts.vectors.insertAll(Arrays.copyOf(ids, n), Arrays.copyOf(vecs, n));
       }
     }
     parts.ids.publish(serial);
@@ -402,7 +454,7 @@ final class IndexWriter implements AutoCloseable {
   void adoptRetired(int[] ids) {
     for (int id : ids) {
       if (retiredCount == retired.length) {
-        retired = java.util.Arrays.copyOf(retired, retiredCount * 2);
+        retired = Arrays.copyOf(retired, retiredCount * 2);
       }
       retired[retiredCount++] = id;
     }
@@ -415,7 +467,7 @@ final class IndexWriter implements AutoCloseable {
 
   /** Lock held: hands over the retired ids. */
   int[] takeRetired() {
-    int[] out = java.util.Arrays.copyOf(retired, retiredCount);
+    int[] out = Arrays.copyOf(retired, retiredCount);
     retiredCount = 0;
     return out;
   }

@@ -12,7 +12,10 @@ import org.searchlab.mutable.hnsw.HnswConfig;
  *
  * @param hnsw the graph's M, efConstruction, seed, build threads and the filter thresholds of the
  *     vector plan chooser (exact below {@code approximateThreshold}, filter-first below {@code
- *     filterFirstThreshold}); requests may override the thresholds per query
+ *     filterFirstThreshold}); requests may override the thresholds per query. The store's default
+ *     build threads are {@link #DEFAULT_BUILD_THREADS} (the cores): each writer batch's neighbour
+ *     searches run on that many threads and the writer links; the graph is the same for any count
+ *     of two or more (see {@code BatchInserter}), one builds exactly like sequential inserts
  * @param wal the write-ahead log settings (sync policy {@code REQUEST} is safe, {@code ASYNC} is
  *     faster and may lose the last interval in a crash)
  * @param threadsPerSearch threads one search may use (Vespa's {@code num-threads-per-search}), 1 to
@@ -39,9 +42,22 @@ public record MutableConfig(
     int compactionMinDocs,
     int writerBatch) {
 
+  /**
+   * The store's default HNSW build threads: the available processors, at most 256 (the graph's own
+   * default is 1; a store that feeds wants every core for its inserts).
+   */
+  public static final int DEFAULT_BUILD_THREADS =
+      Math.min(256, Runtime.getRuntime().availableProcessors());
+
   public static final MutableConfig DEFAULT =
       new MutableConfig(
-          HnswConfig.DEFAULT, WalConfig.DEFAULT, 1, Duration.ofMinutes(10), 0.1, 4096, 2048);
+          HnswConfig.DEFAULT.toBuilder().buildThreads(DEFAULT_BUILD_THREADS).build(),
+          WalConfig.DEFAULT,
+          1,
+          Duration.ofMinutes(10),
+          0.1,
+          4096,
+          2048);
 
   public MutableConfig {
     Objects.requireNonNull(hnsw, "hnsw");

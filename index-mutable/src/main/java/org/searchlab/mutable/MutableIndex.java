@@ -345,6 +345,8 @@ public final class MutableIndex implements SearchIndex {
     counters.put("reindexed_updates", parts.reindexedUpdates.get());
     counters.put("postings_touched", parts.postingListsTouched.get());
     counters.put("graph_operations", parts.vectors.graphOperations());
+    counters.put("unchanged_vector_puts", parts.unchangedVectorPuts.get());
+    counters.put("unchanged_text_puts", parts.unchangedTextPuts.get());
     counters.put("compactions", parts.compactions.get());
     counters.put("postings_compacted", parts.postingsCompacted.get());
     counters.put("ids_freed", parts.idsFreed.get());
@@ -357,6 +359,9 @@ public final class MutableIndex implements SearchIndex {
     counters.put("dead_postings", dead);
     counters.put("background_errors", errors.count());
     openTimes.nanos().forEach((phase, ns) -> counters.put("open_" + phase + "_ms", ns / 1_000_000));
+    // Settings, constant for the life of the index, listed with the counters so that /metrics and
+    // /_admin/stats show what the numbers were measured with.
+    counters.put("build_threads", (long) config.hnsw().buildThreads());
     int live = parts.ids.liveCount();
     int retired = parts.ids.limit() - live - parts.ids.freeCount();
     return new IndexStats(

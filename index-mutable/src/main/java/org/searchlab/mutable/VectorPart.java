@@ -18,13 +18,16 @@ import org.searchlab.mutable.postings.TopHits;
  * below the approximate threshold, filter-first below the filter-first threshold, filtered HNSW
  * otherwise) or, when a request asks for {@code approximate = false}, scan exactly.
  *
- * <p>Thread safety: {@link #insert}, {@link #insertAll}, {@link #remove} and {@link #writeSnapshot}
- * from the writer only; {@link #search} and {@link #scan} from any thread without locks.
+ * <p>Thread safety: {@link #insert}, {@link #insertAll}, {@link #remove}, {@link #handOver}, {@link
+ * #replaceVector} and {@link #writeSnapshot} from the writer only; {@link #search} and {@link
+ * #scan} from any thread without locks.
  */
 final class VectorPart {
   private final MutableHnswGraph graph;
   private final VectorStore vectors;
   private long graphOperations;
+  // Nodes handed over to a newer version (writer-only): their removal is a drop, not graph work.
+  private final java.util.BitSet handedOver = new java.util.BitSet();
 
   private VectorPart(MutableHnswGraph graph, VectorStore vectors) {
     this.graph = graph;
@@ -45,6 +48,11 @@ final class VectorPart {
     return vectors;
   }
 
+  /** The graph itself (for tests and diagnostics; writes go through this class). */
+  MutableHnswGraph graph() {
+    return graph;
+  }
+
   /** Writer only. */
   void insert(int id, float[] vector) {
     graph.insert(id, vector);
@@ -63,10 +71,36 @@ final class VectorPart {
 
   /** Writer only. */
   void remove(int id) {
+    boolean handed = handedOver.get(id);
     if (graph.remove(id)) {
-      graphOperations++;
+      if (handed) {
+        handedOver.clear(id); // dropped, not unlinked: nothing linked to it any more
+      } else {
+        graphOperations++;
+      }
     } else {
       vectors.remove(id); // stored ahead of linking, but retired before its batch linked it
+    }
+  }
+
+  /** Whether {@code id} is a linked graph node (not merely a stored vector). */
+  boolean linked(int id) {
+    return graph.contains(id);
+  }
+
+  /**
+   * Writer only: moves the linked node {@code from} to {@code to}, whose equal vector is stored
+   * already, with no graph search ({@link MutableHnswGraph#handOver}); not a graph operation.
+   */
+  void handOver(int from, int to) {
+    graph.handOver(from, to);
+    handedOver.set(from);
+  }
+
+  /** Writer only: a linked node's vector changes in place (unlink, swap, link). */
+  void replaceVector(int id, float[] vector) {
+    if (graph.update(id, vector)) {
+      graphOperations++;
     }
   }
 

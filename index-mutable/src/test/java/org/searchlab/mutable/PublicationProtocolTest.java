@@ -88,7 +88,7 @@ class PublicationProtocolTest {
   void attributeSeqlockFencesBothSides() throws IOException {
     assertInOrder(
         AttributeStore.class,
-        "update",
+        "write",
         "field:seq",
         "PagedInts.setVolatile",
         "VarHandle.storeStoreFence",

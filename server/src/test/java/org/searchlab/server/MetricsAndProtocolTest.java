@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.Document;
+import org.searchlab.mutable.MutableConfig;
 import org.searchlab.testing.TestSeeds;
 import org.searchlab.testing.data.SyntheticCorpus;
 
@@ -145,6 +146,10 @@ class MetricsAndProtocolTest {
       }
       if (store == TestStore.MUTABLE) {
         assertFalse(f.index.stats().memoryBytes().isEmpty(), "the mutable store reports memory");
+        // The build threads it feeds with: the cores by default.
+        assertEquals(
+            MutableConfig.DEFAULT_BUILD_THREADS,
+            find(s, "searchlab_index_events_total", Map.of("name", "build_threads")).value());
       }
 
       ServerFixture.Response health = f.send("GET", "/health", (String) null);

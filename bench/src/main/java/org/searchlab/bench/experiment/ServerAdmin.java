@@ -194,6 +194,25 @@ public final class ServerAdmin {
     return n.isNumber() ? n.asInt() : null;
   }
 
+  /**
+   * One of the store's counters or settings, {@code counters.<name>} of {@code GET /_admin/stats}
+   * (the mutable store's {@code build_threads}, say), or {@code null} when the server does not
+   * report it.
+   */
+  public Long storeCounter(String name) throws IOException, InterruptedException {
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve("/_admin/stats"))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .GET()
+            .build();
+    HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      return null;
+    }
+    JsonNode n = Json.MAPPER.readTree(r.body()).path("counters").path(name);
+    return n.isNumber() ? n.asLong() : null;
+  }
+
   private HttpResponse<byte[]> post(String path, Duration timeout)
       throws IOException, InterruptedException {
     HttpRequest req =

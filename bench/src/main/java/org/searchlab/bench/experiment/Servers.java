@@ -162,8 +162,17 @@ final class Servers implements AutoCloseable {
         segments.put(Variant.SEGMENTED, n);
       }
       ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED, n, null, feed));
+      // The mutable store feeds with its graph build threads (serve --build-threads): say how
+      // many, next to the feed rate they explain.
+      Long buildThreads = s.admin.storeCounter("build_threads");
       ctx.progress.step(
-          Phases.FEED, v.label() + ": " + ProcedureRun.describe(feed) + ", segments " + n);
+          Phases.FEED,
+          v.label()
+              + ": "
+              + ProcedureRun.describe(feed)
+              + ", segments "
+              + n
+              + (buildThreads == null ? "" : ", build threads " + buildThreads));
       return s;
     } catch (IOException | InterruptedException | RuntimeException e) {
       s.close();

@@ -28,8 +28,12 @@ import org.searchlab.core.SearchIndex;
 /**
  * Bulk put of whole documents with vectors (the feed phase): batches of {@link #BATCH} puts cycling
  * over a fixed corpus, so after the first pass every put replaces a document (the refeed case).
- * Reported per document. Write-ahead log in async mode for both stores (see {@link BenchStores}).
- * The set-up checks that one batch is acknowledged in full.
+ * With {@code refeed = identical} the replacements are the same documents (a refeed; the mutable
+ * store applies them in place); with {@code changed} the passes alternate between two corpora under
+ * the same ids, so every put brings new text and a new vector (the cost of a feed: analysis,
+ * postings, a graph insert, plus the old version's retirement). Reported per document. Write-ahead
+ * log in async mode for both stores (see {@link BenchStores}). The set-up checks that one batch is
+ * acknowledged in full.
  *
  * <p>Thread-safety: one {@link Scope#Benchmark} index; the batch cursor is per thread.
  */
@@ -54,6 +58,9 @@ public class BulkPutBenchmark {
   @Param({"384"})
   int dimension;
 
+  @Param({"identical", "changed"})
+  String refeed;
+
   private Path dir;
   private SearchIndex index;
   private List<List<Operation>> batches;
@@ -66,20 +73,30 @@ public class BulkPutBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    List<Document> corpus = BenchStores.corpus(7, docs, dimension);
     batches = new ArrayList<>();
-    for (int from = 0; from < corpus.size(); from += BATCH) {
-      List<Operation> ops = new ArrayList<>();
-      for (Document d : corpus.subList(from, Math.min(corpus.size(), from + BATCH))) {
-        ops.add(Operation.put(d));
-      }
-      batches.add(ops);
+    addBatches(BenchStores.corpus(7, docs, dimension));
+    switch (refeed) {
+      case "identical" -> {}
+      case "changed" -> addBatches(BenchStores.corpus(8, docs, dimension));
+      default ->
+          throw new IllegalArgumentException(
+              "refeed '" + refeed + "': expected identical or changed");
     }
     dir = BenchStores.tempDir("bulk");
     index = BenchStores.open(store, dir, new Schema(dimension));
     List<BulkItemResult> first = index.bulk(batches.get(0));
     if (first.size() != BATCH) {
       throw new IllegalStateException(store + " answered " + first.size() + " items for " + BATCH);
+    }
+  }
+
+  private void addBatches(List<Document> corpus) {
+    for (int from = 0; from < corpus.size(); from += BATCH) {
+      List<Operation> ops = new ArrayList<>();
+      for (Document d : corpus.subList(from, Math.min(corpus.size(), from + BATCH))) {
+        ops.add(Operation.put(d));
+      }
+      batches.add(ops);
     }
   }
 

@@ -115,7 +115,23 @@ public final class AttributeStore {
    * one seqlock-protected change.
    */
   public void update(int doc, String categoryName, Integer priceValue, Float ratingValue) {
-    int ord = categoryName == null ? category.get(doc) : ordinalFor(categoryName);
+    write(
+        doc,
+        categoryName == null ? category.get(doc) : ordinalFor(categoryName),
+        priceValue == null ? price.get(doc) : priceValue,
+        ratingValue == null ? rating.get(doc) : ratingValue);
+  }
+
+  /**
+   * Writer only: assigns every attribute of a live document in place, as one seqlock-protected
+   * change; unlike {@link #update}, a null category means "no category" (a re-put's values).
+   */
+  public void assign(int doc, String categoryName, int priceValue, float ratingValue) {
+    write(doc, ordinalFor(categoryName), priceValue, ratingValue);
+  }
+
+  /** The seqlock-protected write of {@link #update} and {@link #assign}. */
+  private void write(int doc, int ord, int priceValue, float ratingValue) {
     int v = seq.get(doc);
     seq.setVolatile(doc, v + 1);
     VarHandle.storeStoreFence();
@@ -127,12 +143,8 @@ public final class AttributeStore {
     if (old >= 0 && old != ord) {
       bitsByOrdinal[old].clear(doc);
     }
-    if (priceValue != null) {
-      price.set(doc, priceValue);
-    }
-    if (ratingValue != null) {
-      rating.set(doc, ratingValue);
-    }
+    price.set(doc, priceValue);
+    rating.set(doc, ratingValue);
     seq.setRelease(doc, v + 2);
   }
 

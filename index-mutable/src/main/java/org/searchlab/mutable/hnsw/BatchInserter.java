@@ -3,8 +3,10 @@ package org.searchlab.mutable.hnsw;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.searchlab.core.InvalidRequestException;
 
@@ -24,18 +26,48 @@ import org.searchlab.core.InvalidRequestException;
  * </ol>
  *
  * Given the batch size, the result does not depend on the thread count or scheduling. With one
- * build thread nodes are inserted one by one, exactly like {@link HnswBuilder#insert}.
+ * build thread nodes are inserted one by one, exactly like {@link HnswBuilder#insert}; so is a call
+ * with one node (phase one of a lone node sees no batch, which is what {@code insert} does).
  *
- * <p>Thread-safety: one use by the writer thread; it owns its pool for the duration of the call.
+ * <p>The pool lives as long as the graph: a store calls this once per writer batch, and starting
+ * {@code buildThreads − 1} threads per call would cost more than a small batch's inserts. Its
+ * threads end after {@link #IDLE_SECONDS} without work (so an idle or dropped graph holds none) and
+ * start again on the next call.
+ *
+ * <p>Thread-safety: {@link #insertAll} by the graph's one writer thread at a time; the pool is
+ * created lazily by that thread.
  */
 final class BatchInserter {
   /** Nodes per batch: big enough to keep the threads busy, small enough to see recent links. */
   static final int BATCH = 256;
 
+  /** Seconds a build thread waits for work before it ends. */
+  static final long IDLE_SECONDS = 30;
+
   private final HnswBuilder builder;
+  private ThreadPoolExecutor pool; // writer-only; null until the first parallel call
 
   BatchInserter(HnswBuilder builder) {
     this.builder = builder;
+  }
+
+  private ExecutorService pool(int size) {
+    if (pool == null) {
+      pool =
+          new ThreadPoolExecutor(
+              size,
+              size,
+              IDLE_SECONDS,
+              TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(),
+              r -> {
+                Thread th = new Thread(r, "hnsw-build");
+                th.setDaemon(true);
+                return th;
+              });
+      pool.allowCoreThreadTimeOut(true);
+    }
+    return pool;
   }
 
   void insertAll(int[] nodes, float[][] vectors) {
@@ -47,7 +79,7 @@ final class BatchInserter {
       }
     }
     int threads = builder.config().buildThreads();
-    if (threads == 1) {
+    if (threads == 1 || nodes.length == 1) {
       for (int i = 0; i < nodes.length; i++) {
         builder.insert(nodes[i], vectors[i]);
       }
@@ -63,26 +95,15 @@ final class BatchInserter {
     for (int t = 0; t < threads; t++) {
       searchers[t] = builder.newSearcher();
     }
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads - 1,
-            r -> {
-              Thread th = new Thread(r, "hnsw-build");
-              th.setDaemon(true);
-              return th;
-            });
-    try {
-      HnswBuilder.Prepared[] prepared = new HnswBuilder.Prepared[BATCH];
-      for (int from = 0; from < nodes.length; from += BATCH) {
-        int to = Math.min(nodes.length, from + BATCH);
-        runPhaseOne(pool, searchers, nodes, levels, from, to, prepared);
-        for (int i = from; i < to; i++) {
-          builder.link(prepared[i - from]);
-          prepared[i - from] = null;
-        }
+    ExecutorService workers = pool(threads - 1);
+    HnswBuilder.Prepared[] prepared = new HnswBuilder.Prepared[BATCH];
+    for (int from = 0; from < nodes.length; from += BATCH) {
+      int to = Math.min(nodes.length, from + BATCH);
+      runPhaseOne(workers, searchers, nodes, levels, from, to, prepared);
+      for (int i = from; i < to; i++) {
+        builder.link(prepared[i - from]);
+        prepared[i - from] = null;
       }
-    } finally {
-      pool.shutdownNow();
     }
   }
 

@@ -1,3 +1,4 @@
+// Over 500 lines: insert, removal, vector replacement and hand-over share the linking helpers.
 package org.searchlab.mutable.hnsw;
 
 import static org.searchlab.mutable.hnsw.HnswAdjacency.entryLevel;
@@ -296,7 +297,7 @@ final class HnswBuilder {
 
   /**
    * Removes {@code node} and its vector; see {@link MutableHnswGraph#remove}. Returns whether it
-   * was present.
+   * was present. A node handed over ({@link #handOver}) is only dropped: nothing links to it.
    */
   boolean remove(int node) {
     int[][] lists = node < 0 ? null : adjacency.lists(node);
@@ -308,6 +309,81 @@ final class HnswBuilder {
     }
     vectors.remove(node);
     adjacency.unpublish(node);
+    if (linkedBack(node, lists)) {
+      detach(node, lists);
+    }
+    adjacency.dropScores(node);
+    return true;
+  }
+
+  /**
+   * Gives {@code node} a new vector without a moment in which it has none: unpublish and unlink it
+   * (with the repair a removal does), swap the vector (readers see the old or the new array), then
+   * insert it again at a freshly drawn level. Writer thread.
+   */
+  void replaceVector(int node, float[] vector) {
+    int[][] lists = adjacency.lists(node);
+    if (entryNode(adjacency.entry()) == node) {
+      adjacency.setEntry(replacementEntry(node, lists));
+    }
+    adjacency.unpublish(node);
+    detach(node, lists);
+    adjacency.dropScores(node);
+    vectors.set(node, vector);
+    link(prepare(writerSearcher, node, vectors.get(node), randomLevel(), null, null, 0, 0));
+  }
+
+  /**
+   * Hands the node {@code from} over to the absent {@code to}, whose vector is already stored and
+   * equal: {@code to} takes {@code from}'s lists, every link to {@code from} is renamed, and the
+   * entry point follows. No search, no selection, no pruning; the graph keeps its shape. {@code
+   * from} stays readable to searches already on it, but nothing links to it, so {@link #remove}
+   * later drops it without repair. Writer thread. The order keeps the protocol: {@code to} is
+   * published whole before any list names it.
+   */
+  void handOver(int from, int to) {
+    checkAbsent(to);
+    int[][] lists = adjacency.lists(from);
+    assert lists != null : "node " + from + " is not in the graph";
+    assert Arrays.equals(vectors.get(from), vectors.get(to)) : "hand-over to another vector";
+    int[][] copy = lists.clone(); // the inner lists are immutable; the outer array is not
+    float[][] sc = adjacency.scores(from).clone();
+    adjacency.publishNode(to, copy, sc);
+    for (int l = 0; l < copy.length; l++) {
+      for (int n : copy[l]) {
+        int[] ids = adjacency.lists(n)[l];
+        int i = indexOf(ids, from);
+        if (i >= 0) {
+          int[] renamed = ids.clone();
+          renamed[i] = to;
+          adjacency.replaceLinks(n, l, renamed, adjacency.scores(n, l));
+        }
+      }
+    }
+    long e = adjacency.entry();
+    if (entryNode(e) == from) {
+      adjacency.setEntry(packEntry(to, entryLevel(e)));
+    }
+  }
+
+  /**
+   * Whether any neighbour of {@code node} links back to it. Links are symmetric, so only a node
+   * handed over has neighbours (possibly since removed) none of which link to it.
+   */
+  private boolean linkedBack(int node, int[][] lists) {
+    for (int l = 0; l < lists.length; l++) {
+      for (int n : lists[l]) {
+        int[][] nl = adjacency.lists(n);
+        if (nl != null && l < nl.length && indexOf(nl[l], node) >= 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Unlinks an unpublished node from its neighbours and reconnects them (remove's step 4). */
+  private void detach(int node, int[][] lists) {
     for (int level = lists.length - 1; level >= 0; level--) {
       int[] cluster = lists[level];
       for (int n : cluster) {
@@ -320,8 +396,6 @@ final class HnswBuilder {
         }
       }
     }
-    adjacency.dropScores(node);
-    return true;
   }
 
   /**

@@ -25,11 +25,13 @@ import org.searchlab.core.InvalidRequestException;
 public final class MutableHnswGraph {
   private final HnswAdjacency adjacency;
   private final HnswBuilder builder;
+  private final BatchInserter batchInserter;
   private final ThreadLocal<HnswSearcher> searchers;
 
   MutableHnswGraph(VectorStore vectors, HnswConfig config) {
     this.adjacency = new HnswAdjacency();
     this.builder = new HnswBuilder(adjacency, vectors, config);
+    this.batchInserter = new BatchInserter(builder);
     this.searchers = ThreadLocal.withInitial(builder::newSearcher);
   }
 
@@ -93,12 +95,13 @@ public final class MutableHnswGraph {
       throw new InvalidRequestException(
           nodes.length + " nodes but " + vectors.length + " vectors in insertAll");
     }
-    new BatchInserter(builder).insertAll(nodes, vectors);
+    batchInserter.insertAll(nodes, vectors);
   }
 
   /**
    * Sets the vector of {@code node}: inserts it when absent, does nothing when the vector is
-   * unchanged, else removes and re-inserts it. Returns whether the graph changed. Writer thread.
+   * unchanged (bitwise), else unlinks it, swaps the vector and links it again; readers find the old
+   * or the new vector, never none. Returns whether the graph changed. Writer thread.
    */
   public boolean update(int node, float[] vector) {
     VectorStore vectors = vectors();
@@ -113,9 +116,24 @@ public final class MutableHnswGraph {
     if (Arrays.equals(vectors.get(node), vector)) {
       return false;
     }
-    remove(node);
-    insert(node, vector);
+    builder.replaceVector(node, vector);
     return true;
+  }
+
+  /**
+   * Hands the graph node {@code from} over to the absent node {@code to}, whose vector must already
+   * be stored and equal to {@code from}'s: {@code to} takes {@code from}'s place (its lists, the
+   * links to it, the entry point) with no neighbour search. {@code from} stays readable to searches
+   * already on it, unreachable for new ones, until {@link #remove} drops it without repair. This is
+   * how a store moves a document's unchanged vector to the document's new version. Writer thread.
+   *
+   * @throws InvalidRequestException if {@code from} is absent or {@code to} present
+   */
+  public void handOver(int from, int to) {
+    if (!contains(from)) {
+      throw new InvalidRequestException("node " + from + " is not in the graph");
+    }
+    builder.handOver(from, to);
   }
 
   /**

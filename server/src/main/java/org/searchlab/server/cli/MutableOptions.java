@@ -51,8 +51,10 @@ final class MutableOptions {
   long hnswSeed = D.hnsw().seed();
 
   @Option(
-      names = "--hnsw-build-threads",
-      description = "Mutable: threads per bulk graph insert, 1-256. Default: ${DEFAULT-VALUE}.")
+      names = {"--build-threads", "--hnsw-build-threads"},
+      description =
+          "Mutable: threads searching for graph neighbours in each writer batch (the writer links),"
+              + " 1-256. Default: the cores, ${DEFAULT-VALUE}.")
   int hnswBuildThreads = D.hnsw().buildThreads();
 
   @Option(

@@ -66,7 +66,7 @@ class ServeCommandTest {
     HNSW.put("m", "--hnsw-m");
     HNSW.put("efConstruction", "--ef-construction");
     HNSW.put("seed", "--hnsw-seed");
-    HNSW.put("buildThreads", "--hnsw-build-threads");
+    HNSW.put("buildThreads", "--build-threads");
     HNSW.put("approximateThreshold", "--approximate-threshold");
     HNSW.put("filterFirstThreshold", "--filter-first-threshold");
   }
@@ -132,6 +132,8 @@ class ServeCommandTest {
             "4",
             "--filter-first-threshold",
             "0.5",
+            "--build-threads",
+            "3",
             "--segment-per-batch");
     SegmentedConfig s = cmd.segmented.config(cmd.common);
     assertEquals(MergePolicyType.NONE, s.mergePolicy());
@@ -145,6 +147,7 @@ class ServeCommandTest {
     assertEquals(64, m.hnsw().efConstruction());
     assertEquals(4, m.threadsPerSearch());
     assertEquals(0.5, m.hnsw().filterFirstThreshold());
+    assertEquals(3, m.hnsw().buildThreads());
     assertEquals(SyncPolicy.ASYNC, m.wal().syncPolicy());
   }
 

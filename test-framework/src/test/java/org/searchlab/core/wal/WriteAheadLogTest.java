@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -319,5 +320,48 @@ class WriteAheadLogTest {
     for (var op : ops) {
       assertEquals(op, OperationCodec.decode(OperationCodec.encode(op)));
     }
+  }
+
+  @Test
+  void attributeAssignsAreCompactRecordsThatRoundTrip() throws IOException {
+    var assigns =
+        List.of(
+            org.searchlab.core.PartialUpdate.of("doc-000042").withPrice(99_999),
+            org.searchlab.core.PartialUpdate.of("doc-000042").withPrice(-5),
+            org.searchlab.core.PartialUpdate.of("id-é").withCategory("catégorie").withPrice(0),
+            org.searchlab.core.PartialUpdate.of("x")
+                .withAverageRating(4.25f)
+                .withPrice(Integer.MIN_VALUE),
+            org.searchlab.core.PartialUpdate.of("y").withCategory("c").withAverageRating(-0.0f));
+    for (var u : assigns) {
+      var op = org.searchlab.core.Operation.update(u);
+      byte[] b = OperationCodec.encode(op);
+      assertEquals(op, OperationCodec.decode(b), u.toString());
+    }
+    // Version, type, mask, id length, 10 id bytes, a 3-byte price.
+    assertEquals(
+        17, OperationCodec.encode(org.searchlab.core.Operation.update(assigns.get(0))).length);
+    // A truncated or overlong record is refused, not misread.
+    byte[] b = OperationCodec.encode(org.searchlab.core.Operation.update(assigns.get(3)));
+    assertThrows(IOException.class, () -> OperationCodec.decode(Arrays.copyOf(b, b.length - 1)));
+    assertThrows(IOException.class, () -> OperationCodec.decode(Arrays.copyOf(b, b.length + 1)));
+  }
+
+  @Test
+  void attributeUpdatesInTheOlderUpdateFormatStillReplay() throws IOException {
+    var bytes = new java.io.ByteArrayOutputStream();
+    try (var out = new java.io.DataOutputStream(bytes)) {
+      out.writeByte(1); // version
+      out.writeByte(2); // UPDATE
+      byte[] id = "old-doc".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      out.writeInt(id.length);
+      out.write(id);
+      out.writeByte(8); // price only
+      out.writeInt(1234);
+    }
+    assertEquals(
+        org.searchlab.core.Operation.update(
+            org.searchlab.core.PartialUpdate.of("old-doc").withPrice(1234)),
+        OperationCodec.decode(bytes.toByteArray()));
   }
 }
