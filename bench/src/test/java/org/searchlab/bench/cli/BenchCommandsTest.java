@@ -11,7 +11,16 @@ class BenchCommandsTest {
   @Test
   void benchCommandsPlugIntoTheDistributionsCommandLine() {
     assertEquals(
-        Set.of("help", "test", "serve", "experiment", "dataset", "hnsw-bench", "jmh", "crashtest"),
+        Set.of(
+            "help",
+            "test",
+            "serve",
+            "experiment",
+            "dataset",
+            "hnsw-bench",
+            "jmh",
+            "crashtest",
+            "restart-time"),
         SearchlabCli.commandLine().getSubcommands().keySet());
   }
 }
