@@ -181,6 +181,20 @@ final class Calibration {
   }
 
   /**
+   * The beam of the grid just below the one a cell runs at, for the estimate at exactly the target
+   * recall; null when the cell runs at the smallest beam, is not calibrated or has no target.
+   */
+  Setting below(Variant v, QueryType t, boolean filtered, Double target) {
+    if (target == null || t == QueryType.LEXICAL) {
+      return null;
+    }
+    Setting now = chosen.get(key(v, t, filtered, target));
+    List<Setting> grid = grid(t);
+    int i = grid.indexOf(now);
+    return i > 0 ? grid.get(i - 1) : null;
+  }
+
+  /**
    * Moves a cell's setting to the next larger beam of the grid, when the measured queries fall
    * short of the target at the calibrated one; false when it already is the largest (or the type is
    * not calibrated).

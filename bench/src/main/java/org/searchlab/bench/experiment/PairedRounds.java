@@ -12,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 import org.searchlab.bench.load.CellStats;
 import org.searchlab.bench.report.Intervals;
 import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunInfo;
 
 /**
  * The query cells in paired rounds. With every variant's server up, each round measures every cell
@@ -57,10 +58,15 @@ final class PairedRounds {
     return p.fixedCandidates() ? Arrays.asList((Double) null) : p.recallTargets();
   }
 
-  /** Timed cells of all rounds, for the progress estimate. */
+  /**
+   * Timed cells of all rounds, for the progress estimate: with calibrated beams, one cell more per
+   * round, variant and vector cell at the curve's client count for the beam below (hybrid cells
+   * usually run at the grid's smallest beam and have none).
+   */
   static int cells(Profile p, int variants) {
     int types = 3 + 2 * (targets(p).size() - 1);
-    return p.rounds() * variants * types * 2 * p.clients().size();
+    int below = p.fixedCandidates() ? 0 : p.rounds() * variants * 2 * targets(p).size();
+    return p.rounds() * variants * types * 2 * p.clients().size() + below;
   }
 
   void run() throws IOException, InterruptedException {
@@ -79,6 +85,8 @@ final class PairedRounds {
     Map<String, ResultRow> qualityOf = new HashMap<>();
     Map<String, List<List<String>>> truth = new LinkedHashMap<>();
     Map<String, List<HttpRequest>> requests = new HashMap<>();
+    Map<String, Bracket> brackets = new HashMap<>();
+    int curveClients = Calibration.curveClients(p);
     for (QueryType t : types) {
       for (boolean f : new boolean[] {false, true}) {
         Map<String, List<List<String>>> answers = new LinkedHashMap<>();
@@ -108,11 +116,32 @@ final class PairedRounds {
               Phases.CALIBRATION,
               t.label() + (f ? " filtered" : "") + ": a larger beam for the measured queries");
         }
+        // The beam below the calibrated one, for the estimate at exactly the target: its recall on
+        // the same measured queries, and its requests when the calibrated beam reaches the target.
+        for (Variant v : variants) {
+          Setting lo = calibration.below(v, t, f, target);
+          if (lo != null && q.recall().getOrDefault(v.label(), 0.0) >= target) {
+            Session s = servers.session(v);
+            answers.put(v.label() + BELOW, s.ids(s.requests(quality, t, f, lo)));
+          }
+        }
+        if (answers.keySet().stream().anyMatch(n -> n.endsWith(BELOW))) {
+          q = QualityCheck.evaluate(exact, quality, t, f, answers, pairs);
+        }
         for (Variant v : variants) {
           Session s = servers.session(v);
           requests.put(
               key(v, t, f),
               s.requests(corpus.queries(), t, f, calibration.setting(v, t, f, target)));
+          Double atBeam = q.recall().get(v.label());
+          Double below = q.recall().get(v.label() + BELOW);
+          if (target != null && t != QueryType.LEXICAL && atBeam != null) {
+            Setting lo = below == null ? null : calibration.below(v, t, f, target);
+            brackets.put(key(v, t, f), new Bracket(lo, below, atBeam));
+            if (lo != null) {
+              requests.put(key(v, t, f) + BELOW, s.requests(corpus.queries(), t, f, lo));
+            }
+          }
         }
         truth.put(t.label() + (f ? "_filtered" : ""), q.exact());
         for (Variant v : variants) {
@@ -192,6 +221,21 @@ final class PairedRounds {
               perCell
                   .computeIfAbsent(key(v, t, f) + "|" + clients, k -> new ArrayList<>())
                   .add(row);
+              Bracket b = brackets.get(key(v, t, f));
+              if (b != null && clients == curveClients) {
+                ResultRow lower = null;
+                if (b.beam() != null) {
+                  lower = measureBelow(v, t, f, clients, target, round, b, requests);
+                  perCell
+                      .computeIfAbsent(key(v, t, f) + "|" + clients + BELOW, k -> new ArrayList<>())
+                      .add(lower);
+                }
+                ResultRow at = atTarget(ctx.info, row, lower, b, target).withRound(round);
+                ctx.add(at);
+                perCell
+                    .computeIfAbsent(key(v, t, f) + "|" + clients + AT, k -> new ArrayList<>())
+                    .add(at);
+              }
             }
           }
         }
@@ -206,6 +250,7 @@ final class PairedRounds {
               .findFirst()
               .orElseThrow();
       ResultRow q = qualityOf.get(key(v, t, first.filtered()));
+      boolean mainPhase = first.phase().equals(phaseOf(v));
       ctx.add(
           Rows.query(
                   ctx.info,
@@ -221,9 +266,137 @@ final class PairedRounds {
               .withInterval(
                   Intervals.median(values(rounds, ResultRow::qps)),
                   Intervals.median(values(rounds, ResultRow::qpsPerCore)))
-              .withQuality(q.recallAt10(), q.overlapAt10())
-              .withIdQuality(q.recallAt10Ids(), q.overlapAt10Ids()));
+              .withQuality(
+                  mainPhase ? q.recallAt10() : first.recallAt10(),
+                  mainPhase ? q.overlapAt10() : null)
+              .withIdQuality(
+                  mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null));
     }
+  }
+
+  /** Suffix of the names and keys of the beam below the calibrated one. */
+  private static final String BELOW = "@below";
+
+  /** Suffix of the keys of the at-target rows. */
+  private static final String AT = "@at";
+
+  /**
+   * The beam below a cell's calibrated one and the measured recall@10 at both.
+   *
+   * @param beam the beam below, or null when there is none to measure (the calibrated beam is the
+   *     grid's smallest, or does not reach the target)
+   * @param recallBelow recall@10 of the measured queries at {@code beam}, null with it
+   * @param recallAtBeam recall@10 of the measured queries at the calibrated beam
+   */
+  record Bracket(Setting beam, Double recallBelow, double recallAtBeam) {}
+
+  /** One round's cell at the beam below the calibrated one, right after the calibrated cell. */
+  private ResultRow measureBelow(
+      Variant v,
+      QueryType t,
+      boolean f,
+      int clients,
+      Double target,
+      int round,
+      Bracket b,
+      Map<String, List<HttpRequest>> requests)
+      throws IOException, InterruptedException {
+    Profile p = ctx.profile;
+    ctx.progress.cell(
+        Phases.BELOW_BEAM,
+        String.format(
+            "round %d/%d %s %s%s clients=%d candidates=%d (the beam below)",
+            round,
+            p.rounds(),
+            v.label(),
+            t.label(),
+            f ? " filtered" : "",
+            clients,
+            b.beam().candidates()),
+        seconds(p));
+    CellStats c =
+        servers
+            .session(v)
+            .cell(requests.get(key(v, t, f) + BELOW), clients, p.warmup(), p.duration());
+    ResultRow row =
+        Rows.query(
+                ctx.info, v.label(), Phases.BELOW_BEAM, t, f, clients, servers.segments(v), null, c)
+            .withCandidates(b.beam().k(), b.beam().candidates(), target)
+            .withQuality(b.recallBelow(), null)
+            .withRound(round);
+    ctx.add(row);
+    return row;
+  }
+
+  /**
+   * A round's estimate at exactly the target recall: where the beam below falls short of the target
+   * and the calibrated beam reaches it, QPS, server cores and latencies interpolated log-linearly
+   * in the measured recall@10 between the two cells (so QPS per core is interpolated the same way);
+   * where the beam below already reaches the target, its cell (recall above the target); without a
+   * beam below, the calibrated cell (its recall stays in the row).
+   *
+   * @param lower the round's cell at the beam below, or null
+   */
+  static ResultRow atTarget(
+      RunInfo info, ResultRow atBeam, ResultRow lower, Bracket b, double target) {
+    ResultRow from;
+    double w;
+    double recall;
+    if (lower == null || b.recallBelow() == null) {
+      from = atBeam;
+      w = 1;
+      recall = b.recallAtBeam();
+    } else if (b.recallBelow() >= target) {
+      from = lower;
+      w = 0;
+      recall = b.recallBelow();
+    } else {
+      from = atBeam;
+      w = (target - b.recallBelow()) / (b.recallAtBeam() - b.recallBelow());
+      recall = target;
+    }
+    ResultRow lo = lower == null ? atBeam : lower;
+    CellStats c =
+        new CellStats(
+            atBeam.requests() + (lower == null ? 0 : lower.requests()),
+            atBeam.errors() + (lower == null ? 0 : lower.errors()),
+            atBeam.seconds() + (lower == null ? 0 : lower.seconds()),
+            geo(lo.qps(), atBeam.qps(), w),
+            geo(lo.avgMs(), atBeam.avgMs(), w),
+            geo(lo.p50Ms(), atBeam.p50Ms(), w),
+            geo(lo.p95Ms(), atBeam.p95Ms(), w),
+            geo(lo.p99Ms(), atBeam.p99Ms(), w),
+            geo(lo.p999Ms(), atBeam.p999Ms(), w),
+            geo(lo.cpuCores(), atBeam.cpuCores(), w));
+    return Rows.query(
+            info,
+            from.variant(),
+            Phases.AT_TARGET,
+            QueryType.valueOf(from.queryType().toUpperCase(java.util.Locale.ROOT)),
+            from.filtered(),
+            from.clients(),
+            from.segments(),
+            null,
+            c)
+        .withCandidates(from.targetHits(), from.numCandidates(), target)
+        .withQuality(recall, null);
+  }
+
+  /**
+   * {@code a^(1-w) · b^w}; {@code a} or {@code b} when the weight is 0 or 1; 0 (not measured) when
+   * either is missing or not positive.
+   */
+  static double geo(Double a, Double b, double w) {
+    if (w <= 0) {
+      return a == null ? 0 : a;
+    }
+    if (w >= 1) {
+      return b == null ? 0 : b;
+    }
+    if (a == null || b == null || a <= 0 || b <= 0) {
+      return 0;
+    }
+    return Math.exp((1 - w) * Math.log(a) + w * Math.log(b));
   }
 
   /**

@@ -13,5 +13,19 @@ public final class Phases {
   public static final String GRID = "grid";
   public static final String CALIBRATION = "calibration";
 
+  /**
+   * A vector or hybrid cell measured in the paired rounds at the beam just below the calibrated
+   * one, at the curve's client count, so that each round can estimate the QPS at exactly the
+   * target.
+   */
+  public static final String BELOW_BEAM = "below_beam";
+
+  /**
+   * QPS and QPS per core at exactly the target recall@10, per round and over the rounds: the
+   * log-linear interpolation by measured recall between the cells at the calibrated beam and at the
+   * beam below it.
+   */
+  public static final String AT_TARGET = "at_target";
+
   private Phases() {}
 }

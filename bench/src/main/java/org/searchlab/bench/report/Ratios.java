@@ -32,21 +32,13 @@ final class Ratios {
       int clients,
       Double target,
       Function<ResultRow, Double> metric) {
-    Map<Integer, ResultRow> ra = idx.rounds(a, type, filtered, clients, target);
-    Map<Integer, ResultRow> rb = idx.rounds(b, type, filtered, clients, target);
-    List<Double> ratios = new ArrayList<>();
-    for (Map.Entry<Integer, ResultRow> e : ra.entrySet()) {
-      ResultRow other = rb.get(e.getKey());
-      if (other != null) {
-        Double x = metric.apply(e.getValue());
-        Double y = metric.apply(other);
-        if (x != null && y != null && x > 0 && y > 0) {
-          ratios.add(x / y);
-        }
-      }
-    }
-    if (!ratios.isEmpty()) {
-      return Optional.of(Intervals.median(ratios.stream().mapToDouble(d -> d).toArray()));
+    Optional<Intervals.Interval> rounds =
+        perRound(
+            idx.rounds(a, type, filtered, clients, target),
+            idx.rounds(b, type, filtered, clients, target),
+            metric);
+    if (rounds.isPresent()) {
+      return rounds;
     }
     Optional<ResultRow> sa = summary(a, type, filtered, clients, target);
     Optional<ResultRow> sb = summary(b, type, filtered, clients, target);
@@ -60,6 +52,60 @@ final class Ratios {
     }
     double r = x / y;
     return Optional.of(new Intervals.Interval(r, r, r, 0, 1));
+  }
+
+  /**
+   * {@code metric(a) ÷ metric(b)} of the per-round estimates at exactly the recall target (phase
+   * {@code at_target}), or empty where the run has none for either side.
+   */
+  Optional<Intervals.Interval> atTarget(
+      String a,
+      String b,
+      String type,
+      boolean filtered,
+      int clients,
+      Double target,
+      Function<ResultRow, Double> metric) {
+    return perRound(
+        idx.rounds(a, RowIndex.AT_TARGET, type, filtered, clients, target),
+        idx.rounds(b, RowIndex.AT_TARGET, type, filtered, clients, target),
+        metric);
+  }
+
+  /**
+   * The ratio at equal recall where the run has it: for a vector or hybrid cell with estimates at
+   * exactly the target, those; else the ratio of the cells as measured.
+   */
+  Optional<Intervals.Interval> equalRecall(
+      String a,
+      String b,
+      String type,
+      boolean filtered,
+      int clients,
+      Double target,
+      Function<ResultRow, Double> metric) {
+    Optional<Intervals.Interval> at = atTarget(a, b, type, filtered, clients, target, metric);
+    return at.isPresent() ? at : ratio(a, b, type, filtered, clients, target, metric);
+  }
+
+  /** The median and interval of the ratios of the rounds both sides measured; empty if none. */
+  private static Optional<Intervals.Interval> perRound(
+      Map<Integer, ResultRow> ra, Map<Integer, ResultRow> rb, Function<ResultRow, Double> metric) {
+    List<Double> ratios = new ArrayList<>();
+    for (Map.Entry<Integer, ResultRow> e : ra.entrySet()) {
+      ResultRow other = rb.get(e.getKey());
+      if (other != null) {
+        Double x = metric.apply(e.getValue());
+        Double y = metric.apply(other);
+        if (x != null && y != null && x > 0 && y > 0) {
+          ratios.add(x / y);
+        }
+      }
+    }
+    if (ratios.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(Intervals.median(ratios.stream().mapToDouble(d -> d).toArray()));
   }
 
   private Optional<ResultRow> summary(

@@ -104,7 +104,12 @@ public final class ReportWriter {
             + " + exploreAdditionalHits) whose tie-aware recall@10 on calibration queries disjoint"
             + " from the measured ones reached the target, or the next larger beam where the"
             + " measured queries fell short at it (see Calibration); a run with"
-            + " --fixed-candidates sends the benchmark's k = num_candidates = 100.\n\n");
+            + " --fixed-candidates sends the benchmark's k = num_candidates = 100. At the"
+            + " curve's client count each round also measures the beam below the calibrated one,"
+            + " and the ratios at exactly the target interpolate QPS and server cores"
+            + " log-linearly in measured recall@10 between the two (Ratios); the findings use"
+            + " them for the vector and hybrid cells, so that two variants are compared at the"
+            + " same recall rather than at whichever grid beam first passed it.\n\n");
 
     md.append("## What this run shows\n\n").append(new Findings(idx).paragraph()).append("\n\n");
 
@@ -249,6 +254,7 @@ public final class ReportWriter {
               ? " (fixed k = num_candidates = 100)"
               : String.format(Locale.ROOT, " at recall@10 ≥ %.2f", target);
       boolean first = ti == 0;
+      atTargetTables(md, idx, ratios, target);
       for (String seg : idx.queryVariants()) {
         if (seg.equals(MUTABLE)) {
           continue;
@@ -298,6 +304,92 @@ public final class ReportWriter {
             false);
       }
     }
+  }
+
+  /**
+   * The ratios at exactly a recall target, mutable ÷ each other variant, and per variant the two
+   * beams each estimate came from: the cells of one round at the calibrated beam and at the beam
+   * below it, interpolated log-linearly in their measured recall@10.
+   */
+  private void atTargetTables(StringBuilder md, RowIndex idx, Ratios ratios, Double target) {
+    List<ResultRow> at = target == null ? List.of() : idx.atTarget(target);
+    if (at.isEmpty()) {
+      return;
+    }
+    int c = at.get(0).clients();
+    List<String> others = idx.queryVariants().stream().filter(v -> !v.equals(MUTABLE)).toList();
+    md.append(
+            String.format(
+                Locale.ROOT,
+                "### QPS per core ratio at recall@10 = %.2f (mutable ÷ each variant, %d clients)\n\n",
+                target,
+                c))
+        .append(
+            "At equal recall: each round's QPS and server cores at exactly the target, interpolated"
+                + " log-linearly in measured recall@10 between that round's cells at the calibrated"
+                + " beam and at the beam below it; the median of the per-round ratios [interval]."
+                + " Where a variant's beam below already reached the target, or it ran at the"
+                + " grid's smallest beam, its estimate stays at the recall it measured (second"
+                + " table).\n\n| query | ");
+    for (String o : others) {
+      md.append(o).append(" | ");
+    }
+    md.append("\n|---|").append("---:|".repeat(others.size())).append('\n');
+    for (String t : List.of("vector", "hybrid")) {
+      for (boolean filtered : new boolean[] {false, true}) {
+        md.append("| ").append(t).append(filtered ? " filtered" : "").append(" | ");
+        for (String o : others) {
+          md.append(
+                  ratios
+                      .atTarget(MUTABLE, o, t, filtered, c, target, ResultRow::qpsPerCore)
+                      .map(Ratios::format)
+                      .orElse("–"))
+              .append(" | ");
+        }
+        md.append('\n');
+      }
+    }
+    md.append(
+        "\n| variant | query | beam below → calibrated | recall@10 at them | estimate at recall@10"
+            + " | QPS/core [interval] |\n|---|---|---|---|---:|---:|\n");
+    for (ResultRow r : at) {
+      Optional<ResultRow> below =
+          idx.queries(r.variant(), RowIndex.BELOW_BEAM, r.queryType(), r.filtered(), target)
+              .filter(x -> x.round() == null)
+              .findFirst();
+      Optional<ResultRow> beam =
+          idx.queries(
+                  r.variant(), RowIndex.mainPhase(r.variant()), r.queryType(), r.filtered(), target)
+              .filter(x -> x.round() == null && x.clients() != null && x.clients() == c)
+              .findFirst();
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s%s | %s → %s | %s → %s | %.3f | %s |\n",
+              r.variant(),
+              r.queryType(),
+              Boolean.TRUE.equals(r.filtered()) ? " filtered" : "",
+              below.map(x -> String.valueOf(x.numCandidates())).orElse("–"),
+              beam.map(x -> String.valueOf(x.numCandidates())).orElse("?"),
+              below.map(x -> fmt3(x.recallAt10())).orElse("–"),
+              beam.map(x -> fmt3(x.recallAt10())).orElse("?"),
+              r.recallAt10(),
+              r.qpsPerCore() == null
+                  ? "–"
+                  : r.qpsPerCoreLow() == null
+                      ? String.format(Locale.ROOT, "%.0f", r.qpsPerCore())
+                      : String.format(
+                          Locale.ROOT,
+                          "%.0f [%.0f–%.0f]",
+                          r.qpsPerCore(),
+                          r.qpsPerCoreLow(),
+                          r.qpsPerCoreHigh())));
+    }
+    md.append('\n');
+  }
+
+  private static String fmt3(Double d) {
+    return d == null ? "?" : String.format(Locale.ROOT, "%.3f", d);
   }
 
   private void ratioTable(

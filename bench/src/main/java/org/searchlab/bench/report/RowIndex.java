@@ -61,17 +61,47 @@ final class RowIndex {
    */
   java.util.Map<Integer, ResultRow> rounds(
       String variant, String type, boolean filtered, int clients, Double target) {
+    return rounds(variant, mainPhase(variant), type, filtered, clients, target);
+  }
+
+  /** The per-round rows of a cell of a phase at a recall target, by round number. */
+  java.util.Map<Integer, ResultRow> rounds(
+      String variant, String phase, String type, boolean filtered, int clients, Double target) {
     java.util.Map<Integer, ResultRow> out = new java.util.TreeMap<>();
-    queries(variant, mainPhase(variant), type, filtered, target)
+    queries(variant, phase, type, filtered, target)
         .filter(r -> r.round() != null && r.clients() != null && r.clients() == clients)
         .forEach(r -> out.put(r.round(), r));
     return out;
   }
 
+  /** The summary rows at exactly a recall target (phase {@code at_target}), in run order. */
+  List<ResultRow> atTarget(Double target) {
+    return rows.stream()
+        .filter(
+            r ->
+                r.isQueryCell()
+                    && r.phase().equals(AT_TARGET)
+                    && r.round() == null
+                    && Objects.equals(r.recallTarget(), target))
+        .toList();
+  }
+
+  /** The phase of the estimates at exactly the target recall. */
+  static final String AT_TARGET = "at_target";
+
+  /** The phase of the cells at the beam below the calibrated one. */
+  static final String BELOW_BEAM = "below_beam";
+
   /** The recall targets the vector cells were measured at, in run order (may hold null). */
   List<Double> targets() {
     return rows.stream()
-        .filter(r -> r.isQueryCell() && r.round() != null && !r.queryType().equals("lexical"))
+        .filter(
+            r ->
+                r.isQueryCell()
+                    && r.round() != null
+                    && !r.queryType().equals("lexical")
+                    && !r.phase().equals(AT_TARGET)
+                    && !r.phase().equals(BELOW_BEAM))
         .map(ResultRow::recallTarget)
         .distinct()
         .toList();

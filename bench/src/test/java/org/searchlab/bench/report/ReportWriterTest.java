@@ -209,6 +209,50 @@ class ReportWriterTest {
   }
 
   @Test
+  void comparesVectorCellsAtExactlyTheTargetRecall(@TempDir Path dir) throws Exception {
+    List<ResultRow> rows = new ArrayList<>();
+    // At their calibrated beams mutable does 400 QPS/core and force-merged 300 (ratio 1.33); the
+    // estimates at exactly recall 0.95 are 500 and 250 (ratio 2.00): the findings and the
+    // at-target table use the estimates, the ≥ target table the cells as measured.
+    for (String v : List.of("mutable", "segmented-forcemerged")) {
+      String phase = v.endsWith("forcemerged") ? "after_merge" : "after_flush";
+      boolean m = v.equals("mutable");
+      for (String p : List.of(phase, "at_target")) {
+        double perCore = p.equals("at_target") ? (m ? 500 : 250) : (m ? 400 : 300);
+        double[] qps = new double[6];
+        double[] pc = new double[6];
+        for (int r = 1; r <= 6; r++) {
+          ResultRow round =
+              query(v, p, "vector", false, 16, perCore * (1 + 0.01 * r), 1.0, 2, null, null)
+                  .withCandidates(10, m ? 20 : 40, 0.95)
+                  .withRound(r);
+          qps[r - 1] = round.qps();
+          pc[r - 1] = round.qpsPerCore();
+          rows.add(round);
+        }
+        rows.add(
+            query(v, p, "vector", false, 16, perCore, 1.0, 2, null, null)
+                .withCandidates(10, m ? 20 : 40, 0.95)
+                .withInterval(Intervals.median(qps), Intervals.median(pc))
+                .withQuality(p.equals("at_target") ? 0.95 : 0.96, null));
+      }
+    }
+    new ReportWriter(dir)
+        .write(rows, "test", "synthetic", List.of("mutable", "segmented-forcemerged"), 1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(
+        md.contains(
+            "### QPS per core ratio at recall@10 = 0.95 (mutable ÷ each variant, 16 clients)"),
+        md);
+    assertTrue(md.contains("| vector | 2.00 [2.00–2.00] |"), md);
+    assertTrue(md.contains("| vector | 1.33 [1.33–1.33] |"), md);
+    assertTrue(
+        md.contains("vector and hybrid at recall@10 = 0.95 (interpolated between the two beams"),
+        md);
+    assertTrue(md.contains("vector 2.00 [2.00–2.00]× (mutable ahead)"), md);
+  }
+
+  @Test
   void comparesTheSegmentedStoreWithRealEngines(@TempDir Path dir) throws Exception {
     List<ResultRow> rows = new ArrayList<>();
     // segmented 200 QPS/core, opensearch 250, a target whose CPU could not be read.

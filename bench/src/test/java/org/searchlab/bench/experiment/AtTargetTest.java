@@ -1,0 +1,79 @@
+package org.searchlab.bench.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunInfo;
+
+/**
+ * The estimate at exactly the target recall from one round's cells at the calibrated beam and at
+ * the beam below it (hand-made cells; the arithmetic is the point).
+ */
+class AtTargetTest {
+  private static final RunInfo INFO =
+      new RunInfo(new RunInfo.Machine(2, "cpu"), "jdk", "abc", "test", 1000, 32);
+
+  private static ResultRow cell(int candidates, double qps, double cores, double avgMs) {
+    return Rows.query(
+            INFO,
+            "mutable",
+            Phases.AFTER_FLUSH,
+            QueryType.VECTOR,
+            false,
+            16,
+            null,
+            null,
+            new CellStats(100, 0, 1.0, qps, avgMs, avgMs, avgMs, avgMs, avgMs, cores))
+        .withCandidates(10, candidates, 0.95);
+  }
+
+  @Test
+  void interpolatesLogLinearlyInRecallBetweenTheTwoBeams() {
+    ResultRow hi = cell(40, 500, 1.0, 4);
+    ResultRow lo = cell(30, 1000, 2.0, 1);
+    // recall 0.93 at 30, 0.97 at 40: 0.95 is half way, so QPS = sqrt(1000 · 500), cores =
+    // sqrt(2 · 1), QPS per core = sqrt(500 · 500) and the average latency sqrt(1 · 4).
+    PairedRounds.Bracket b = new PairedRounds.Bracket(new Setting(10, 30), 0.93, 0.97);
+    ResultRow at = PairedRounds.atTarget(INFO, hi, lo, b, 0.95);
+    assertEquals(Phases.AT_TARGET, at.phase());
+    assertEquals(Math.sqrt(500_000), at.qps(), 1e-9);
+    assertEquals(Math.sqrt(2), at.cpuCores(), 1e-9);
+    assertEquals(500, at.qpsPerCore(), 1e-9);
+    assertEquals(2, at.avgMs(), 1e-9);
+    assertEquals(0.95, at.recallAt10(), 1e-12);
+    assertEquals(0.95, at.recallTarget(), 1e-12);
+
+    // 0.94 is a quarter of the way from 0.93 to 0.97: QPS 1000^0.75 · 500^0.25
+    ResultRow quarter = PairedRounds.atTarget(INFO, hi, lo, b, 0.94);
+    assertEquals(Math.pow(1000, 0.75) * Math.pow(500, 0.25), quarter.qps(), 1e-9);
+  }
+
+  @Test
+  void staysAtTheMeasuredRecallWhereThereIsNothingToInterpolate() {
+    ResultRow hi = cell(40, 500, 1.0, 4);
+    ResultRow lo = cell(30, 1000, 2.0, 1);
+    // The beam below already reaches the target on the measured queries: its cell, its recall.
+    ResultRow below =
+        PairedRounds.atTarget(
+            INFO, hi, lo, new PairedRounds.Bracket(new Setting(10, 30), 0.96, 0.97), 0.95);
+    assertEquals(1000, below.qps(), 1e-9);
+    assertEquals(0.96, below.recallAt10(), 1e-12);
+    // The calibrated beam is the grid's smallest: its cell, its recall.
+    ResultRow only =
+        PairedRounds.atTarget(INFO, hi, null, new PairedRounds.Bracket(null, null, 0.98), 0.95);
+    assertEquals(500, only.qps(), 1e-9);
+    assertEquals(500, only.qpsPerCore(), 1e-9);
+    assertEquals(0.98, only.recallAt10(), 1e-12);
+  }
+
+  @Test
+  void geometricMeanNeedsBothSides() {
+    assertEquals(Math.sqrt(8), PairedRounds.geo(2.0, 4.0, 0.5), 1e-12);
+    assertEquals(2.0, PairedRounds.geo(2.0, null, 0), 0);
+    assertEquals(4.0, PairedRounds.geo(null, 4.0, 1), 0);
+    // a missing CPU figure stays missing (0 is "not measured" to CellStats)
+    assertEquals(0, PairedRounds.geo(0.0, 4.0, 0.5), 0);
+  }
+}
