@@ -65,6 +65,11 @@ final class Calibration {
     return out;
   }
 
+  /** Queries the calibration's recall checks send, for the progress estimate. */
+  static long checks(Profile p, int variants) {
+    return (long) p.calibrationQueries() * variants * 2 * (VECTOR_GRID.size() + HYBRID_GRID.size());
+  }
+
   /** Timed cells of the calibration, for the progress estimate. */
   static int cells(int variants) {
     return variants * 2 * (VECTOR_GRID.size() + HYBRID_GRID.size());
@@ -84,6 +89,7 @@ final class Calibration {
     int clients = curveClients(p);
     for (QueryType t : CALIBRATED) {
       for (boolean filtered : new boolean[] {false, true}) {
+        long checkStart = System.nanoTime();
         Map<String, List<List<String>>> answers = new LinkedHashMap<>();
         for (Variant v : servers.variants()) {
           Session s = servers.session(v);
@@ -101,6 +107,8 @@ final class Calibration {
         for (Variant v : servers.variants()) {
           choose(v, t, filtered, q.recall());
         }
+        ctx.progress.checked(
+            (long) answers.size() * queries.size(), (System.nanoTime() - checkStart) / 1e9);
         for (Setting g : grid(t)) {
           for (Variant v : servers.variants()) {
             Session s = servers.session(v);

@@ -129,6 +129,9 @@ public final class ExperimentRunner {
               * Math.min(profile.gridDocs(), corpus.docs().size());
     }
     Progress progress = new Progress(log, cells, planned, feedDocs);
+    if (profile.mainPhases()) {
+      progress.planChecks(Calibration.checks(profile, nv) + PairedRounds.checks(profile, nv));
+    }
     progress.step(
         "plan",
         String.format(

@@ -53,6 +53,12 @@ final class PairedRounds {
     return (p.warmup().toMillis() + p.duration().toMillis()) / 1000.0;
   }
 
+  /** Queries the recall checks at the cells' beams send, for the progress estimate. */
+  static long checks(Profile p, int variants) {
+    int types = 3 + 2 * (targets(p).size() - 1);
+    return (long) p.recallQueries() * variants * types * 2;
+  }
+
   /** The recall targets cells are measured at; one null entry when the candidates are fixed. */
   static List<Double> targets(Profile p) {
     return p.fixedCandidates() ? Arrays.asList((Double) null) : p.recallTargets();
@@ -89,6 +95,7 @@ final class PairedRounds {
     int curveClients = Calibration.curveClients(p);
     for (QueryType t : types) {
       for (boolean f : new boolean[] {false, true}) {
+        long checkStart = System.nanoTime();
         Map<String, List<List<String>>> answers = new LinkedHashMap<>();
         for (Variant v : variants) {
           Session s = servers.session(v);
@@ -158,6 +165,8 @@ final class PairedRounds {
                   .withQuality(q.recall().get(v.label()), q.overlap().get(pair))
                   .withIdQuality(q.recallIds().get(v.label()), q.overlapIds().get(pair)));
         }
+        ctx.progress.checked(
+            (long) answers.size() * quality.size(), (System.nanoTime() - checkStart) / 1e9);
         ctx.progress.step(
             phaseOf(variants.get(0)),
             String.format(

@@ -5,16 +5,21 @@ import java.time.Duration;
 
 /**
  * The progress line: phase, cell number and an estimate of the time left, from the plan and the
- * measured progress. The plan counts the timed cells (their planned seconds) and the documents to
- * feed; the run measures three rates as it goes: wall time per planned cell second (cells run
- * longer than planned by their set-up), seconds per fed document (the first feed sets it), and the
- * remaining overhead (server starts, warm-ups, merges, exact search) in proportion to the planned
- * work done. Before any cell or feed has been measured the defaults are 1.2 s per planned cell
- * second and 2 ms per document. Not thread-safe: the runner's thread calls it.
+ * measured progress. The plan counts the timed cells (their planned seconds), the documents to feed
+ * and the queries the quality checks send one at a time (recall over the calibration grid and at
+ * each cell's beam, with their exact answers); the run measures four rates as it goes: wall time
+ * per planned cell second (cells run longer than planned by their set-up), seconds per fed document
+ * (the first feed sets it), seconds per quality query, and the remaining overhead (server starts,
+ * warm-ups, merges) in proportion to the planned work done. The quality checks come early and cost
+ * more per unit of planned work than anything after them: counted as overhead, they made one run's
+ * estimate 54 minutes a third of the way into a 28-minute run. Before a rate has been measured its
+ * default holds: 1.2 s per planned cell second, 2 ms per document, 3 ms per quality query, and
+ * overhead 0.3 × the planned work. Not thread-safe: the runner's thread calls it.
  */
 final class Progress {
   private static final double DEFAULT_CELL_FACTOR = 1.2;
   private static final double DEFAULT_SECONDS_PER_DOC = 0.002;
+  private static final double DEFAULT_SECONDS_PER_CHECK = 0.003;
 
   private final PrintStream out;
   private final long start = System.nanoTime();
@@ -27,6 +32,9 @@ final class Progress {
   private long openCellStart = -1;
   private long fedDocs;
   private double feedWall;
+  private long plannedChecks;
+  private long checked;
+  private double checkWall;
 
   /**
    * @param totalCells timed cells in the plan
@@ -47,6 +55,20 @@ final class Progress {
     line(phase, "cell " + doneCells + "/" + totalCells + " " + what);
     doneCellSeconds += seconds;
     openCellStart = System.nanoTime();
+  }
+
+  /** Adds quality-check queries to the plan (known once the variants' servers are up). */
+  void planChecks(long queries) {
+    plannedChecks += queries;
+  }
+
+  /**
+   * Records quality-check queries (sent one at a time, with their exact answers) that took {@code
+   * seconds}; their wall time is not overhead.
+   */
+  void checked(long queries, double seconds) {
+    checked += queries;
+    checkWall += seconds;
   }
 
   /** Records a bulk feed that took {@code seconds} (its wall time is not overhead). */
@@ -73,15 +95,17 @@ final class Progress {
     double elapsed = (System.nanoTime() - start) / 1e9;
     double cellFactor = doneCellSeconds > 10 ? cellWall / doneCellSeconds : DEFAULT_CELL_FACTOR;
     double perDoc = fedDocs > 1_000 ? feedWall / fedDocs : DEFAULT_SECONDS_PER_DOC;
+    double perCheck = checked > 1_000 ? checkWall / checked : DEFAULT_SECONDS_PER_CHECK;
     double cellsLeft = Math.max(0, plannedCellSeconds - doneCellSeconds) * cellFactor;
     double feedsLeft = Math.max(0, plannedFeedDocs - fedDocs) * perDoc;
+    double checksLeft = Math.max(0, plannedChecks - checked) * perCheck;
     // The rest of the time so far, spread over the planned work done, predicts the rest to come.
-    double overhead = Math.max(0, elapsed - cellWall - feedWall);
-    double plannedDone = doneCellSeconds * cellFactor + fedDocs * perDoc;
-    double plannedLeft = cellsLeft + feedsLeft;
+    double overhead = Math.max(0, elapsed - cellWall - feedWall - checkWall);
+    double plannedDone = doneCellSeconds * cellFactor + fedDocs * perDoc + checkWall;
+    double plannedLeft = cellsLeft + feedsLeft + checksLeft;
     double overheadLeft =
-        plannedDone > 30 ? overhead * plannedLeft / plannedDone : 0.3 * plannedLeft;
-    return cellsLeft + feedsLeft + overheadLeft;
+        plannedDone > 120 ? overhead * plannedLeft / plannedDone : 0.3 * plannedLeft;
+    return plannedLeft + overheadLeft;
   }
 
   private void line(String phase, String what) {
