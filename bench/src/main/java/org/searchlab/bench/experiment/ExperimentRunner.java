@@ -153,7 +153,9 @@ public final class ExperimentRunner {
         new SegmentSweep(
                 ctx, sweepCorpus, sweepQuality, new ExactSearch(sweepCorpus.docs(), sweepQuality))
             .run();
-        deleteData(ctx.outDir.resolve("data").resolve("sweep"));
+        if (!keepData) {
+          deleteData(ctx.outDir.resolve("data").resolve("sweep"));
+        }
       }
       if (grid) {
         Corpus gridCorpus = head(profile.gridDocs());
@@ -221,6 +223,9 @@ public final class ExperimentRunner {
       for (Map.Entry<String, Session> w : servers.writers().entrySet()) {
         new ProcedureRun(ctx, corpus).writes(w.getValue(), w.getKey());
       }
+    }
+    if (keepData) {
+      return;
     }
     for (String store :
         List.of(

@@ -79,8 +79,14 @@ class ExperimentIntegrationTest {
                 out,
                 Path.of(".").toAbsolutePath(),
                 new PrintStream(System.out, true),
-                false)
+                true)
             .run();
+    // --keep-data: every variant's index directory stays under the output
+    for (String kept : List.of("mutable", "segmented", "segmented-forcemerged", "sweep")) {
+      try (var files = Files.list(out.resolve("data").resolve(kept))) {
+        assertTrue(files.findAny().isPresent(), "kept data of " + kept);
+      }
+    }
     assertTrue(rows.size() > 0);
 
     ObjectMapper json = new ObjectMapper();
@@ -189,6 +195,19 @@ class ExperimentIntegrationTest {
               .count();
     }
     assertTrue(pngs >= 4, "PNGs: " + pngs);
+    // the estimates at exactly the target recall, one a round, variant and calibrated cell at the
+    // curve's client count (4 here), and their table
+    long atTarget =
+        lines.stream()
+            .filter(
+                l ->
+                    l.path("phase").asText().equals(Phases.AT_TARGET)
+                        && !l.path("round").isMissingNode()
+                        && !l.path("round").isNull())
+            .peek(l -> assertEquals(4, l.path("clients").asInt()))
+            .count();
+    assertEquals(2 * 3 * 4, atTarget, "at_target rows: rounds × variants × calibrated cells");
+    assertTrue(report.contains("### QPS per core ratio at recall@10 = 0.95"), "at-target table");
     for (String curve :
         List.of(
             "recall-qps-vector.png",
