@@ -51,6 +51,29 @@ class PostingListTest {
       Integer expected = model.ceilingKey(target);
       assertEquals(expected == null ? PostingCursor.NO_MORE : expected, c.advance(target));
     }
+    // Mixed moves: next, short and long advances (inside a block, to its end, across blocks).
+    PostingCursor m = new PostingCursor(list);
+    int at = -1;
+    while (true) {
+      int kind = r.nextInt(4);
+      Integer expected;
+      int got;
+      if (kind == 0) {
+        expected = model.higherKey(at);
+        got = m.nextDoc();
+      } else {
+        int target =
+            at + 1 + (kind == 1 ? r.nextInt(4) : kind == 2 ? r.nextInt(300) : r.nextInt(5000));
+        expected = model.ceilingKey(target);
+        got = m.advance(target);
+      }
+      assertEquals(expected == null ? PostingCursor.NO_MORE : expected, got, "seed " + seed);
+      if (expected == null) {
+        break;
+      }
+      assertEquals((int) model.get(expected), m.freq());
+      at = expected;
+    }
   }
 
   private static void check(PostingList list, TreeMap<Integer, Integer> model, PagedBytes norms) {
