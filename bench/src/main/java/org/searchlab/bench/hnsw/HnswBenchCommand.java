@@ -224,7 +224,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
             .seed(seed)
             .buildThreads(threads)
             .build();
-    MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(v.dimension()), config);
+    MutableHnswGraph graph =
+        MutableHnswGraph.create(VectorStore.create(v.dimension(), config.quantization()), config);
     int[] ids = new int[v.docs().length];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
