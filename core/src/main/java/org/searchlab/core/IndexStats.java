@@ -21,7 +21,9 @@ import java.util.Map;
  * @param vectorBytesPerVector bytes each indexed vector costs, per representation: {@code float}
  *     (the float vectors), {@code int8} (the quantized codes, present only when quantized) and
  *     {@code graph} (the HNSW links); the mutable store keeps all three on the heap, the segmented
- *     store in its files ({@code .vec}, {@code .veq}, {@code .vex}), read through the page cache.
+ *     store in its files ({@code .vec}, {@code .veq}, {@code .vex}), read through the page cache;
+ *     it reports {@code float} and {@code int8} only, since Lucene's readers do not report the
+ *     graph file's size.
  *     Empty for stores without vectors.
  */
 public record IndexStats(

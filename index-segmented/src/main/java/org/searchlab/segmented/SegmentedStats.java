@@ -135,7 +135,10 @@ final class SegmentedStats {
     return values == null ? 0 : values.size();
   }
 
-  /** Bytes per vector of the floats, the int8 codes (when quantized) and the graph. */
+  /**
+   * Bytes per vector of the floats and the int8 codes (when quantized), and of the graph should
+   * Lucene report its {@code vex} file (10.6 does not).
+   */
   private static Map<String, Long> perVector(Map<String, Long> files, long vectors) {
     Map<String, Long> m = new LinkedHashMap<>();
     if (vectors == 0) {
