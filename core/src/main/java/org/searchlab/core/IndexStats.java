@@ -23,8 +23,7 @@ import java.util.Map;
  *     {@code graph} (the HNSW links); the mutable store keeps all three on the heap, the segmented
  *     store in its files ({@code .vec}, {@code .veq}, {@code .vex}), read through the page cache;
  *     it reports {@code float} and {@code int8} only, since Lucene's readers do not report the
- *     graph file's size.
- *     Empty for stores without vectors.
+ *     graph file's size. Empty for stores without vectors.
  */
 public record IndexStats(
     String store,

@@ -17,8 +17,8 @@ class VectorMemoryTest extends BaseVectorMemoryTestCase {
   @TempDir Path tmp;
 
   /**
-   * Lucene's {@code KnnVectorsReader#getOffHeapByteSize} reports the flat vector files ({@code .vec},
-   * {@code .veq}) but not the graph's {@code .vex} (measured on Lucene 10.6).
+   * Lucene's {@code KnnVectorsReader#getOffHeapByteSize} reports the flat vector files ({@code
+   * .vec}, {@code .veq}) but not the graph's {@code .vex} (measured on Lucene 10.6).
    */
   @Override
   protected boolean reportsGraph() {

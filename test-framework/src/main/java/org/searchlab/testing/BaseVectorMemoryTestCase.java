@@ -11,9 +11,10 @@ import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
  * What {@link org.searchlab.core.IndexStats#vectorBytesPerVector()} must say in every store: floats
- * cost four bytes a component plus a small overhead, the graph (where reported) costs something, and int8 codes,
- * present only when quantized, a byte a component plus a small overhead, at most 30% of the floats.
- * A store subclasses it and reports its stats after feeding {@link #DIM}-dimension vectors.
+ * cost four bytes a component plus a small overhead, the graph (where reported) costs something,
+ * and int8 codes, present only when quantized, a byte a component plus a small overhead, at most
+ * 30% of the floats. A store subclasses it and reports its stats after feeding {@link
+ * #DIM}-dimension vectors.
  */
 public abstract class BaseVectorMemoryTestCase {
   /** The benchmark's dimension. */
