@@ -22,8 +22,8 @@ import java.util.Map;
  *     (the float vectors), {@code int8} (the quantized codes, present only when quantized) and
  *     {@code graph} (the HNSW links); the mutable store keeps all three on the heap, the segmented
  *     store in its files ({@code .vec}, {@code .veq}, {@code .vex}), read through the page cache;
- *     it reports {@code float} and {@code int8} only, since Lucene's readers do not report the
- *     graph file's size. Empty for stores without vectors.
+ *     it gives {@code graph} only where Lucene's reader reports the graph file's size, which it
+ *     does not for every segment. Empty for stores without vectors.
  */
 public record IndexStats(
     String store,

@@ -136,8 +136,8 @@ final class SegmentedStats {
   }
 
   /**
-   * Bytes per vector of the floats and the int8 codes (when quantized), and of the graph should
-   * Lucene report its {@code vex} file (10.6 does not).
+   * Bytes per vector of the floats and the int8 codes (when quantized), and of the graph when
+   * Lucene reports its {@code vex} file (it does not for every segment).
    */
   private static Map<String, Long> perVector(Map<String, Long> files, long vectors) {
     Map<String, Long> m = new LinkedHashMap<>();
