@@ -18,6 +18,12 @@ import java.util.Map;
  * @param memoryBytes estimated heap bytes per part ({@code postings}, {@code vectors}, ...)
  * @param counters monotonically increasing counters ({@code refreshes}, {@code in_place_updates},
  *     ...)
+ * @param vectorBytesPerVector bytes each indexed vector costs, per representation: {@code float}
+ *     (the float vectors), {@code int8} (the quantized codes, present only when quantized) and
+ *     {@code graph} (the HNSW links); the mutable store keeps all three on the heap, the segmented
+ *     store in its files ({@code .vec}, {@code .veq}, {@code .vex}), read through the page cache;
+ *     it gives {@code graph} only where Lucene's reader reports the graph file's size, which it
+ *     does not for every segment. Empty for stores without vectors.
  */
 public record IndexStats(
     String store,
@@ -29,12 +35,40 @@ public record IndexStats(
     long flushedSerial,
     long walBytes,
     Map<String, Long> memoryBytes,
-    Map<String, Long> counters) {
+    Map<String, Long> counters,
+    Map<String, Long> vectorBytesPerVector) {
 
   public IndexStats {
     segments = List.copyOf(segments);
     memoryBytes = Map.copyOf(memoryBytes);
     counters = Map.copyOf(counters);
+    vectorBytesPerVector = Map.copyOf(vectorBytesPerVector);
+  }
+
+  /** Stats without a per-vector report (a store that does not measure it). */
+  public IndexStats(
+      String store,
+      long docCount,
+      long deletedDocs,
+      int segmentCount,
+      List<SegmentStats> segments,
+      long lastSerial,
+      long flushedSerial,
+      long walBytes,
+      Map<String, Long> memoryBytes,
+      Map<String, Long> counters) {
+    this(
+        store,
+        docCount,
+        deletedDocs,
+        segmentCount,
+        segments,
+        lastSerial,
+        flushedSerial,
+        walBytes,
+        memoryBytes,
+        counters,
+        Map.of());
   }
 
   /** A counter's value, 0 when the store does not keep it. */

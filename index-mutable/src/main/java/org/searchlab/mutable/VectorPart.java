@@ -35,7 +35,8 @@ final class VectorPart {
   }
 
   static VectorPart create(int dimension, HnswConfig config) {
-    MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(dimension), config);
+    MutableHnswGraph g =
+        MutableHnswGraph.create(VectorStore.create(dimension, config.quantization()), config);
     return new VectorPart(g, g.vectors());
   }
 
@@ -118,8 +119,19 @@ final class VectorPart {
     graph.writeSnapshot(file);
   }
 
+  /** Heap bytes of the float vectors (and their id table), without the codes. */
   long vectorBytes() {
-    return vectors.ramBytesUsed();
+    return vectors.ramBytesUsed() - vectors.quantizedBytes();
+  }
+
+  /** Heap bytes of the int8 codes (0 without quantization). */
+  long quantizedBytes() {
+    return vectors.quantizedBytes();
+  }
+
+  /** Vectors held (linked or stored ahead of linking). */
+  int vectorCount() {
+    return vectors.size();
   }
 
   long graphBytes() {

@@ -18,6 +18,7 @@ import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.StoreHealth;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.wal.WriteAheadLog;
 
@@ -53,7 +54,10 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     this.config = config;
     this.parts = parts;
     this.writer = new SegmentedWriter(schema, config, parts);
-    this.searcher = new SegmentedSearcher(parts.manager);
+    this.searcher =
+        new SegmentedSearcher(
+            parts.manager,
+            config.quantization() == VectorQuantization.NONE ? 0 : config.oversample());
   }
 
   /**

@@ -31,7 +31,13 @@ import org.searchlab.core.QueryPlan;
  *       documents, and those where the graph search hit its visit limit (the filter's cardinality)
  *       and fell back to a scan. Lucene makes both decisions inside {@code rewrite}; this class
  *       learns of them by overriding the {@code exactSearch} hook Lucene keeps for that purpose;
- *   <li>with {@code approximate == false} every segment is scanned exactly.
+ *   <li>with {@code approximate == false} every segment is scanned exactly;
+ *   <li>over a quantized format ({@code oversample > 0}) it explores at least {@code targetHits ×
+ *       oversample} candidates, rescores each segment's best {@code targetHits × oversample} with
+ *       the segment's float vectors and scans exactly with the floats too, so every score it
+ *       returns is the exact closeness (Elasticsearch's {@code rescore_vector}, done per segment
+ *       before the merge; a global top {@code targetHits × oversample} is within the union of the
+ *       per-segment ones).
  * </ul>
  *
  * <p>Thread-safety: one instance serves one search; its records are concurrent sets because Lucene
@@ -40,16 +46,25 @@ import org.searchlab.core.QueryPlan;
 final class PlannedKnnQuery extends KnnFloatVectorQuery {
   private final int targetHits;
   private final boolean approximate;
+  // 0 without quantization; else the rescoring window per wanted hit.
+  private final int oversample;
   // Segment ordinals; concurrent sets because segments may be searched on several threads.
   private final Set<Integer> graphSegments = ConcurrentHashMap.newKeySet();
   private final Set<Integer> exactSegments = ConcurrentHashMap.newKeySet();
 
   PlannedKnnQuery(
-      String field, float[] target, int candidates, Query filter, int targetHits, boolean approx) {
-    super(field, target, candidates, filter);
+      String field,
+      float[] target,
+      int candidates,
+      Query filter,
+      int targetHits,
+      boolean approx,
+      int oversample) {
+    super(field, target, Math.max(candidates, targetHits * oversample), filter);
     assert targetHits <= candidates : targetHits + " > " + candidates;
     this.targetHits = targetHits;
     this.approximate = approx;
+    this.oversample = oversample;
   }
 
   @Override
@@ -69,7 +84,9 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
       return exactSearch(context, withVectors, null);
     }
     graphSegments.add(context.ord);
-    return super.approximateSearch(context, acceptDocs, visitedLimit, knnCollectorManager);
+    TopDocs approx =
+        super.approximateSearch(context, acceptDocs, visitedLimit, knnCollectorManager);
+    return oversample == 0 ? approx : rescore(context, approx);
   }
 
   @Override
@@ -77,7 +94,16 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
       LeafReaderContext context, DocIdSetIterator acceptIterator, QueryTimeout queryTimeout)
       throws IOException {
     exactSegments.add(context.ord);
-    return super.exactSearch(context, acceptIterator, queryTimeout);
+    if (oversample == 0) {
+      return super.exactSearch(context, acceptIterator, queryTimeout);
+    }
+    // Lucene's exact search over a quantized field may score by the codes; an exact scan must not.
+    return FloatRescorer.scan(context, field, target, acceptIterator, getK());
+  }
+
+  /** The segment's best {@code targetHits × oversample} hits, rescored by their floats. */
+  private TopDocs rescore(LeafReaderContext context, TopDocs approx) throws IOException {
+    return FloatRescorer.rescore(context, field, target, approx, targetHits * oversample);
   }
 
   @Override

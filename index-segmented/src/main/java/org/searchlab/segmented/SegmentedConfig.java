@@ -2,6 +2,7 @@ package org.searchlab.segmented;
 
 import java.util.Objects;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.wal.WalConfig;
 
 /**
@@ -49,6 +50,15 @@ import org.searchlab.core.wal.WalConfig;
  * @param flushThresholdBytes commit (and trim the log) once the log written since the last commit
  *     passes this size, 1 MiB to 1 TiB (Elasticsearch {@code flush_threshold_size} 512 MB); smaller
  *     bounds the log and the restart's replay tighter and commits more often
+ * @param quantization the embedding's vectors format: {@link VectorQuantization#NONE} is Lucene's
+ *     float HNSW format (Elasticsearch {@code hnsw}); {@link VectorQuantization#INT8} is Lucene's
+ *     scalar-quantized HNSW format with 7-bit codes (Elasticsearch {@code int8_hnsw}), whose graph
+ *     is built and searched on the codes while the floats stay in the segment's {@code .vec} file
+ *     for rescoring. Default {@code NONE}
+ * @param oversample with quantization, each segment's best {@code targetHits × oversample} hits by
+ *     quantized score are rescored with their float vectors (Elasticsearch {@code
+ *     rescore_vector.oversample}), 1 to 10; higher recovers more recall and reads more floats.
+ *     Default 3
  */
 public record SegmentedConfig(
     MergePolicyType mergePolicy,
@@ -68,7 +78,9 @@ public record SegmentedConfig(
     int mergeThreads,
     PartialUpdateMode partialUpdateMode,
     WalConfig wal,
-    long flushThresholdBytes) {
+    long flushThresholdBytes,
+    VectorQuantization quantization,
+    int oversample) {
 
   /** The cores this JVM may use, from which Elasticsearch derives its pool sizes. */
   public static final int CORES = Runtime.getRuntime().availableProcessors();
@@ -95,13 +107,17 @@ public record SegmentedConfig(
           Math.max(1, Math.min(4, CORES / 2)),
           PartialUpdateMode.REINDEX,
           WalConfig.DEFAULT,
-          512L << 20);
+          512L << 20,
+          VectorQuantization.NONE,
+          VectorQuantization.DEFAULT_OVERSAMPLE);
 
   public SegmentedConfig {
     Objects.requireNonNull(mergePolicy, "mergePolicy");
     Objects.requireNonNull(slicing, "slicing");
     Objects.requireNonNull(partialUpdateMode, "partialUpdateMode");
     Objects.requireNonNull(wal, "wal");
+    Objects.requireNonNull(quantization, "quantization");
+    VectorQuantization.checkOversample(oversample);
     range("segmentsPerTier", segmentsPerTier, 2, 1000);
     range("maxMergeAtOnce", maxMergeAtOnce, 2, 1000);
     range("floorSegmentMB", floorSegmentMB, 0, 1 << 20);
@@ -157,6 +173,8 @@ public record SegmentedConfig(
     b.partialUpdateMode = partialUpdateMode;
     b.wal = wal;
     b.flushThresholdBytes = flushThresholdBytes;
+    b.quantization = quantization;
+    b.oversample = oversample;
     return b;
   }
 
@@ -183,6 +201,8 @@ public record SegmentedConfig(
     private PartialUpdateMode partialUpdateMode;
     private WalConfig wal;
     private long flushThresholdBytes;
+    private VectorQuantization quantization;
+    private int oversample;
 
     private Builder() {}
 
@@ -276,6 +296,16 @@ public record SegmentedConfig(
       return this;
     }
 
+    public Builder quantization(VectorQuantization v) {
+      quantization = v;
+      return this;
+    }
+
+    public Builder oversample(int v) {
+      oversample = v;
+      return this;
+    }
+
     public SegmentedConfig build() {
       return new SegmentedConfig(
           mergePolicy,
@@ -295,7 +325,9 @@ public record SegmentedConfig(
           mergeThreads,
           partialUpdateMode,
           wal,
-          flushThresholdBytes);
+          flushThresholdBytes,
+          quantization,
+          oversample);
     }
   }
 }

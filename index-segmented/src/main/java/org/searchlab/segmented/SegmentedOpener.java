@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
+import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
@@ -24,6 +25,7 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 import org.searchlab.core.Schema;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.scoring.Bm25;
@@ -223,10 +225,29 @@ final class SegmentedOpener {
 
   private static Lucene104Codec codec(SegmentedConfig c, ExecutorService mergeExec) {
     KnnVectorsFormat hnsw =
-        mergeExec == null
-            ? new Lucene99HnswVectorsFormat(c.hnswM(), c.hnswBeamWidth())
-            : new Lucene99HnswVectorsFormat(
-                c.hnswM(), c.hnswBeamWidth(), c.hnswMergeWorkers(), mergeExec);
+        switch (c.quantization()) {
+          case NONE ->
+              mergeExec == null
+                  ? new Lucene99HnswVectorsFormat(c.hnswM(), c.hnswBeamWidth())
+                  : new Lucene99HnswVectorsFormat(
+                      c.hnswM(), c.hnswBeamWidth(), c.hnswMergeWorkers(), mergeExec);
+          // Elasticsearch's int8_hnsw: 7-bit scalar codes (Lucene's SEVEN_BIT keeps the dot
+          // product of two codes inside signed arithmetic), the graph built and searched on them,
+          // the floats kept in the segment for rescoring. Lucene 10.4 replaced the confidence-
+          // interval ScalarQuantizer of Lucene99HnswScalarQuantizedVectorsFormat (now only in
+          // backward-codecs) with this optimized scalar quantization (per-vector corrections
+          // around the segment's centroid); it is Lucene's own int8 format in this version.
+          case INT8 ->
+              mergeExec == null
+                  ? new Lucene104HnswScalarQuantizedVectorsFormat(
+                      ScalarEncoding.SEVEN_BIT, c.hnswM(), c.hnswBeamWidth())
+                  : new Lucene104HnswScalarQuantizedVectorsFormat(
+                      ScalarEncoding.SEVEN_BIT,
+                      c.hnswM(),
+                      c.hnswBeamWidth(),
+                      c.hnswMergeWorkers(),
+                      mergeExec);
+        };
     // The per-field override Elasticsearch uses for dense_vector index_options.
     return new Lucene104Codec() {
       @Override

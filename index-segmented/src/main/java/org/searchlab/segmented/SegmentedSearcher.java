@@ -62,9 +62,12 @@ import org.searchlab.core.analysis.TextAnalysis;
  */
 final class SegmentedSearcher {
   private final SearcherManager manager;
+  // 0 over float vectors; else the rescoring oversample of the quantized format.
+  private final int oversample;
 
-  SegmentedSearcher(SearcherManager manager) {
+  SegmentedSearcher(SearcherManager manager, int oversample) {
     this.manager = manager;
+    this.oversample = oversample;
   }
 
   /** Runs a validated request on the searcher of the last refresh. */
@@ -77,7 +80,7 @@ final class SegmentedSearcher {
     }
   }
 
-  private static SearchResult search(IndexSearcher searcher, SearchRequest req) throws IOException {
+  private SearchResult search(IndexSearcher searcher, SearchRequest req) throws IOException {
     long start = System.nanoTime();
     Query filter = filterQuery(req.filter());
     int window = Math.max(1, req.offset() + req.hits());
@@ -212,14 +215,15 @@ final class SegmentedSearcher {
     return new BooleanQuery.Builder().add(q, Occur.MUST).add(filter, Occur.FILTER).build();
   }
 
-  private static PlannedKnnQuery knnQuery(SearchRequest req, Query filter) {
+  private PlannedKnnQuery knnQuery(SearchRequest req, Query filter) {
     return new PlannedKnnQuery(
         Schema.EMBEDDING,
         req.vector(),
         req.candidates(),
         filter,
         req.targetHits(),
-        req.approximate());
+        req.approximate(),
+        oversample);
   }
 
   /** Reciprocal rank fusion: Σ 1 / (k + rank) over the top {@code window} of each list. */

@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.codecs.KnnVectorsReader;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FilterLeafReader;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentCommitInfo;
@@ -14,6 +17,7 @@ import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ReferenceManager;
 import org.searchlab.core.IndexStats;
+import org.searchlab.core.Schema;
 
 /**
  * The segmented store's counters and the {@link IndexStats} report built from them and from the
@@ -71,8 +75,11 @@ final class SegmentedStats {
     try {
       IndexReader reader = s.getIndexReader();
       List<IndexStats.SegmentStats> segments = new ArrayList<>();
+      Map<String, Long> vectorFiles = new LinkedHashMap<>();
+      long vectors = 0;
       for (LeafReaderContext leaf : reader.leaves()) {
         SegmentReader sr = (SegmentReader) FilterLeafReader.unwrap(leaf.reader());
+        vectors += vectorFileBytes(sr, vectorFiles);
         SegmentCommitInfo info = sr.getSegmentInfo();
         segments.add(
             new IndexStats.SegmentStats(
@@ -105,9 +112,44 @@ final class SegmentedStats {
           c.flushedSerial,
           parts.wal.sizeBytes(),
           memory,
-          counters);
+          counters,
+          perVector(vectorFiles, vectors));
     } finally {
       parts.manager.release(s);
     }
+  }
+
+  /**
+   * Adds the embedding's off-heap bytes in {@code sr}, by file extension ({@code vec} floats,
+   * {@code veq} quantized codes, {@code vex} graph), to {@code into}; returns how many vectors
+   * those files hold (deleted documents' included: their bytes stay until a merge).
+   */
+  private static long vectorFileBytes(SegmentReader sr, Map<String, Long> into) throws IOException {
+    FieldInfo fi = sr.getFieldInfos().fieldInfo(Schema.EMBEDDING);
+    KnnVectorsReader vr = sr.getVectorReader();
+    if (fi == null || vr == null || !fi.hasVectorValues()) {
+      return 0;
+    }
+    FloatVectorValues values = vr.getFloatVectorValues(Schema.EMBEDDING);
+    vr.getOffHeapByteSize(fi).forEach((ext, bytes) -> into.merge(ext, bytes, Long::sum));
+    return values == null ? 0 : values.size();
+  }
+
+  /**
+   * Bytes per vector of the floats and the int8 codes (when quantized), and of the graph when
+   * Lucene reports its {@code vex} file (it does not for every segment).
+   */
+  private static Map<String, Long> perVector(Map<String, Long> files, long vectors) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    if (vectors == 0) {
+      return m;
+    }
+    for (String[] e : new String[][] {{"vec", "float"}, {"veq", "int8"}, {"vex", "graph"}}) {
+      Long bytes = files.get(e[0]);
+      if (bytes != null && bytes > 0) {
+        m.put(e[1], Math.round(bytes / (double) vectors));
+      }
+    }
+    return m;
   }
 }

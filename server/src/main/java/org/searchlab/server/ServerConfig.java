@@ -1,6 +1,7 @@
 package org.searchlab.server;
 
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.VectorQuantization;
 
 /**
  * Network and concurrency settings of a {@link SearchServer}. Immutable; build one with {@link
@@ -28,6 +29,8 @@ import org.searchlab.core.InvalidRequestException;
  * @param hnswEfConstruction the store's efConstruction, checked against {@code ef_construction}; 0
  *     when not checked
  * @param limits the bounds on connections and requests
+ * @param quantization the store's vector quantization, checked against a mapping's {@code
+ *     index_options.type} ({@code hnsw} for {@code NONE}, {@code int8_hnsw} for {@code INT8})
  * @param security credentials, accepted host names, and whether a non-loopback bind without
  *     credentials is accepted
  */
@@ -46,7 +49,8 @@ public record ServerConfig(
     int hnswM,
     int hnswEfConstruction,
     ServerLimits limits,
-    ServerSecurity security) {
+    ServerSecurity security,
+    VectorQuantization quantization) {
 
   /** Elasticsearch's default {@code http.max_content_length}: 100 MB. */
   public static final int DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -67,7 +71,8 @@ public record ServerConfig(
           0,
           0,
           ServerLimits.DEFAULT,
-          ServerSecurity.DEFAULT);
+          ServerSecurity.DEFAULT,
+          VectorQuantization.NONE);
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -83,8 +88,8 @@ public record ServerConfig(
     check("retry-after seconds", retryAfterSeconds, 1, 3600);
     check("hnsw m", hnswM, 0, 512);
     check("hnsw ef_construction", hnswEfConstruction, 0, 1 << 16);
-    if (limits == null || security == null) {
-      throw new InvalidRequestException("limits and security are required");
+    if (limits == null || security == null || quantization == null) {
+      throw new InvalidRequestException("limits, security and quantization are required");
     }
     if (indexName == null || !indexName.matches("[a-z0-9][a-z0-9_.-]*")) {
       throw new InvalidRequestException(
@@ -125,6 +130,7 @@ public record ServerConfig(
     b.hnswEfConstruction = hnswEfConstruction;
     b.limits = limits;
     b.security = security;
+    b.quantization = quantization;
     return b;
   }
 
@@ -148,6 +154,7 @@ public record ServerConfig(
     private int hnswEfConstruction;
     private ServerLimits limits;
     private ServerSecurity security;
+    private VectorQuantization quantization;
 
     private Builder() {}
 
@@ -221,6 +228,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder quantization(VectorQuantization v) {
+      quantization = v;
+      return this;
+    }
+
     public Builder security(ServerSecurity v) {
       security = v;
       return this;
@@ -242,7 +254,8 @@ public record ServerConfig(
           hnswM,
           hnswEfConstruction,
           limits,
-          security);
+          security,
+          quantization);
     }
   }
 }

@@ -369,6 +369,23 @@ abstract class ErrorResponsesTestCase {
     esError(f.send("PUT", "/other", "{}"), 400, "holds one index [product]");
   }
 
+  @Test
+  void quantizationInTheMappingMustBeTheStores() throws Exception {
+    String mapping =
+        "{\"mappings\":{\"properties\":{\"embedding\":{\"type\":\"dense_vector\","
+            + "\"index_options\":{\"type\":\"%s\"}}}}}";
+    JsonNode unknown = esError(f.send("PUT", "/product", mapping.formatted("int4_hnsw")), 400, "");
+    String reason = unknown.get("error").get("reason").asText();
+    assertTrue(
+        reason.contains("[int4_hnsw]") && reason.contains("[hnsw, int8_hnsw]"),
+        "names the value and the allowed ones: " + reason);
+    // This server's store keeps floats: int8_hnsw is a valid type, but not the store's.
+    esError(
+        f.send("PUT", "/product", mapping.formatted("int8_hnsw")),
+        400,
+        "started with [hnsw] (--quantization none)");
+  }
+
   private static byte[] gzip(byte[] bytes) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(out)) {

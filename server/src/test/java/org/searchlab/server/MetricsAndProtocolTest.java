@@ -144,6 +144,22 @@ class MetricsAndProtocolTest {
       for (String part : f.index.stats().memoryBytes().keySet()) {
         find(s, "searchlab_index_memory_bytes", Map.of("part", part));
       }
+      // Bytes per vector (the fixture's stores keep float vectors; only the mutable store reports
+      // its graph), in /metrics and /_admin/stats alike.
+      ServerFixture.Response perVector = f.send("GET", "/_admin/stats", (String) null);
+      List<String> parts =
+          store == TestStore.MUTABLE ? List.of("float", "graph") : List.of("float");
+      for (String part : parts) {
+        double bytes =
+            find(s, "searchlab_index_vector_bytes_per_vector", Map.of("part", part)).value();
+        assertTrue(bytes > 0, part + " bytes per vector " + bytes);
+        assertEquals(
+            bytes, perVector.json().get("vector_bytes_per_vector").get(part).asDouble(), 1.0, part);
+      }
+      assertTrue(
+          find(s, "searchlab_index_vector_bytes_per_vector", Map.of("part", "float")).value()
+              >= 4.0 * ServerFixture.DIMS,
+          "four bytes a float component");
       if (store == TestStore.MUTABLE) {
         assertFalse(f.index.stats().memoryBytes().isEmpty(), "the mutable store reports memory");
         // The build threads it feeds with: the cores by default.

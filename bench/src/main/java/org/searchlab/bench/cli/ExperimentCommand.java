@@ -79,6 +79,15 @@ final class ExperimentCommand implements Callable<Integer> {
   List<String> variants;
 
   @Option(
+      names = "--quantization",
+      description =
+          "Vectors of searchlab's stores in the main phases: none (floats, the benchmark's"
+              + " setting) or int8 (serve --quantization int8: int8 graph search, float"
+              + " rescoring; Elasticsearch int8_hnsw). The report header gives each store's bytes"
+              + " per vector. Default: none.")
+  String quantization;
+
+  @Option(
       names = "--opensearch-nodes",
       defaultValue = "1",
       description =
@@ -227,6 +236,9 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     if (fixedCandidates) {
       b.fixedCandidates(true);
+    }
+    if (quantization != null) {
+      b.quantization(org.searchlab.core.VectorQuantization.parse(quantization));
     }
     if (rounds != null) {
       b.rounds(rounds);

@@ -178,7 +178,7 @@ public final class ExperimentRunner {
       run.put("source", corpus.source());
       run.put("minutes", minutes);
       run.putPOJO("variants", variants.stream().map(Variant::label).toList());
-      List<String> described = variants.stream().map(this::describe).toList();
+      List<String> described = variants.stream().map(v -> describe(v, ctx)).toList();
       run.putPOJO("variant_descriptions", described);
       Files.writeString(outDir.resolve("run.json"), run.toString());
       new ReportWriter(outDir).write(rows, profile.name(), corpus.source(), described, minutes);
@@ -193,9 +193,10 @@ public final class ExperimentRunner {
   /**
    * A variant as the report's header names it: the label, and for engines that are not searchlab's
    * servers what they were (a local OpenSearch cluster's nodes and replicas, a target's address and
-   * dialect).
+   * dialect); for searchlab's stores their vectors (float or int8) and the bytes per vector they
+   * reported after the feed.
    */
-  private String describe(Variant v) {
+  private String describe(Variant v, RunContext ctx) {
     if (v.isTarget()) {
       return v.label() + " (target " + v.target().uri() + ", dialect " + v.target().dialect() + ")";
     }
@@ -205,7 +206,16 @@ public final class ExperimentRunner {
               ? " (embedded OpenSearch 3.5, 1 node)"
               : " (embedded OpenSearch 3.5, " + openSearchNodes + " nodes, 1 replica)");
     }
-    return v.label();
+    Map<String, Long> bytes = ctx.vectorBytes().get(v.label());
+    String vectors =
+        ctx.profile.quantization() == org.searchlab.core.VectorQuantization.NONE
+            ? "float vectors"
+            : ctx.profile.quantization().flag() + " vectors, floats kept for rescoring";
+    return v.label()
+        + " ("
+        + vectors
+        + (bytes == null ? "" : "; bytes per vector " + bytes.toString().replace("=", " "))
+        + ")";
   }
 
   /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.searchlab.core.VectorQuantization;
 
 /**
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
@@ -34,6 +35,9 @@ import java.util.Objects;
  * @param calibrationQueries queries of the calibration set (disjoint from the measured ones)
  * @param fixedCandidates whether to skip the choice and send the benchmark's literal {@code k =
  *     num_candidates = 100} (the calibration grid still runs, for the recall/QPS curves)
+ * @param quantization the vectors of searchlab's stores in the main phases: {@code none} (floats,
+ *     the default and the benchmark's setting) or {@code int8} ({@code serve --quantization int8},
+ *     Elasticsearch {@code int8_hnsw}); the grid and the segment sweep keep floats
  */
 public record Profile(
     String name,
@@ -55,12 +59,14 @@ public record Profile(
     int rounds,
     List<Double> recallTargets,
     int calibrationQueries,
-    boolean fixedCandidates) {
+    boolean fixedCandidates,
+    VectorQuantization quantization) {
 
   public Profile {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(warmup, "warmup");
     Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(quantization, "quantization");
     Objects.requireNonNull(sweepDuration, "sweepDuration");
     Objects.requireNonNull(serverHeap, "serverHeap");
     clients = List.copyOf(clients);
@@ -235,6 +241,7 @@ public record Profile(
     b.recallTargets = recallTargets;
     b.calibrationQueries = calibrationQueries;
     b.fixedCandidates = fixedCandidates;
+    b.quantization = quantization;
     return b;
   }
 
@@ -263,6 +270,7 @@ public record Profile(
     private List<Double> recallTargets = List.of(DEFAULT_RECALL_TARGET);
     private int calibrationQueries = 100;
     private boolean fixedCandidates;
+    private VectorQuantization quantization = VectorQuantization.NONE;
 
     private Builder() {}
 
@@ -278,6 +286,11 @@ public record Profile(
 
     public Builder calibrationQueries(int v) {
       calibrationQueries = v;
+      return this;
+    }
+
+    public Builder quantization(VectorQuantization v) {
+      quantization = v;
       return this;
     }
 
@@ -387,7 +400,8 @@ public record Profile(
           rounds,
           recallTargets,
           calibrationQueries,
-          fixedCandidates);
+          fixedCandidates,
+          quantization);
     }
   }
 }

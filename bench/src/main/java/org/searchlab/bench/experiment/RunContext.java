@@ -34,6 +34,7 @@ final class RunContext {
 
   private final List<ResultRow> rows = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, String> cpuSources = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, Long>> vectorBytes = new ConcurrentHashMap<>();
 
   RunContext(
       Profile profile,
@@ -56,6 +57,16 @@ final class RunContext {
    * Records where a variant's CPU figures come from; rows of variants never named here are
    * searchlab servers read from {@code /proc}.
    */
+  /** Records a variant's bytes per vector after its feed (from its {@code /_admin/stats}). */
+  void vectorBytes(String variant, Map<String, Long> perVector) {
+    vectorBytes.put(variant, Map.copyOf(perVector));
+  }
+
+  /** Bytes per vector by variant, for the report. */
+  Map<String, Map<String, Long>> vectorBytes() {
+    return Map.copyOf(vectorBytes);
+  }
+
   void cpuSource(String variant, String source) {
     cpuSources.put(variant, source);
   }

@@ -8,6 +8,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.opensearch.ProductIndex;
 
@@ -64,6 +65,16 @@ public final class ServerAdmin {
    */
   public int createIndex(int dimension, int m, int efConstruction)
       throws IOException, InterruptedException {
+    return createIndex(dimension, m, efConstruction, VectorQuantization.NONE);
+  }
+
+  /**
+   * {@link #createIndex(int, int, int)} with the vectors' {@code index_options.type} named by
+   * {@code quantization} ({@code hnsw} or {@code int8_hnsw}); searchlab's servers refuse a type
+   * they were not started with. OpenSearch gets its float mapping whatever is asked.
+   */
+  public int createIndex(int dimension, int m, int efConstruction, VectorQuantization quantization)
+      throws IOException, InterruptedException {
     if (kind == Kind.VESPA) {
       return 0; // the deployed application package holds the schema
     }
@@ -76,7 +87,7 @@ public final class ServerAdmin {
                 .hnswEfConstruction(efConstruction)
                 .build()
                 .body()
-            : elasticsearchMapping(dimension, m, efConstruction);
+            : elasticsearchMapping(dimension, m, efConstruction, quantization);
     HttpRequest req =
         HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX))
             .timeout(Json.REQUEST_TIMEOUT)
@@ -109,7 +120,8 @@ public final class ServerAdmin {
     }
   }
 
-  private static String elasticsearchMapping(int dimension, int m, int efConstruction) {
+  private static String elasticsearchMapping(
+      int dimension, int m, int efConstruction, VectorQuantization quantization) {
     ObjectNode body = Json.object();
     ObjectNode analysis = body.putObject("settings").putObject("analysis");
     ObjectNode an = analysis.putObject("analyzer").putObject(TextAnalysis.NAME);
@@ -133,7 +145,7 @@ public final class ServerAdmin {
         .put("index", true)
         .put("similarity", "dot_product");
     emb.putObject("index_options")
-        .put("type", "hnsw")
+        .put("type", quantization.esIndexType())
         .put("m", m)
         .put("ef_construction", efConstruction);
     return body.toString();
@@ -200,6 +212,26 @@ public final class ServerAdmin {
    * report it.
    */
   public Long storeCounter(String name) throws IOException, InterruptedException {
+    JsonNode n = adminStats().path("counters").path(name);
+    return n.isNumber() ? n.asLong() : null;
+  }
+
+  /**
+   * The store's bytes per vector by representation ({@code float}, {@code int8}, {@code graph})
+   * from {@code /_admin/stats}; empty when the engine does not report them.
+   */
+  public java.util.Map<String, Long> vectorBytesPerVector()
+      throws IOException, InterruptedException {
+    java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+    adminStats()
+        .path("vector_bytes_per_vector")
+        .fields()
+        .forEachRemaining(e -> m.put(e.getKey(), e.getValue().asLong()));
+    return m;
+  }
+
+  /** {@code GET /_admin/stats}, or a missing node when the engine has no such route. */
+  private JsonNode adminStats() throws IOException, InterruptedException {
     HttpRequest req =
         HttpRequest.newBuilder(base.resolve("/_admin/stats"))
             .timeout(Json.REQUEST_TIMEOUT)
@@ -207,10 +239,9 @@ public final class ServerAdmin {
             .build();
     HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
     if (r.statusCode() != 200) {
-      return null;
+      return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
-    JsonNode n = Json.MAPPER.readTree(r.body()).path("counters").path(name);
-    return n.isNumber() ? n.asLong() : null;
+    return Json.MAPPER.readTree(r.body());
   }
 
   private HttpResponse<byte[]> post(String path, Duration timeout)

@@ -3,6 +3,7 @@ package org.searchlab.bench.experiment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.searchlab.core.VectorQuantization;
 
 /**
  * The {@code searchlab serve} settings the experiments change, and the one place that turns them
@@ -19,6 +20,8 @@ import java.util.Objects;
  * @param hnswEfConstruction HNSW beam width at insert, or {@code null} for the default (200)
  * @param refreshIntervalMs segmented: refresh interval, {@code null} for the default (1 s); -1
  *     refreshes only on request
+ * @param quantization the vectors both stores keep ({@code serve --quantization}); {@code NONE},
+ *     the server's default, adds no flag
  */
 public record ServerOptions(
     String store,
@@ -28,10 +31,12 @@ public record ServerOptions(
     Integer searchThreads,
     Integer hnswM,
     Integer hnswEfConstruction,
-    Integer refreshIntervalMs) {
+    Integer refreshIntervalMs,
+    VectorQuantization quantization) {
 
   public ServerOptions {
     Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(quantization, "quantization");
   }
 
   /** A store with all its defaults. */
@@ -55,6 +60,7 @@ public record ServerOptions(
     b.hnswM = hnswM;
     b.hnswEfConstruction = hnswEfConstruction;
     b.refreshIntervalMs = refreshIntervalMs;
+    b.quantization = quantization;
     return b;
   }
 
@@ -71,6 +77,7 @@ public record ServerOptions(
     private Integer hnswM;
     private Integer hnswEfConstruction;
     private Integer refreshIntervalMs;
+    private VectorQuantization quantization = VectorQuantization.NONE;
 
     private Builder() {}
 
@@ -114,6 +121,11 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder quantization(VectorQuantization v) {
+      quantization = v;
+      return this;
+    }
+
     public ServerOptions build() {
       return new ServerOptions(
           store,
@@ -123,7 +135,8 @@ public record ServerOptions(
           searchThreads,
           hnswM,
           hnswEfConstruction,
-          refreshIntervalMs);
+          refreshIntervalMs,
+          quantization);
     }
   }
 
@@ -149,6 +162,9 @@ public record ServerOptions(
     }
     if (hnswEfConstruction != null) {
       f.addAll(List.of("--ef-construction", hnswEfConstruction.toString()));
+    }
+    if (quantization != VectorQuantization.NONE) {
+      f.addAll(List.of("--quantization", quantization.flag()));
     }
     return f;
   }

@@ -110,7 +110,9 @@ final class Servers implements AutoCloseable {
       throws IOException, InterruptedException {
     String name = dir == null ? store : Variant.SEGMENTED_FORCEMERGED.label();
     return Session.start(
-        ServerOptions.defaults(store, corpus.dimension()),
+        ServerOptions.defaults(store, corpus.dimension()).toBuilder()
+            .quantization(ctx.profile.quantization())
+            .build(),
         dir == null ? ctx.dataDir(store) : dir,
         ctx.profile.serverHeap(),
         ctx.serverLog(name),
@@ -144,12 +146,22 @@ final class Servers implements AutoCloseable {
     return Session.openSearch(cluster, nodes > 1 ? 1 : 0, ctx.load);
   }
 
+  /**
+   * The quantization a variant's mapping asks for: the profile's for searchlab's own servers,
+   * floats for engines this run does not configure (OpenSearch, targets).
+   */
+  static org.searchlab.core.VectorQuantization quantizationOf(RunContext ctx, Variant v) {
+    boolean own =
+        v.store().equals(Variant.MUTABLE_STORE) || v.store().equals(Variant.SEGMENTED_STORE);
+    return own ? ctx.profile.quantization() : org.searchlab.core.VectorQuantization.NONE;
+  }
+
   /** Creates the index on a started engine and feeds it 0→N; closes it when that fails. */
   private Session fed(RunContext ctx, Corpus corpus, Variant v, Session s)
       throws IOException, InterruptedException {
     try {
       ctx.cpuSource(v.label(), s.cpu.source());
-      int status = s.admin.createIndex(corpus.dimension(), 16, 200);
+      int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
       ctx.progress.step(Phases.FEED, v.label() + ": PUT /product answered " + status);
       ctx.progress.step(Phases.FEED, v.label() + ": feeding " + corpus.docs().size() + " docs");
       FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
@@ -162,6 +174,11 @@ final class Servers implements AutoCloseable {
         segments.put(Variant.SEGMENTED, n);
       }
       ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED, n, null, feed));
+      Map<String, Long> perVector = s.admin.vectorBytesPerVector();
+      if (!perVector.isEmpty()) {
+        ctx.vectorBytes(v.label(), perVector);
+        ctx.progress.step(Phases.FEED, v.label() + ": bytes per vector " + perVector);
+      }
       // The mutable store feeds with its graph build threads (serve --build-threads): say how
       // many, next to the feed rate they explain.
       Long buildThreads = s.admin.storeCounter("build_threads");

@@ -105,6 +105,21 @@ public final class HnswBenchCommand implements Callable<Integer> {
               + " per-round ratios (default ${DEFAULT-VALUE}).")
   int rounds;
 
+  @Option(
+      names = "--quantization",
+      defaultValue = "none",
+      description =
+          "Vectors of the mutable graph: none (floats) or int8 (int8 beam and build, float"
+              + " rescoring of k x --oversample); Lucene's single segment stays float"
+              + " (default ${DEFAULT-VALUE}).")
+  String quantization;
+
+  @Option(
+      names = "--oversample",
+      defaultValue = "3",
+      description = "With --quantization int8: candidates rescored per hit, 1-10 (default 3).")
+  int oversample;
+
   static final int K = 10;
 
   /** One implementation under test: a searcher and what its build cost. */
@@ -223,8 +238,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
             .efConstruction(efConstruction)
             .seed(seed)
             .buildThreads(threads)
+            .quantization(org.searchlab.core.VectorQuantization.parse(quantization))
+            .oversample(oversample)
             .build();
-    MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(v.dimension()), config);
+    MutableHnswGraph graph =
+        MutableHnswGraph.create(VectorStore.create(v.dimension(), config.quantization()), config);
     int[] ids = new int[v.docs().length];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;

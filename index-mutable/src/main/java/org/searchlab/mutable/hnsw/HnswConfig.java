@@ -1,6 +1,8 @@
 package org.searchlab.mutable.hnsw;
 
+import java.util.Objects;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.VectorQuantization;
 
 /**
  * The tuning parameters of a {@link MutableHnswGraph}. Immutable; build one with {@link #builder()}
@@ -27,6 +29,16 @@ import org.searchlab.core.InvalidRequestException;
  *     the approximate threshold, so filter-first is off unless asked for: measured on 100k
  *     documents (FilteredVectorPlanBenchmark), plain filtered HNSW beat it at 1% and 10% hit ratios
  *     in both recall@10 (.995 vs .803, .955 vs .892) and time per query.
+ * @param quantization what the graph search reads: the float vectors ({@link
+ *     VectorQuantization#NONE}, the default) or their int8 codes ({@link VectorQuantization#INT8},
+ *     see {@code Int8Codes}), which quarter the bytes each visited node costs; the floats stay in
+ *     memory for rescoring and for reading documents back. Inserts search the graph the same way,
+ *     so an int8 graph is also built on int8 distances, as Lucene builds its quantized graphs.
+ * @param oversample with quantization, a search keeps {@code k × oversample} candidates by their
+ *     int8 scores (its beam is at least that wide) and reorders them by the exact float dot product
+ *     (Elasticsearch's {@code rescore_vector.oversample}); in [1, 10]. Higher recovers more of what
+ *     quantization loses and costs more float reads. Default {@value
+ *     VectorQuantization#DEFAULT_OVERSAMPLE}. Ignored without quantization.
  */
 public record HnswConfig(
     int m,
@@ -34,12 +46,28 @@ public record HnswConfig(
     long seed,
     int buildThreads,
     double approximateThreshold,
-    double filterFirstThreshold) {
+    double filterFirstThreshold,
+    VectorQuantization quantization,
+    int oversample) {
 
-  /** M 16, efConstruction 200, seed 42, one build thread, thresholds 0.02 and 0.02. */
-  public static final HnswConfig DEFAULT = new HnswConfig(16, 200, 42L, 1, 0.02, 0.02);
+  /**
+   * M 16, efConstruction 200, seed 42, one build thread, thresholds 0.02 and 0.02, float vectors
+   * (oversample 3 if quantized).
+   */
+  public static final HnswConfig DEFAULT =
+      new HnswConfig(
+          16,
+          200,
+          42L,
+          1,
+          0.02,
+          0.02,
+          VectorQuantization.NONE,
+          VectorQuantization.DEFAULT_OVERSAMPLE);
 
   public HnswConfig {
+    Objects.requireNonNull(quantization, "quantization");
+    VectorQuantization.checkOversample(oversample);
     range("m", m, 2, 512);
     range("efConstruction", efConstruction, 1, 4096);
     range("buildThreads", buildThreads, 1, 256);
@@ -73,6 +101,8 @@ public record HnswConfig(
     b.buildThreads = buildThreads;
     b.approximateThreshold = approximateThreshold;
     b.filterFirstThreshold = filterFirstThreshold;
+    b.quantization = quantization;
+    b.oversample = oversample;
     return b;
   }
 
@@ -87,6 +117,8 @@ public record HnswConfig(
     private int buildThreads;
     private double approximateThreshold;
     private double filterFirstThreshold;
+    private VectorQuantization quantization;
+    private int oversample;
 
     private Builder() {}
 
@@ -120,9 +152,26 @@ public record HnswConfig(
       return this;
     }
 
+    public Builder quantization(VectorQuantization v) {
+      quantization = v;
+      return this;
+    }
+
+    public Builder oversample(int v) {
+      oversample = v;
+      return this;
+    }
+
     public HnswConfig build() {
       return new HnswConfig(
-          m, efConstruction, seed, buildThreads, approximateThreshold, filterFirstThreshold);
+          m,
+          efConstruction,
+          seed,
+          buildThreads,
+          approximateThreshold,
+          filterFirstThreshold,
+          quantization,
+          oversample);
     }
   }
 

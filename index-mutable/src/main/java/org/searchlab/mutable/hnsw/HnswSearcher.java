@@ -5,6 +5,7 @@ import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.QueryPlan;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.scoring.VectorScores;
 
 /**
@@ -14,6 +15,12 @@ import org.searchlab.core.scoring.VectorScores;
  *
  * <p>Internally scores are raw dot products (higher is closer); results are converted to {@code (1
  * + dot) / 2} closeness at the end.
+ *
+ * <p>With {@link VectorQuantization#INT8} vectors the beam (and the greedy descent, and so the
+ * inserts that use them) scores nodes by their {@link Int8Codes} against the query's code, encoded
+ * once per call; the exact scan still reads floats, since it promises exact results. A graph search
+ * keeps at least {@code k × oversample} candidates and reorders them by the float dot product
+ * before the top {@code k} are cut ({@link #collect}), so reported scores are exact.
  *
  * <p>Thread-safety: confined to one thread at a time (it owns the heaps and the visited set). It
  * reads the graph without locks: a neighbour list is an immutable snapshot, a node whose vector is
@@ -30,6 +37,10 @@ final class HnswSearcher implements GraphSearcher {
   private final HnswAdjacency graph;
   private final VectorStore vectors;
   private final HnswConfig config;
+  private final boolean int8;
+  // The bound query's int8 code (tail zero, see Int8Codes) and scale; rewritten by bind().
+  private final byte[] queryCode;
+  private float queryScale;
   private final VisitedSet visited = new VisitedSet();
   private final ScoreHeap candidates = new ScoreHeap(true);
   private final ScoreHeap results = new ScoreHeap(false);
@@ -42,11 +53,21 @@ final class HnswSearcher implements GraphSearcher {
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
   private float[][] batchVectors = new float[64][];
+  private byte[][] batchCodes = new byte[64][];
 
   HnswSearcher(HnswAdjacency graph, VectorStore vectors, HnswConfig config) {
     this.graph = graph;
     this.vectors = vectors;
     this.config = config;
+    this.int8 = vectors.quantization() == VectorQuantization.INT8;
+    this.queryCode = int8 ? new byte[vectors.dimension() + Float.BYTES] : null;
+  }
+
+  /** Makes {@code query} the one the int8 scores are computed against (nothing for floats). */
+  private void bind(float[] query) {
+    if (int8) {
+      queryScale = Int8Codes.encodeQuery(query, queryCode);
+    }
   }
 
   ScoreHeap results() {
@@ -84,8 +105,11 @@ final class HnswSearcher implements GraphSearcher {
     }
     scored = 0;
     lastQuery = query;
+    bind(query);
     String plan = choosePlan(accept, acceptedCount, thresholds);
-    int beam = Math.max(k, ef);
+    // A quantized search gathers k × oversample candidates to rescore, as Elasticsearch widens
+    // num_candidates to at least k × oversample.
+    int beam = Math.max(k, int8 ? Math.max(ef, k * config.oversample()) : ef);
     if (plan.equals(QueryPlan.FILTER_FIRST)) {
       prepareFilterFirst(acceptedCount);
     }
@@ -95,12 +119,12 @@ final class HnswSearcher implements GraphSearcher {
       long entry = graph.entry();
       int ep = HnswAdjacency.entryNode(entry);
       if (ep >= 0) {
-        int[] eps = {greedyDescent(query, ep, HnswAdjacency.entryLevel(entry), 0)};
+        int[] eps = {descend(query, ep, HnswAdjacency.entryLevel(entry), 0)};
         // Lucene's rule for a filtered search: once the graph has cost more distances than the
         // filter accepts nodes, an exact scan of the accepted nodes is cheaper and exact.
         int limit = accept == AcceptBits.ALL ? Integer.MAX_VALUE : Math.max(acceptedCount, k);
         boolean done =
-            searchLevel(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST), limit);
+            beam(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST), limit);
         if (!done) {
           exact(query, k, accept);
           plan = QueryPlan.EXACT;
@@ -130,14 +154,18 @@ final class HnswSearcher implements GraphSearcher {
    * The top {@code k} of the results, best first, with their scores recomputed by {@link
    * VectorUtil#dotProduct}: the beam may have scored them with {@link BulkDot}'s four-way kernel,
    * whose last bits can differ, and a reported score must not depend on which path found the hit.
+   * With int8 codes this is the rescoring: the best {@code k × oversample} by int8 score are
+   * rescored by their floats and the best {@code k} of those kept. A node whose float vanished
+   * under the search (removed meanwhile) keeps its int8 score.
    */
   private GraphHits collect(int k, String plan) {
-    while (results.size() > k) {
+    int rescored = int8 && !plan.equals(QueryPlan.EXACT) ? k * config.oversample() : k;
+    while (results.size() > rescored) {
       results.pop();
     }
-    int n = results.size();
-    long[] codes = new long[n];
-    for (int i = n - 1; i >= 0; i--) {
+    int all = results.size();
+    long[] codes = new long[all];
+    for (int i = all - 1; i >= 0; i--) {
       long code = results.pop();
       float[] v = vectors.get(ScoreHeap.node(code));
       codes[i] =
@@ -147,10 +175,11 @@ final class HnswSearcher implements GraphSearcher {
     }
     // Best first: descending score, ties by descending node, as the heap orders them.
     Arrays.sort(codes);
+    int n = Math.min(k, all);
     int[] nodes = new int[n];
     float[] scores = new float[n];
     for (int i = 0; i < n; i++) {
-      long code = codes[n - 1 - i];
+      long code = codes[all - 1 - i];
       nodes[i] = ScoreHeap.node(code);
       scores[i] = VectorScores.fromDot(ScoreHeap.score(code));
     }
@@ -197,8 +226,19 @@ final class HnswSearcher implements GraphSearcher {
     }
   }
 
-  /** The dot product of {@code query} with {@code node}, NaN when the node's vector is gone. */
-  float score(float[] query, int node) {
+  /**
+   * The dot product of the bound query with {@code node} (by int8 codes when quantized), NaN when
+   * the node's vector is gone.
+   */
+  private float score(float[] query, int node) {
+    if (int8) {
+      byte[] c = vectors.code(node);
+      if (c == null) {
+        return Float.NaN;
+      }
+      scored++;
+      return Int8Codes.dot(queryCode, queryScale, c);
+    }
     float[] v = vectors.get(node);
     if (v == null) {
       return Float.NaN;
@@ -213,6 +253,12 @@ final class HnswSearcher implements GraphSearcher {
    * entry vanished it starts over from the current entry point.
    */
   int greedyDescent(float[] query, int ep, int fromLevel, int toLevel) {
+    bind(query);
+    return descend(query, ep, fromLevel, toLevel);
+  }
+
+  /** {@link #greedyDescent} for the bound query. */
+  private int descend(float[] query, int ep, int fromLevel, int toLevel) {
     float best = score(query, ep);
     int attempts = 0;
     while (Float.isNaN(best) && attempts++ < 8) {
@@ -260,6 +306,20 @@ final class HnswSearcher implements GraphSearcher {
       AcceptBits accept,
       boolean filterFirst,
       int visitLimit) {
+    bind(query);
+    return beam(query, eps, epCount, ef, level, accept, filterFirst, visitLimit);
+  }
+
+  /** {@link #searchLevel} for the bound query. */
+  private boolean beam(
+      float[] query,
+      int[] eps,
+      int epCount,
+      int ef,
+      int level,
+      AcceptBits accept,
+      boolean filterFirst,
+      int visitLimit) {
     results.clear();
     candidates.clear();
     visited.reset(graph.capacity());
@@ -296,7 +356,7 @@ final class HnswSearcher implements GraphSearcher {
       // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
       int count = gather(links);
       scored += count;
-      BulkDot.score(query, batchVectors, batchScores, count);
+      scoreBatch(query, count);
       for (int i = 0; i < count; i++) {
         float s = batchScores[i];
         if (!(s > floor)) {
@@ -314,6 +374,17 @@ final class HnswSearcher implements GraphSearcher {
     return true;
   }
 
+  /** {@code batchScores[i]} = the bound query's dot product with batch entry {@code i}. */
+  private void scoreBatch(float[] query, int count) {
+    if (int8) {
+      for (int i = 0; i < count; i++) {
+        batchScores[i] = Int8Codes.dot(queryCode, queryScale, batchCodes[i]);
+      }
+    } else {
+      BulkDot.score(query, batchVectors, batchScores, count);
+    }
+  }
+
   /**
    * Collects the first {@code count} of {@code nodes} (already visited) that still have a vector.
    */
@@ -321,10 +392,8 @@ final class HnswSearcher implements GraphSearcher {
     ensureBatch(count);
     int out = 0;
     for (int i = 0; i < count; i++) {
-      float[] v = vectors.get(nodes[i]);
-      if (v != null) {
-        batchNodes[out] = nodes[i];
-        batchVectors[out++] = v;
+      if (take(nodes[i], out)) {
+        out++;
       }
     }
     return out;
@@ -335,6 +404,7 @@ final class HnswSearcher implements GraphSearcher {
       batchNodes = new int[n];
       batchScores = new float[n];
       batchVectors = new float[n][];
+      batchCodes = new byte[n][];
     }
   }
 
@@ -343,15 +413,33 @@ final class HnswSearcher implements GraphSearcher {
     ensureBatch(links.length);
     int count = 0;
     for (int n : links) {
-      if (visited.visit(n)) {
-        float[] v = vectors.get(n);
-        if (v != null) { // null: the node vanished under us
-          batchNodes[count] = n;
-          batchVectors[count++] = v;
-        }
+      if (visited.visit(n) && take(n, count)) {
+        count++;
       }
     }
     return count;
+  }
+
+  /**
+   * Puts {@code node} and what the beam scores it by (code or float vector) at batch position
+   * {@code at}; false when the node vanished under us.
+   */
+  private boolean take(int node, int at) {
+    if (int8) {
+      byte[] c = vectors.code(node);
+      if (c == null) {
+        return false;
+      }
+      batchCodes[at] = c;
+    } else {
+      float[] v = vectors.get(node);
+      if (v == null) {
+        return false;
+      }
+      batchVectors[at] = v;
+    }
+    batchNodes[at] = node;
+    return true;
   }
 
   /**
@@ -410,7 +498,7 @@ final class HnswSearcher implements GraphSearcher {
     }
     int count = gather(toScore, scoreCount);
     scored += count;
-    BulkDot.score(query, batchVectors, batchScores, count);
+    scoreBatch(query, count);
     for (int i = 0; i < count; i++) {
       float s = batchScores[i];
       if (s > floor) {

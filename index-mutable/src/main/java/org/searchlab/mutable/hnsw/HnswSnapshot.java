@@ -109,7 +109,9 @@ final class HnswSnapshot {
       int count = in.readInt();
       int entryNode = in.readInt();
       int entryLevel = in.readInt();
-      VectorStore vectors = VectorStore.create(dimension);
+      // The codes are not in the file: each is a function of its float vector alone (Int8Codes), so
+      // set() recomputes the very bytes the writer had.
+      VectorStore vectors = VectorStore.create(dimension, config.quantization());
       MutableHnswGraph graph = new MutableHnswGraph(vectors, config);
       float[] v = new float[dimension];
       for (int node = 0; node < bound; node++) {

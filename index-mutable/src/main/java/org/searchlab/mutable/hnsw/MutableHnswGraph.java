@@ -41,6 +41,13 @@ public final class MutableHnswGraph {
       throw new InvalidRequestException(
           "the vector store must start empty, it holds " + vectors.size() + " vectors");
     }
+    if (vectors.quantization() != config.quantization()) {
+      throw new InvalidRequestException(
+          "the vector store keeps "
+              + vectors.quantization().flag()
+              + " vectors but the config asks for "
+              + config.quantization().flag());
+    }
     return new MutableHnswGraph(vectors, config);
   }
 

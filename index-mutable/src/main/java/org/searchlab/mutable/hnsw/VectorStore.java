@@ -1,5 +1,7 @@
 package org.searchlab.mutable.hnsw;
 
+import org.searchlab.core.VectorQuantization;
+
 /**
  * Columnar storage of fixed-dimension float vectors keyed by a dense int local id: the mutable
  * store's vector attribute, which the graph reads for distances.
@@ -13,8 +15,26 @@ package org.searchlab.mutable.hnsw;
 public interface VectorStore {
   /** A new empty store for vectors of {@code dimension} floats, {@code dimension} in [1, 4096]. */
   static VectorStore create(int dimension) {
-    return new ArrayVectorStore(dimension);
+    return new ArrayVectorStore(dimension, VectorQuantization.NONE);
   }
+
+  /**
+   * A new empty store that also keeps each vector's {@code quantization} code ({@link #code}),
+   * computed from the float vector on {@link #set}.
+   */
+  static VectorStore create(int dimension, VectorQuantization quantization) {
+    return new ArrayVectorStore(dimension, quantization);
+  }
+
+  /** Whether {@link #code} returns codes ({@link VectorQuantization#INT8}) or nothing. */
+  VectorQuantization quantization();
+
+  /**
+   * The int8 code of {@code id} ({@link Int8Codes}' stored layout: components, then the scale), or
+   * {@code null} when absent or the store keeps no codes. Shared, do not modify. Lock-free, any
+   * thread.
+   */
+  byte[] code(int id);
 
   /** The number of floats per vector. */
   int dimension();
@@ -43,6 +63,9 @@ public interface VectorStore {
   /** One more than the largest id ever set (an exclusive upper bound for iteration). */
   int idUpperBound();
 
-  /** Approximate heap bytes used by the vectors and the id table. */
+  /** Approximate heap bytes used by the vectors, their codes and the id tables. */
   long ramBytesUsed();
+
+  /** Approximate heap bytes of the codes alone (0 without quantization). */
+  long quantizedBytes();
 }

@@ -19,6 +19,13 @@
  * neighbours four at a time as Lucene's memory-mapped scorer does ({@code BulkDot}); its hits are
  * rescored with {@code VectorUtil} before they are returned.
  *
+ * <p>Quantization: with {@link org.searchlab.core.VectorQuantization#INT8} the store also keeps an
+ * int8 <em>code</em> per vector ({@code Int8Codes}: one scale per vector, components in [−127,
+ * 127]); the beam, the greedy descent and the inserts' searches score by integer dot products of
+ * codes ({@link org.apache.lucene.util.VectorUtil#dotProduct(byte[], byte[])}), and a search
+ * rescores its best {@code k × oversample} candidates with the floats (Elasticsearch's {@code
+ * rescore_vector}).
+ *
  * <p>References: Y. A. Malkov, D. A. Yashunin, "Efficient and robust approximate nearest neighbor
  * search using Hierarchical Navigable Small World graphs" (2016, arXiv:1603.09320): level
  * distribution, Algorithm 2 (beam search) and Algorithm 4 (neighbour selection heuristic). L. Patel

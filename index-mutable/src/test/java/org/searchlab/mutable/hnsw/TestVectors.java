@@ -83,17 +83,24 @@ final class TestVectors {
 
   /** How many nodes are reachable from the entry point over the links of every level. */
   static int reachableFromEntry(MutableHnswGraph graph, int idBound) {
-    if (graph.entryNode() < 0) {
-      return 0;
+    int count = 0;
+    for (boolean r : reachable(graph, idBound)) {
+      count += r ? 1 : 0;
     }
+    return count;
+  }
+
+  /** Which nodes are reachable from the entry point over the links of every level. */
+  static boolean[] reachable(MutableHnswGraph graph, int idBound) {
     boolean[] seen = new boolean[idBound];
+    if (graph.entryNode() < 0) {
+      return seen;
+    }
     java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>();
     seen[graph.entryNode()] = true;
     queue.add(graph.entryNode());
-    int count = 0;
     while (!queue.isEmpty()) {
       int node = queue.poll();
-      count++;
       for (int level = 0; level <= graph.level(node); level++) {
         for (int n : graph.neighbors(node, level)) {
           if (!seen[n]) {
@@ -103,6 +110,6 @@ final class TestVectors {
         }
       }
     }
-    return count;
+    return seen;
   }
 }

@@ -1,14 +1,15 @@
 package org.searchlab.server.cli;
 
 import java.time.Duration;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.wal.SyncPolicy;
 import org.searchlab.core.wal.WalConfig;
 import org.searchlab.segmented.SegmentedConfig;
 import picocli.CommandLine.Option;
 
 /**
- * Knobs both stores share: the HNSW graph's M and efConstruction and the write-ahead log. Not
- * thread-safe; picocli fills it once.
+ * Knobs both stores share: the HNSW graph's M and efConstruction, the vector quantization and its
+ * rescoring oversample, and the write-ahead log. Not thread-safe; picocli fills it once.
  */
 final class CommonStoreOptions {
   @Option(
@@ -24,6 +25,28 @@ final class CommonStoreOptions {
           "HNSW candidates explored per insert (efConstruction / beam width), 1-3200; higher is"
               + " more accurate and slower to build. Default: ${DEFAULT-VALUE}.")
   int efConstruction = SegmentedConfig.DEFAULT.hnswBeamWidth();
+
+  @Option(
+      names = "--quantization",
+      description =
+          "What the vector graph search reads: none (float vectors; Elasticsearch hnsw, Vespa"
+              + " float cells) or int8 (int8 codes with the floats kept for rescoring;"
+              + " Elasticsearch int8_hnsw, Vespa int8 cells). Both stores. Default:"
+              + " ${DEFAULT-VALUE}.")
+  String quantization = VectorQuantization.NONE.flag();
+
+  @Option(
+      names = "--oversample",
+      description =
+          "With --quantization int8: candidates rescored with the float vectors per wanted hit"
+              + " (Elasticsearch rescore_vector.oversample), 1-10; higher recovers more recall and"
+              + " reads more floats. Default: ${DEFAULT-VALUE}.")
+  int oversample = VectorQuantization.DEFAULT_OVERSAMPLE;
+
+  /** The {@code --quantization} value, or an error naming it and the allowed ones. */
+  VectorQuantization quantization() {
+    return VectorQuantization.parse(quantization);
+  }
 
   @Option(
       names = "--wal-sync",

@@ -81,6 +81,8 @@ final class MutableOptions {
             .buildThreads(hnswBuildThreads)
             .approximateThreshold(approximateThreshold)
             .filterFirstThreshold(filterFirstThreshold)
+            .quantization(common.quantization())
+            .oversample(common.oversample)
             .build();
     return MutableConfig.builder()
         .hnsw(hnsw)

@@ -117,6 +117,8 @@ final class SegmentedOptions {
         .mergeThreads(mergeThreads)
         .partialUpdateMode(PartialUpdateMode.parse(partialUpdateMode))
         .wal(common.wal())
+        .quantization(common.quantization())
+        .oversample(common.oversample)
         .build();
   }
 }

@@ -157,6 +157,7 @@ public final class ServeCommand implements Callable<Integer> {
             .documentType(documentType)
             .hnswM(common.hnswM)
             .hnswEfConstruction(common.efConstruction)
+            .quantization(common.quantization())
             .limits(http.limits())
             .security(http.security())
             .build();

@@ -6,14 +6,16 @@ import java.util.Map;
 import java.util.Set;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerConfig;
 
 /**
  * Checks a {@code PUT /{index}} body (the benchmark's settings and mapping) against the server's
  * fixed schema and store: the index cannot be reshaped over HTTP, so a mapping that asks for
- * something else (another dimension, similarity, analyzer, HNSW M or ef_construction, or an unknown
- * field) is a 400 naming the value the server has. Stateless and thread-safe.
+ * something else (another dimension, similarity, analyzer, HNSW M or ef_construction, vector
+ * quantization ({@code index_options.type} {@code hnsw} or {@code int8_hnsw}), or an unknown field)
+ * is a 400 naming the value the server has. Stateless and thread-safe.
  */
 final class EsMapping {
   /** The analyzer the shared {@code TextAnalysis} chain implements. */
@@ -124,11 +126,19 @@ final class EsMapping {
     JsonNode opts = def.get("index_options");
     if (opts != null) {
       Json.object(opts, "[embedding.index_options]");
-      if (opts.has("type") && !opts.get("type").asText().equals("hnsw")) {
-        throw new InvalidRequestException(
-            "[embedding.index_options.type] is ["
-                + opts.get("type").asText()
-                + "]; only hnsw over float vectors is supported (no quantization)");
+      if (opts.has("type")) {
+        String t = Json.string(opts.get("type"), "[embedding.index_options.type]");
+        VectorQuantization asked = VectorQuantization.fromEsIndexType(t);
+        if (asked != config.quantization()) {
+          throw new InvalidRequestException(
+              "[embedding.index_options.type] is ["
+                  + t
+                  + "]; this server's store was started with ["
+                  + config.quantization().esIndexType()
+                  + "] (--quantization "
+                  + config.quantization().flag()
+                  + ")");
+        }
       }
       check(opts, "m", config.hnswM(), "--hnsw-m / --m");
       check(opts, "ef_construction", config.hnswEfConstruction(), "--ef-construction");

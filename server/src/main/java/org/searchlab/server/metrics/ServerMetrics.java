@@ -39,6 +39,7 @@ public final class ServerMetrics implements AutoCloseable {
   private final AtomicReference<IndexStats> stats = new AtomicReference<>();
   private final Set<String> memoryParts = ConcurrentHashMap.newKeySet();
   private final Set<String> counterNames = ConcurrentHashMap.newKeySet();
+  private final Set<String> perVectorParts = ConcurrentHashMap.newKeySet();
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
   private SearchIndex index;
@@ -165,6 +166,18 @@ public final class ServerMetrics implements AutoCloseable {
                   stats,
                   r -> value(r, st -> st.memoryBytes().getOrDefault(part, 0L)))
               .description("estimated heap bytes per part of the index")
+              .tag("part", part)
+              .register(registry);
+        }
+      }
+      for (String part : s.vectorBytesPerVector().keySet()) {
+        if (perVectorParts.add(part)) {
+          Gauge.builder(
+                  "searchlab.index.vector.bytes.per.vector",
+                  stats,
+                  r -> value(r, st -> st.vectorBytesPerVector().getOrDefault(part, 0L)))
+              .description(
+                  "bytes each indexed vector costs per representation (float, int8, graph)")
               .tag("part", part)
               .register(registry);
         }

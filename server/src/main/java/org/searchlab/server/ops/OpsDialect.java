@@ -145,6 +145,8 @@ public final class OpsDialect implements Dialect {
     new java.util.TreeMap<>(s.memoryBytes()).forEach(mem::put);
     ObjectNode ctr = o.putObject("counters");
     new java.util.TreeMap<>(s.counters()).forEach(ctr::put);
+    ObjectNode perVector = o.putObject("vector_bytes_per_vector");
+    new java.util.TreeMap<>(s.vectorBytesPerVector()).forEach(perVector::put);
     return o;
   }
 

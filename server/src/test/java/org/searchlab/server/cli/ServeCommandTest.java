@@ -56,6 +56,8 @@ class ServeCommandTest {
     SEGMENTED.put("mergeThreads", "--merge-threads");
     SEGMENTED.put("partialUpdateMode", "--partial-update-mode");
     SEGMENTED.put("wal", "--wal-sync");
+    SEGMENTED.put("quantization", "--quantization");
+    SEGMENTED.put("oversample", "--oversample");
     MUTABLE.put("hnsw", "--hnsw-m");
     MUTABLE.put("wal", "--wal-sync");
     MUTABLE.put("threadsPerSearch", "--threads-per-search");
@@ -69,6 +71,8 @@ class ServeCommandTest {
     HNSW.put("buildThreads", "--build-threads");
     HNSW.put("approximateThreshold", "--approximate-threshold");
     HNSW.put("filterFirstThreshold", "--filter-first-threshold");
+    HNSW.put("quantization", "--quantization");
+    HNSW.put("oversample", "--oversample");
   }
 
   private static TreeSet<String> components(Class<? extends Record> c) {
@@ -111,6 +115,27 @@ class ServeCommandTest {
     assertEquals(SegmentedConfig.DEFAULT, cmd.segmented.config(cmd.common));
     assertEquals(MutableConfig.DEFAULT, cmd.mutable.config(cmd.common));
     assertEquals(100 * 1024 * 1024, ServeCommand.parseSize(cmd.maxContentLength));
+  }
+
+  @Test
+  void quantizationReachesBothStoresAndBadValuesNameTheAllowedOnes() {
+    ServeCommand cmd = new ServeCommand();
+    new CommandLine(cmd).parseArgs("--quantization", "int8_hnsw", "--oversample", "5");
+    assertEquals(
+        org.searchlab.core.VectorQuantization.INT8,
+        cmd.segmented.config(cmd.common).quantization());
+    assertEquals(5, cmd.segmented.config(cmd.common).oversample());
+    assertEquals(
+        org.searchlab.core.VectorQuantization.INT8,
+        cmd.mutable.config(cmd.common).hnsw().quantization());
+    assertEquals(5, cmd.mutable.config(cmd.common).hnsw().oversample());
+    ServeCommand bad = new ServeCommand();
+    new CommandLine(bad).parseArgs("--quantization", "int4");
+    var e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            org.searchlab.core.InvalidRequestException.class, () -> bad.mutable.config(bad.common));
+    assertTrue(
+        e.getMessage().contains("[int4]") && e.getMessage().contains("int8"), e.getMessage());
   }
 
   @Test
