@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.testing.ForkedJvm;
@@ -59,6 +60,8 @@ class WriteAheadLogTest {
     }
   }
 
+  @Tag("restart")
+  @Tag("sigkill")
   @Test
   void survivesSigkill() throws Exception {
     long seed = TestSeeds.seed("WriteAheadLogTest.survivesSigkill");
