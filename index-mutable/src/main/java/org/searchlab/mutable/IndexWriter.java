@@ -18,6 +18,7 @@ import org.searchlab.core.Document;
 import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.StoreStoppedException;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.wal.OperationCodec;
@@ -144,8 +145,8 @@ final class IndexWriter implements AutoCloseable {
     }
   }
 
-  private static IOException stopped(Throwable f) {
-    return new IOException(
+  private static StoreStoppedException stopped(Throwable f) {
+    return new StoreStoppedException(
         "the mutable index writer stopped after a failure ("
             + f
             + "); it accepts no writes until the index is reopened",
@@ -163,7 +164,7 @@ final class IndexWriter implements AutoCloseable {
   }
 
   private void drain() {
-    IOException e = stopped(failure);
+    StoreStoppedException e = stopped(failure);
     for (Task t; (t = queue.poll()) != null; ) {
       switch (t) {
         case Writes w -> w.done.completeExceptionally(e);

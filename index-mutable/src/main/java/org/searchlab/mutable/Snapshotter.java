@@ -1,6 +1,6 @@
 package org.searchlab.mutable;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,11 +147,11 @@ final class Snapshotter {
     static final Loaded NONE = new Loaded(0, new int[0]);
   }
 
-  private static void checkEnd(DataInputStream in) throws IOException {
+  private static void checkEnd(DataInput in) throws IOException {
     // Four bytes remain: the checksum, verified before the body was read.
-    byte[] rest = in.readNBytes(5);
-    if (rest.length != 4) {
-      throw new IOException("snapshot body ends after " + rest.length + " bytes of trailer");
+    int rest = in.skipBytes(5);
+    if (rest != 4) {
+      throw new IOException("snapshot body ends after " + rest + " bytes of trailer");
     }
   }
 }

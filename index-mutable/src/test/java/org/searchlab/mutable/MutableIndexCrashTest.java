@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
@@ -36,6 +37,8 @@ class MutableIndexCrashTest {
   private static final int MAX_UNREAD_OPS = 200 * CrashFeeder.BULK;
   @TempDir Path tmp;
 
+  @Tag("restart")
+  @Tag("sigkill")
   @Test
   void everyAcknowledgedOperationSurvivesSigkill() throws Exception {
     long seed = TestSeeds.seed("MutableIndexCrashTest.sigkill");

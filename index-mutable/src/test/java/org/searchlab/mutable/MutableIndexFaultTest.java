@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -109,16 +110,19 @@ class MutableIndexFaultTest {
     FULL_DISK
   }
 
+  @Tag("restart")
   @Test
   void aFailedFsyncStopsWritesAndARestartKeepsEveryAcknowledgedOne() throws IOException {
     assertStopsAndRecovers(FaultKind.FSYNC);
   }
 
+  @Tag("restart")
   @Test
   void aWriteFailingPartWayStopsWritesAndARestartKeepsEveryAcknowledgedOne() throws IOException {
     assertStopsAndRecovers(FaultKind.PARTIAL_WRITE);
   }
 
+  @Tag("restart")
   @Test
   void aFullDiskStopsWritesAndARestartKeepsEveryAcknowledgedOne() throws IOException {
     assertStopsAndRecovers(FaultKind.FULL_DISK);
@@ -158,6 +162,7 @@ class MutableIndexFaultTest {
    * operation) fails the open and leaves nothing running: the log's files are closed, its syncer
    * thread is gone and the directory is released, so the next open reports the same damage.
    */
+  @Tag("restart")
   @Test
   void aReplayThatFailsClosesWhatTheOpenOpened() throws IOException {
     Path dir = tmp.resolve("poisoned");

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,6 +169,7 @@ class MutableIndexTest {
     }
   }
 
+  @Tag("restart")
   @Test
   void vectorsAreKeptOnceAndEveryGetReturnsThemWhole() throws IOException {
     Path dir = tmp.resolve("idx");
@@ -221,6 +223,7 @@ class MutableIndexTest {
    * tail in other batches than the writer did and builds another graph: its vector answers are held
    * to the exact top-k like any graph's, not to the other approximation's.
    */
+  @Tag("restart")
   @Test
   void snapshotAndWalTailRoundTrip() throws IOException {
     Path dir = tmp.resolve("idx");

@@ -66,6 +66,20 @@ public final class LuceneSegmentedIndex implements SearchIndex {
    */
   public static LuceneSegmentedIndex open(Path dir, Schema schema, SegmentedConfig config)
       throws IOException {
+    return open(dir, schema, config, java.nio.channels.FileChannel::open, d -> d);
+  }
+
+  /**
+   * Opens with the log's files opened through {@code walFiles} and Lucene's directory wrapped by
+   * {@code indexDirectory} (fault injection in tests).
+   */
+  static LuceneSegmentedIndex open(
+      Path dir,
+      Schema schema,
+      SegmentedConfig config,
+      org.searchlab.core.wal.WriteAheadLog.FileOpener walFiles,
+      java.util.function.UnaryOperator<org.apache.lucene.store.Directory> indexDirectory)
+      throws IOException {
     int maxDims = SegmentedOpener.maxDimensions(config);
     if (schema.dimension() > maxDims) {
       throw new InvalidRequestException(
@@ -79,7 +93,7 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     }
     DataDirectory claim = DataDirectory.acquire(dir, "segmented", schema, FORMAT);
     try {
-      SegmentedParts parts = SegmentedOpener.open(dir, config);
+      SegmentedParts parts = SegmentedOpener.open(dir, config, walFiles, indexDirectory);
       LuceneSegmentedIndex index = new LuceneSegmentedIndex(schema, config, parts, claim);
       SegmentedOpener.recover(parts, index.writer, config);
       return index;

@@ -68,6 +68,19 @@ final class SegmentedOpener {
    * manager to the version map and the refresh counters. On failure it releases what it opened.
    */
   static SegmentedParts open(Path dir, SegmentedConfig config) throws IOException {
+    return open(dir, config, java.nio.channels.FileChannel::open, d -> d);
+  }
+
+  /**
+   * {@link #open(Path, SegmentedConfig)} with the log's files opened through {@code walFiles} and
+   * Lucene's directory wrapped by {@code indexDirectory}: the seams of fault-injection tests.
+   */
+  static SegmentedParts open(
+      Path dir,
+      SegmentedConfig config,
+      WriteAheadLog.FileOpener walFiles,
+      java.util.function.UnaryOperator<Directory> indexDirectory)
+      throws IOException {
     Files.createDirectories(dir);
     ExecutorService hnswMergeExecutor =
         config.hnswMergeWorkers() > 1
@@ -77,14 +90,14 @@ final class SegmentedOpener {
         new org.searchlab.core.BackgroundErrors("segmented index in " + dir);
     CountingMergeScheduler mergeScheduler =
         new CountingMergeScheduler(config.mergeThreads(), errors);
-    Directory directory = FSDirectory.open(dir.resolve("index"));
+    Directory directory = indexDirectory.apply(FSDirectory.open(dir.resolve("index")));
     IndexWriter writer = null;
     WriteAheadLog log = null;
     ExecutorService searchExecutor = null;
     try {
       writer = new IndexWriter(directory, writerConfig(config, mergeScheduler, hnswMergeExecutor));
       long committed = committedSerial(writer);
-      log = WriteAheadLog.open(dir.resolve("wal"), config.wal());
+      log = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
       // If the log was lost or trimmed past the commit, never reuse the commit's serials.
       log.advanceTo(committed + 1);
       searchExecutor =

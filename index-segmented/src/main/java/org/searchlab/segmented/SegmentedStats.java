@@ -68,6 +68,18 @@ final class SegmentedStats {
     };
   }
 
+  /**
+   * The writer's buffered bytes; 0 once Lucene closed it after a tragic failure, so that stats (and
+   * {@code /metrics}) keep answering while {@code health()} reports the stop.
+   */
+  private static long indexingBufferBytes(org.apache.lucene.index.IndexWriter writer) {
+    try {
+      return writer.ramBytesUsed();
+    } catch (org.apache.lucene.store.AlreadyClosedException closed) {
+      return 0;
+    }
+  }
+
   /** The report of {@link org.searchlab.core.SearchIndex#stats()}. */
   static IndexStats report(SegmentedParts parts) throws IOException {
     SegmentedStats c = parts.stats;
@@ -86,7 +98,7 @@ final class SegmentedStats {
                 info.info.name, sr.maxDoc(), sr.numDeletedDocs(), info.sizeInBytes()));
       }
       Map<String, Long> memory = new LinkedHashMap<>();
-      memory.put("indexing_buffer", parts.indexWriter.ramBytesUsed());
+      memory.put("indexing_buffer", indexingBufferBytes(parts.indexWriter));
       memory.put("version_map", parts.versionMap.ramBytesUsed());
       Map<String, Long> counters = new LinkedHashMap<>();
       counters.put("refreshes", c.refreshes.get());

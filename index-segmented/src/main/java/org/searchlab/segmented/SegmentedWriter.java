@@ -11,6 +11,7 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
 import org.searchlab.core.DocumentExistsException;
@@ -18,6 +19,7 @@ import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
+import org.searchlab.core.StoreStoppedException;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.WriteResult.Outcome;
 import org.searchlab.core.wal.OperationCodec;
@@ -50,8 +52,10 @@ import org.searchlab.core.wal.WriteAheadLog;
  *
  * <p>Fail-stop: if the log write or sync fails, the log stops (see {@link WriteAheadLog}) and so
  * does this writer: no later write is acknowledged and nothing is committed, since Lucene may hold
- * the write whose record failed. Until the store is reopened (which rolls Lucene back to its last
- * commit and replays the log) reads may see that one unacknowledged write.
+ * the write whose record failed. The same when Lucene's writer hits a tragic failure (it closes
+ * itself). Later writes are refused with {@link StoreStoppedException} before they touch Lucene.
+ * Until the store is reopened (which rolls Lucene back to its last commit and replays the log)
+ * reads may see the unacknowledged writes that were in flight when the failure happened.
  *
  * <p>Thread safety: any number of threads call {@link #write}, {@link #bulk}, {@link #realTimeGet},
  * {@link #flush()} and {@link #forceMerge} concurrently. Writes to one id are serialised by its
@@ -167,6 +171,9 @@ final class SegmentedWriter {
     ReentrantLock stripe = stripe(op.id());
     stripe.lock();
     try {
+      // A stopped store changes nothing more: without this check every refused write would still
+      // reach Lucene (and so searches) before the log refused it.
+      throwIfStopped(null);
       Change change = plan(op);
       if (change.outcome == Outcome.NOT_FOUND || change.outcome == Outcome.NOOP) {
         if (change.outcome == Outcome.NOOP) {
@@ -184,6 +191,9 @@ final class SegmentedWriter {
           // Lucene refused the document (non-aborting: the old version stays, nothing is logged).
           throw new InvalidRequestException(
               "document '" + op.id() + "' is refused by the index: " + e.getMessage());
+        } catch (AlreadyClosedException e) {
+          throwIfStopped(e); // Lucene closed its writer after a tragic failure meanwhile
+          throw e;
         }
         serial = wal.write(record);
         logBytesSinceCommit.addAndGet(record.length + 16L);
@@ -194,6 +204,31 @@ final class SegmentedWriter {
     } finally {
       stripe.unlock();
     }
+  }
+
+  /**
+   * Throws {@link StoreStoppedException} if the log stopped or Lucene's writer hit a tragic failure
+   * (an I/O error in a flush or merge: Lucene then closes it): the store accepts no writes until it
+   * is reopened, which rolls Lucene back to its last commit and replays the log.
+   */
+  private void throwIfStopped(Throwable seen) throws StoreStoppedException {
+    Optional<IOException> walFailure = wal.failure();
+    Throwable tragedy = writer.getTragicException();
+    if (walFailure.isEmpty() && tragedy == null) {
+      return;
+    }
+    StoreStoppedException e =
+        new StoreStoppedException(
+            "the segmented store stopped after "
+                + (walFailure.isPresent()
+                    ? "its write-ahead log failed (" + walFailure.get() + ")"
+                    : "Lucene's index writer failed (" + tragedy + ")")
+                + "; it accepts no writes until it is restarted",
+            walFailure.isPresent() ? walFailure.get() : tragedy);
+    if (seen != null) {
+      e.addSuppressed(seen);
+    }
+    throw e;
   }
 
   /**

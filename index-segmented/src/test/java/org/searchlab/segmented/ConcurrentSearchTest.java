@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Filter;
@@ -31,6 +32,7 @@ class ConcurrentSearchTest {
 
   @TempDir Path tmp;
 
+  @Tag("restart")
   @Test
   void concurrentEqualsSequential() throws IOException {
     long seed = TestSeeds.seed("ConcurrentSearchTest.concurrentEqualsSequential");

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
@@ -29,6 +30,8 @@ import org.searchlab.testing.data.SyntheticCorpus;
 class CrashSafetyTest {
   @TempDir Path tmp;
 
+  @Tag("restart")
+  @Tag("sigkill")
   @Test
   void sigkillDuringFeedKeepsEveryAcknowledgedWrite() throws Exception {
     long seed = TestSeeds.seed("CrashSafetyTest.sigkill");

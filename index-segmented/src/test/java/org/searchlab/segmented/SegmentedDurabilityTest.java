@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
@@ -29,6 +30,7 @@ import org.searchlab.testing.data.SyntheticCorpus;
 class SegmentedDurabilityTest {
   @TempDir Path tmp;
 
+  @Tag("restart")
   @Test
   void aDimensionAboveLucenesLimitIsRefusedAtOpenAndTheDirectoryStaysUsable() throws IOException {
     Path dir = tmp.resolve("idx");
@@ -49,6 +51,7 @@ class SegmentedDurabilityTest {
     }
   }
 
+  @Tag("restart")
   @Test
   void theLogStaysUnderTheFlushThresholdWithoutFlushesAndACloseLeavesNothingToReplay()
       throws IOException {
@@ -89,6 +92,7 @@ class SegmentedDurabilityTest {
   /**
    * A crash before the size threshold: the restart replays, then commits, so the next one does not.
    */
+  @Tag("restart")
   @Test
   void aRestartThatReplayedCommitsSoTheNextCrashReplaysNothingAgain() throws IOException {
     SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("SegmentedDurability.replay"), 16);

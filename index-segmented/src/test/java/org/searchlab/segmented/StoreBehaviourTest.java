@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
@@ -93,6 +94,7 @@ class StoreBehaviourTest {
     }
   }
 
+  @Tag("restart")
   @Test
   void docValuesUpdatesRewriteOnlyAttributesAndSurviveReopen() throws IOException {
     SyntheticCorpus corpus = corpus("docvalues");
@@ -142,6 +144,7 @@ class StoreBehaviourTest {
     }
   }
 
+  @Tag("restart")
   @Test
   void flushCommitsTheSerialAndTrimsTheLog() throws IOException {
     SyntheticCorpus corpus = corpus("flush");

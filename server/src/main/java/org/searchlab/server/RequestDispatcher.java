@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.StoreStoppedException;
 
 /**
  * The last handler of a pipeline: it checks a request ({@link RequestGuard}), picks the dialect,
@@ -33,7 +34,8 @@ import org.searchlab.core.InvalidRequestException;
  * has its own dispatcher and carries one request.
  *
  * <p>A malformed request (the decoder failed) is answered, then the connection closes: the decoder
- * cannot find the next request's start. Every {@link Throwable} a dialect throws becomes one 500,
+ * cannot find the next request's start. A write to a store that stopped after a failure ({@link
+ * StoreStoppedException}) is a 503. Every other {@link Throwable} a dialect throws becomes one 500,
  * counted and logged once; the executor thread lives on.
  *
  * <p>Thread safety: one instance per channel. {@link #pending}, {@link #busy} and {@link #closing}
@@ -229,6 +231,14 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
       ServerLog.warn(
           "400 " + api.method() + " " + Text.quote(api.path()) + ": " + Text.quote(e.getMessage()));
       return error(dialect, api, 400, "illegal_argument_exception", e.getMessage());
+    } catch (StoreStoppedException e) {
+      // The store's log or writer failed (a full disk, an I/O error): it refuses writes until it
+      // is restarted. Not a bug of this request, so not a 500; 503 with Elasticsearch's type for a
+      // write to a failed shard, the reason naming the failure. /health says the same.
+      routing.metrics().refused("store_stopped");
+      ServerLog.warn(
+          "503 " + api.method() + " " + Text.quote(api.path()) + ": " + Text.quote(e.getMessage()));
+      return error(dialect, api, 503, "unavailable_shards_exception", e.getMessage());
     } catch (Throwable e) {
       // The task boundary: a StackOverflowError or a bug answers 500 once, and the thread lives.
       routing.metrics().refused("internal_error");

@@ -61,6 +61,19 @@ final class ServerFixture implements AutoCloseable {
     }
   }
 
+  /** Serves {@code index} (already open in {@code dir}, which the fixture deletes on close). */
+  static ServerFixture serve(Path dir, SearchIndex index) throws Exception {
+    try {
+      return new ServerFixture(
+          dir,
+          index,
+          SearchServer.start(ServerConfig.builder().port(0).build(), index, Optional.empty()));
+    } catch (Exception e) {
+      index.close();
+      throw e;
+    }
+  }
+
   int port() {
     return server.port();
   }

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,6 +169,7 @@ public abstract class BaseWriteContractTestCase {
   // ---------------------------------------------------------------------------------------------
   // Durability
 
+  @Tag("restart")
   @Test
   public void reopenKeepsAcknowledgedWrites() throws IOException {
     Path dir = tmp.resolve("idx");
@@ -289,6 +291,7 @@ public abstract class BaseWriteContractTestCase {
    * back from a restart as another document. Refused with the field named; a valid pair (an emoji)
    * survives a restart byte for byte.
    */
+  @Tag("restart")
   @Test
   public void loneSurrogatesAreRejectedAndPairsSurviveARestart() throws IOException {
     Path dir = tmp.resolve("idx");

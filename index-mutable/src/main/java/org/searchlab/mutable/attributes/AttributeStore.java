@@ -1,6 +1,6 @@
 package org.searchlab.mutable.attributes;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
@@ -209,7 +209,7 @@ public final class AttributeStore {
   }
 
   /** Reads into an empty store; {@code live} says which ids are documents (their bits are set). */
-  public void read(DataInputStream in, java.util.function.IntPredicate live, int idLimit)
+  public void read(DataInput in, java.util.function.IntPredicate live, int idLimit)
       throws IOException {
     int n = in.readInt();
     for (int i = 0; i < n; i++) {

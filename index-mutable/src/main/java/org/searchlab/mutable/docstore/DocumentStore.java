@@ -1,6 +1,6 @@
 package org.searchlab.mutable.docstore;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,7 +74,7 @@ public final class DocumentStore {
   }
 
   /** Reads into an empty store; calls {@code loaded} with every local id read. */
-  public void read(DataInputStream in, java.util.function.IntConsumer loaded) throws IOException {
+  public void read(DataInput in, java.util.function.IntConsumer loaded) throws IOException {
     int n = in.readInt();
     for (int i = 0; i < n; i++) {
       int d = in.readInt();

@@ -1,11 +1,8 @@
 package org.searchlab.mutable.hnsw;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -13,8 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
+import org.searchlab.mutable.snapshot.ChannelInput;
 
 /**
  * The snapshot file of a {@link MutableHnswGraph}: graph and vectors, loadable without graph work.
@@ -85,11 +82,10 @@ final class HnswSnapshot {
   }
 
   static MutableHnswGraph read(Path file, HnswConfig config) throws IOException {
-    CRC32C crc = new CRC32C();
-    try (InputStream is = Files.newInputStream(file);
-        CheckedInputStream checked =
-            new CheckedInputStream(new BufferedInputStream(is, 1 << 16), crc);
-        DataInputStream in = new DataInputStream(checked)) {
+    // Read in large chunks with one CRC update per chunk (ChannelInput): through a DataInputStream
+    // over checked, buffered streams each of the file's ~400 million values for 1M documents cost
+    // a locked read and a CRC call of its own, and the load ran at 180 MB/s.
+    try (ChannelInput in = new ChannelInput(file)) {
       if (in.readLong() != MAGIC) {
         throw new IOException(file + " is not an HNSW snapshot (bad magic)");
       }
@@ -119,9 +115,7 @@ final class HnswSnapshot {
         if (top < 0) {
           continue;
         }
-        for (int i = 0; i < dimension; i++) {
-          v[i] = in.readFloat();
-        }
+        in.readFloats(v, 0, dimension);
         vectors.set(node, v);
         int[][] lists = new int[top + 1][];
         float[][] scores = new float[top + 1][];
@@ -139,7 +133,7 @@ final class HnswSnapshot {
         }
         graph.adjacency().publishNode(node, lists, scores);
       }
-      long expected = crc.getValue();
+      long expected = in.checksum();
       long stored = in.readLong();
       if (stored != expected) {
         throw new IOException(

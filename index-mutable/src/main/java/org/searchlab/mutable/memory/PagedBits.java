@@ -1,6 +1,6 @@
 package org.searchlab.mutable.memory;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 
@@ -96,7 +96,7 @@ public final class PagedBits {
     words.write(out, (nBits + 63) >>> 6);
   }
 
-  public void read(DataInputStream in) throws IOException {
+  public void read(DataInput in) throws IOException {
     count = in.readInt();
     words.read(in);
   }

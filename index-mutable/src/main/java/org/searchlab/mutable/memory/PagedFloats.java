@@ -1,6 +1,6 @@
 package org.searchlab.mutable.memory;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 
@@ -38,7 +38,7 @@ public final class PagedFloats {
     bits.write(out, n);
   }
 
-  public void read(DataInputStream in) throws IOException {
+  public void read(DataInput in) throws IOException {
     bits.read(in);
   }
 }

@@ -4,7 +4,7 @@ import static org.searchlab.mutable.memory.Pages.PAGE_MASK;
 import static org.searchlab.mutable.memory.Pages.PAGE_SHIFT;
 import static org.searchlab.mutable.memory.Pages.PAGE_SIZE;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -91,7 +91,7 @@ public final class PagedInts {
   }
 
   /** Reads what {@link #write} wrote, into an empty column. Writer only. */
-  public void read(DataInputStream in) throws IOException {
+  public void read(DataInput in) throws IOException {
     int n = in.readInt();
     for (int i = 0; i < n; i++) {
       set(i, in.readInt());

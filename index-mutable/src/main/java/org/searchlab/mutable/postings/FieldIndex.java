@@ -1,6 +1,6 @@
 package org.searchlab.mutable.postings;
 
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.HashMap;
@@ -188,7 +188,7 @@ public final class FieldIndex {
   }
 
   /** Reads what {@link #write} wrote into an empty field index. */
-  public void read(DataInputStream in) throws IOException {
+  public void read(DataInput in) throws IOException {
     String stored = in.readUTF();
     if (!stored.equals(name)) {
       throw new IOException("snapshot field '" + stored + "' where '" + name + "' belongs");

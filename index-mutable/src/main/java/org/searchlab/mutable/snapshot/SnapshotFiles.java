@@ -2,7 +2,7 @@ package org.searchlab.mutable.snapshot;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
+import java.io.DataInput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +44,7 @@ public final class SnapshotFiles {
   /** Reads a snapshot body. */
   @FunctionalInterface
   public interface Reader {
-    void read(DataInputStream in) throws IOException;
+    void read(DataInput in) throws IOException;
   }
 
   public static Path mainFile(Path dir, long serial) {
@@ -132,8 +132,9 @@ public final class SnapshotFiles {
     if (stored != (int) crc.getValue()) {
       throw new IOException("snapshot " + file + " fails its CRC-32C check");
     }
-    try (DataInputStream in =
-        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+    // The body is read in large chunks (ChannelInput): per-value reads through a buffered stream
+    // cost a lock each, and a large index's postings are hundreds of millions of values.
+    try (ChannelInput in = new ChannelInput(file)) {
       if (in.readInt() != MAGIC) {
         throw new IOException(file + " is not a mutable index snapshot");
       }

@@ -74,6 +74,11 @@ public final class ServerMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder("searchlab.index.last.serial", stats, s -> value(s, IndexStats::lastSerial))
         .register(registry);
+    Gauge.builder("searchlab.index.writable", searchIndex, i -> i.health().writable() ? 1 : 0)
+        .description(
+            "1 while the store accepts writes; 0 once its writer or write-ahead log stopped after"
+                + " a failure (GET /health says which)")
+        .register(registry);
   }
 
   private static double value(
@@ -125,7 +130,8 @@ public final class ServerMetrics implements AutoCloseable {
   /**
    * Counts a connection-level refusal or failure: {@code reason} is {@code internal_error} (a
    * {@code Throwable} at the task boundary, answered 500), {@code too_many_connections}, {@code
-   * read_timeout}, {@code idle_timeout}, {@code queue_timeout} or {@code malformed}.
+   * read_timeout}, {@code idle_timeout}, {@code queue_timeout}, {@code malformed} or {@code
+   * store_stopped} (a write to a store that stopped after a failure, answered 503).
    */
   public void refused(String reason) {
     counter("searchlab.server.refused", "reason", reason, "outcome", "closed_or_answered")

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +83,7 @@ class WalFaultTest {
     }
   }
 
+  @Tag("restart")
   @Test
   void aWriteThatFailsPartWayStopsTheLogAndRecoveryKeepsEveryAcknowledgedRecord(TestInfo info)
       throws IOException {

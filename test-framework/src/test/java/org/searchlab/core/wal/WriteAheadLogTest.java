@@ -2,6 +2,7 @@ package org.searchlab.core.wal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.testing.ForkedJvm;
@@ -59,6 +61,8 @@ class WriteAheadLogTest {
     }
   }
 
+  @Tag("restart")
+  @Tag("sigkill")
   @Test
   void survivesSigkill() throws Exception {
     long seed = TestSeeds.seed("WriteAheadLogTest.survivesSigkill");
@@ -267,6 +271,27 @@ class WriteAheadLogTest {
         Thread.sleep(5);
       }
       assertEquals(200, wal.syncedSerial(), "the background fsync caught up");
+    }
+  }
+
+  @Test
+  void closeReturnsOnlyOnceTheSyncerThreadEnded() throws Exception {
+    // Syncs every millisecond, so a close usually meets the syncer running or about to run.
+    WalConfig async =
+        WalConfig.builder()
+            .syncPolicy(SyncPolicy.ASYNC)
+            .asyncInterval(Duration.ofMillis(1))
+            .build();
+    for (int round = 0; round < 50; round++) {
+      String name = "wal-async-sync syncer-" + round;
+      try (WriteAheadLog wal = WriteAheadLog.open(tmp.resolve("syncer-" + round), async)) {
+        for (int i = 0; i < 20; i++) {
+          wal.append(new byte[64]);
+        }
+      }
+      for (Thread t : Thread.getAllStackTraces().keySet()) {
+        assertFalse(t.getName().equals(name) && t.isAlive(), "round " + round + ": " + t);
+      }
     }
   }
 
