@@ -39,8 +39,29 @@ final class QualityCheck {
       boolean filtered,
       Map<String, List<List<String>>> answers,
       List<List<String>> pairs) {
+    return evaluate(truths(exact, queries, type, filtered), answers, pairs);
+  }
+
+  /**
+   * The exact top-10 of every query, for callers that evaluate several sets of answers to the same
+   * queries (the exact hybrid answer scores the whole corpus: worth computing once).
+   */
+  static List<ExactAnswer> truths(
+      ExactSearch exact, List<BenchQuery> queries, QueryType type, boolean filtered) {
+    return IntStream.range(0, queries.size())
+        .parallel()
+        .mapToObj(i -> exact.answer(queries.get(i), type, filtered, K))
+        .toList();
+  }
+
+  /**
+   * As {@link #evaluate(ExactSearch, List, QueryType, boolean, Map, List)}, against exact answers
+   * computed once ({@link #truths}).
+   */
+  static Result evaluate(
+      List<ExactAnswer> truths, Map<String, List<List<String>>> answers, List<List<String>> pairs) {
     List<String> names = List.copyOf(answers.keySet());
-    int nq = queries.size();
+    int nq = truths.size();
     // per query: [recall per name, recallIds per name, overlap per pair, overlapIds per pair]
     List<List<String>> exactIds =
         new java.util.ArrayList<>(java.util.Collections.nCopies(nq, null));
@@ -49,7 +70,7 @@ final class QualityCheck {
             .parallel()
             .mapToObj(
                 i -> {
-                  ExactAnswer truth = exact.answer(queries.get(i), type, filtered, K);
+                  ExactAnswer truth = truths.get(i);
                   List<String> truthIds = truth.ids();
                   exactIds.set(i, truthIds);
                   double[] v = new double[2 * names.size() + 2 * pairs.size()];
