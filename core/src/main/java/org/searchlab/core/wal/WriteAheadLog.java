@@ -77,6 +77,7 @@ public final class WriteAheadLog implements Closeable {
               r -> {
                 Thread t = new Thread(r, "wal-async-sync " + dir.getFileName());
                 t.setDaemon(true);
+                syncerThread = t;
                 return t;
               });
       long ms = config.asyncInterval().toMillis();
@@ -462,6 +463,9 @@ public final class WriteAheadLog implements Closeable {
     return sum;
   }
 
+  /** The syncer's thread (its executor makes at most one), for close to wait until it ends. */
+  private volatile Thread syncerThread;
+
   /**
    * Cancels the periodic sync and waits for a running one to finish. Not {@code shutdownNow}: an
    * interrupt during {@code force} closes the file channel under the writer (NIO's
@@ -474,6 +478,12 @@ public final class WriteAheadLog implements Closeable {
     try {
       if (!asyncSyncer.awaitTermination(30, TimeUnit.SECONDS)) {
         asyncSyncer.shutdownNow();
+      }
+      // The executor counts as terminated once its worker has left the task loop, a moment
+      // before the thread itself ends (a close under load returned with it still alive).
+      Thread t = syncerThread;
+      if (t != null) {
+        t.join(TimeUnit.SECONDS.toMillis(30));
       }
     } catch (InterruptedException e) {
       asyncSyncer.shutdownNow();
