@@ -23,9 +23,9 @@ import org.searchlab.core.Schema;
  * The segmented store's counters and the {@link IndexStats} report built from them and from the
  * current reader: one {@link IndexStats.SegmentStats} per segment of the last refresh, memory
  * ({@code indexing_buffer}, {@code version_map}) and the counters {@code refreshes}, {@code
- * last_refresh_epoch_ms}, {@code flushes}, {@code merges_running}, {@code merges_done}, {@code
- * docvalues_updates}, {@code reindex_updates}, {@code noops}, {@code replayed_operations}, {@code
- * wal_fsyncs}, {@code version_map_entries}.
+ * last_refresh_epoch_ms}, {@code flushes}, {@code merges_running}, {@code merges_pending}, {@code
+ * merges_done}, {@code docvalues_updates}, {@code reindex_updates}, {@code noops}, {@code
+ * replayed_operations}, {@code wal_fsyncs}, {@code version_map_entries}.
  *
  * <p>Thread-safe: the counters are atomics or volatile, bumped by the writer, the opener and the
  * searcher manager's refresh listener; a report reads them without locks, so its numbers are each
@@ -106,6 +106,9 @@ final class SegmentedStats {
       counters.put("flushes", c.flushes.get());
       counters.put("size_flushes", c.sizeFlushes.get());
       counters.put("merges_running", parts.mergeScheduler.running());
+      // Merges the policy chose that no merge thread runs yet: with merges_running, 0 and 0
+      // means the index's structure is settled (what the experiment waits for after a feed).
+      counters.put("merges_pending", parts.indexWriter.hasPendingMerges() ? 1L : 0L);
       counters.put("merges_done", parts.mergeScheduler.done());
       counters.put("docvalues_updates", c.docValuesUpdates.get());
       counters.put("reindex_updates", c.reindexUpdates.get());

@@ -78,6 +78,8 @@ class SegmentCountTest {
       assertEquals(1, stats.segmentCount());
       assertEquals(batches * 40, stats.segments().get(0).docs());
       assertTrue(stats.counter("merges_done") >= 1);
+      assertEquals(0, stats.counter("merges_running"), "force-merge returned: " + stats.counters());
+      assertEquals(0, stats.counter("merges_pending"), "force-merge returned: " + stats.counters());
       assertEquals(
           batches * 40,
           index.search(SearchRequest.builder().hits(0).build()).total().value(),

@@ -178,6 +178,64 @@ public final class ServerAdmin {
   }
 
   /**
+   * Waits until the index has no merge running or pending, polling every {@code POLL}: searchlab's
+   * {@code merges_running} and {@code merges_pending} counters of {@code GET /_admin/stats}, else
+   * {@code merges.current} of {@code GET /product/_stats/merge} (Elasticsearch, OpenSearch). Two
+   * idle polls in a row count as settled, since a finished merge can make the policy choose the
+   * next one. Returns at once for an engine that reports neither.
+   *
+   * @param max how long to wait at most
+   * @return the seconds waited, or -1 when the engine does not report its merges
+   * @throws IOException when merges still run after {@code max}
+   */
+  public double awaitMerges(Duration max) throws IOException, InterruptedException {
+    if (kind == Kind.VESPA) {
+      return -1;
+    }
+    long t0 = System.nanoTime();
+    int idle = 0;
+    while (true) {
+      Long busy = mergesInFlight();
+      if (busy == null) {
+        return -1;
+      }
+      idle = busy == 0 ? idle + 1 : 0;
+      double waited = (System.nanoTime() - t0) / 1e9;
+      if (idle == 2) {
+        return waited;
+      }
+      if (waited > max.toSeconds()) {
+        throw new IOException(
+            String.format(
+                "merges still running after %.0f s (%d in flight)", waited, busy.longValue()));
+      }
+      Thread.sleep(MERGE_POLL.toMillis());
+    }
+  }
+
+  private static final Duration MERGE_POLL = Duration.ofMillis(500);
+
+  /** Merges running or pending, or null when the engine does not say. */
+  private Long mergesInFlight() throws IOException, InterruptedException {
+    JsonNode counters = adminStats().path("counters");
+    if (counters.path("merges_running").isNumber()) {
+      return counters.path("merges_running").asLong() + counters.path("merges_pending").asLong();
+    }
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_stats/merge"))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .GET()
+            .build();
+    HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      return null;
+    }
+    JsonNode current =
+        Json.MAPPER.readTree(r.body()).path("_all").path("total").path("merges").path("current");
+    return current.isNumber() ? current.asLong() : null;
+  }
+
+  /**
    * The searchable segment count, {@code indices.product.shards.0[0].num_search_segments} of {@code
    * GET /product/_segments}, or {@code null} when the server does not report it.
    */

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,9 @@ final class Servers implements AutoCloseable {
   private final Map<Variant, Session> sessions = new LinkedHashMap<>();
   private final Map<String, Session> writers = new LinkedHashMap<>();
   private final Map<Variant, Integer> segments = new LinkedHashMap<>();
+
+  /** How long the merges a feed started may run on after it before the run gives up. */
+  private static final Duration MERGE_SETTLE = Duration.ofMinutes(20);
 
   private Servers() {}
 
@@ -168,7 +172,21 @@ final class Servers implements AutoCloseable {
       ctx.progress.fed(feed.docs(), feed.seconds());
       s.admin.refresh();
       s.admin.flush();
+      // Merges the feed started go on in the background after its last write: the queries are
+      // measured on the index they leave (and without their CPU), so wait for them, then make
+      // their result searchable and committed (the force-merged copy starts from that commit).
+      double merging = s.admin.awaitMerges(MERGE_SETTLE);
+      if (merging > 0) {
+        s.admin.refresh();
+        s.admin.flush();
+      }
       Integer n = s.admin.segments();
+      if (merging >= 0) {
+        ctx.progress.step(
+            Phases.FEED,
+            String.format(
+                "%s: merges settled %.1f s after the feed, %s segments", v.label(), merging, n));
+      }
       segments.put(v, n);
       if (v == Variant.SEGMENTED_FORCEMERGED) {
         segments.put(Variant.SEGMENTED, n);
