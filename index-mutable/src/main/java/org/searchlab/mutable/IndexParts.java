@@ -40,6 +40,21 @@ final class IndexParts {
   /** Puts (and updates) whose text was unchanged: applied in place, no postings touched. */
   final AtomicLong unchangedTextPuts = new AtomicLong();
 
+  /**
+   * Where the writer thread's time goes, in nanoseconds summed over its batches: checking which ids
+   * exist (the outcomes), writing and syncing the log, applying the operations (postings,
+   * attributes, documents; text the caller did not analyse) and linking the batch's new graph
+   * nodes. What they leave of the wall time the writer waited for work. The callers' threads encode
+   * the log records and analyse new documents' text before they queue them.
+   */
+  final AtomicLong writerBatches = new AtomicLong();
+
+  final AtomicLong writerCheckNanos = new AtomicLong();
+  final AtomicLong writerLogWriteNanos = new AtomicLong();
+  final AtomicLong writerLogSyncNanos = new AtomicLong();
+  final AtomicLong writerApplyNanos = new AtomicLong();
+  final AtomicLong writerGraphNanos = new AtomicLong();
+
   IndexParts(VectorPart vectors) {
     this.vectors = vectors;
   }

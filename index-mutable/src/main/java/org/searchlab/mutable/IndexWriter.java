@@ -84,8 +84,26 @@ final class IndexWriter implements AutoCloseable {
 
   private sealed interface Task {}
 
-  private record Writes(List<Operation> ops, CompletableFuture<List<BulkItemResult>> done)
+  /**
+   * A request's operations with the work done for them on the caller's thread: each one's log
+   * record, and the analysed text of a put of an id that was absent when it was submitted (null
+   * elsewhere). Both are pure functions of the operation, so the writer thread, the one serial
+   * stage of the store's writes, only logs and applies, while the next request is prepared beside
+   * it.
+   */
+  private record Writes(
+      List<Operation> ops,
+      List<byte[]> payloads,
+      Analyzed[] analyzed,
+      CompletableFuture<List<BulkItemResult>> done)
       implements Task {}
+
+  /** The analysed title and description of a put, in token order. */
+  record Analyzed(List<String> title, List<String> description) {
+    static Analyzed of(Document d) {
+      return new Analyzed(TextAnalysis.tokens(d.title()), TextAnalysis.tokens(d.description()));
+    }
+  }
 
   private record Control(Callable<?> body, CompletableFuture<Object> done) implements Task {}
 
@@ -109,7 +127,19 @@ final class IndexWriter implements AutoCloseable {
    */
   List<BulkItemResult> submit(List<Operation> ops) throws IOException {
     CompletableFuture<List<BulkItemResult>> done = new CompletableFuture<>();
-    enqueue(new Writes(ops, done));
+    List<byte[]> payloads = new ArrayList<>(ops.size());
+    Analyzed[] analyzed = new Analyzed[ops.size()];
+    for (int i = 0; i < ops.size(); i++) {
+      Operation op = ops.get(i);
+      payloads.add(OperationCodec.encode(op));
+      // A put of an absent id will be analysed; one of a present id is usually a refeed of the
+      // same text, applied in place without analysis, so that is left to the writer. A wrong guess
+      // (the id comes or goes meanwhile) only moves the work back to the writer or wastes it.
+      if (op instanceof Operation.Put p && parts.ids.lookup(p.id()) < 0) {
+        analyzed[i] = Analyzed.of(p.document());
+      }
+    }
+    enqueue(new Writes(ops, payloads, analyzed, done));
     return await(done);
   }
 
@@ -237,14 +267,17 @@ final class IndexWriter implements AutoCloseable {
 
   private void process(List<Writes> batch) {
     boolean logging = false;
+    long t0 = System.nanoTime();
     try {
       Map<String, Boolean> exists = new HashMap<>();
       List<byte[]> payloads = new ArrayList<>();
       List<Operation> toApply = new ArrayList<>();
+      List<Analyzed> analyses = new ArrayList<>();
       List<List<BulkItemResult>> results = new ArrayList<>();
       List<int[]> logged = new ArrayList<>(); // (batch index, op index) of each logged op
       for (int b = 0; b < batch.size(); b++) {
-        List<Operation> ops = batch.get(b).ops;
+        Writes w = batch.get(b);
+        List<Operation> ops = w.ops;
         List<BulkItemResult> rs = new ArrayList<>(ops.size());
         for (int i = 0; i < ops.size(); i++) {
           Operation op = ops.get(i);
@@ -256,8 +289,9 @@ final class IndexWriter implements AutoCloseable {
           WriteResult.Outcome outcome = outcome(op, present);
           rs.add(BulkItemResult.ok(op, new WriteResult(op.id(), 0, outcome)));
           if (outcome != WriteResult.Outcome.NOT_FOUND) {
-            payloads.add(OperationCodec.encode(op));
+            payloads.add(w.payloads.get(i));
             toApply.add(op);
+            analyses.add(w.analyzed[i]);
             logged.add(new int[] {b, i});
             exists.put(op.id(), !(op instanceof Operation.Delete));
           }
@@ -266,18 +300,30 @@ final class IndexWriter implements AutoCloseable {
       }
       if (!payloads.isEmpty()) {
         logging = true;
+        long t1 = System.nanoTime();
         long last = wal.writeAll(payloads);
+        long t2 = System.nanoTime();
         wal.sync(last);
+        long t3 = System.nanoTime();
         long first = last - payloads.size() + 1;
+        long t4;
         lock.lock();
         try {
           for (int i = 0; i < toApply.size(); i++) {
-            apply(toApply.get(i), first + i);
+            apply(toApply.get(i), first + i, analyses.get(i));
           }
+          t4 = System.nanoTime();
           finishBatch(last);
         } finally {
           lock.unlock();
         }
+        long t5 = System.nanoTime();
+        parts.writerBatches.incrementAndGet();
+        parts.writerCheckNanos.addAndGet(t1 - t0);
+        parts.writerLogWriteNanos.addAndGet(t2 - t1);
+        parts.writerLogSyncNanos.addAndGet(t3 - t2);
+        parts.writerApplyNanos.addAndGet(t4 - t3);
+        parts.writerGraphNanos.addAndGet(t5 - t4);
         for (int i = 0; i < logged.size(); i++) {
           int[] at = logged.get(i);
           BulkItemResult r = results.get(at[0]).get(at[1]);
@@ -316,8 +362,13 @@ final class IndexWriter implements AutoCloseable {
 
   /** Applies one logged operation (writer thread, lock held, or replay while opening). */
   void apply(Operation op, long serial) {
+    apply(op, serial, null);
+  }
+
+  /** {@link #apply(Operation, long)} with a put's text analysed already, or null. */
+  private void apply(Operation op, long serial, Analyzed analyzed) {
     switch (op) {
-      case Operation.Put p -> putDocument(p.document(), serial);
+      case Operation.Put p -> putDocument(p.document(), serial, analyzed);
       case Operation.Update u -> {
         int old = parts.ids.lookup(u.id());
         if (old < 0) {
@@ -331,7 +382,7 @@ final class IndexWriter implements AutoCloseable {
           parts.inPlaceUpdates.incrementAndGet();
         } else {
           parts.reindexedUpdates.incrementAndGet();
-          putDocument(upd.applyTo(parts.document(old)), serial);
+          putDocument(upd.applyTo(parts.document(old)), serial, null);
         }
       }
       case Operation.Delete d -> {
@@ -343,17 +394,16 @@ final class IndexWriter implements AutoCloseable {
     }
   }
 
-  private void putDocument(Document doc, long serial) {
+  private void putDocument(Document doc, long serial, Analyzed analyzed) {
     int old = parts.ids.lookup(doc.id());
     if (old >= 0 && putInPlace(old, doc)) {
       return;
     }
     int local = parts.ids.allocate(doc.id(), serial);
     long touched = 0;
-    List<String> title = TextAnalysis.tokens(doc.title());
-    List<String> description = TextAnalysis.tokens(doc.description());
-    touched += parts.fields.get(0).add(local, title);
-    touched += parts.fields.get(1).add(local, description);
+    Analyzed text = analyzed != null ? analyzed : Analyzed.of(doc);
+    touched += parts.fields.get(0).add(local, text.title());
+    touched += parts.fields.get(1).add(local, text.description());
     parts.postingListsTouched.addAndGet(touched);
     parts.attributes.set(local, doc.category(), doc.price(), doc.averageRating());
     parts.documents.put(local, IndexParts.withoutVector(doc));

@@ -351,6 +351,12 @@ public final class MutableIndex implements SearchIndex {
     counters.put("graph_operations", parts.vectors.graphOperations());
     counters.put("unchanged_vector_puts", parts.unchangedVectorPuts.get());
     counters.put("unchanged_text_puts", parts.unchangedTextPuts.get());
+    counters.put("writer_batches", parts.writerBatches.get());
+    counters.put("writer_check_ms", parts.writerCheckNanos.get() / 1_000_000);
+    counters.put("writer_log_write_ms", parts.writerLogWriteNanos.get() / 1_000_000);
+    counters.put("writer_log_sync_ms", parts.writerLogSyncNanos.get() / 1_000_000);
+    counters.put("writer_apply_ms", parts.writerApplyNanos.get() / 1_000_000);
+    counters.put("writer_graph_ms", parts.writerGraphNanos.get() / 1_000_000);
     counters.put("compactions", parts.compactions.get());
     counters.put("postings_compacted", parts.postingsCompacted.get());
     counters.put("ids_freed", parts.idsFreed.get());

@@ -136,6 +136,18 @@ class WritePathTest {
   }
 
   @Test
+  void theWriterThreadsTimeIsCountedPerStage() throws IOException {
+    MutableIndex index = open("idx", config(2));
+    feed(index, corpus.documents(600), 200);
+    IndexStats stats = index.stats();
+    assertEquals(3, stats.counter("writer_batches"), "one batch per bulk of 200: " + stats);
+    for (String stage : List.of("check", "log_write", "log_sync", "apply", "graph")) {
+      assertTrue(stats.counters().containsKey("writer_" + stage + "_ms"), stage);
+    }
+    assertTrue(stats.counter("writer_graph_ms") > 0, "600 graph inserts take time: " + stats);
+  }
+
+  @Test
   void identicalRefeedTouchesNeitherGraphNorPostings() throws IOException {
     MutableIndex index = open("idx", config(2));
     List<Document> docs = corpus.documents(600);

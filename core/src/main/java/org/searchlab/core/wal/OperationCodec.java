@@ -6,6 +6,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.searchlab.core.Document;
 import org.searchlab.core.Operation;
@@ -38,7 +39,7 @@ public final class OperationCodec {
     if (op instanceof Operation.Update u && u.update().onlyAttributes()) {
       return encodeAssign(u.update());
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(estimate(op));
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(VERSION);
       switch (op) {
@@ -74,6 +75,21 @@ public final class OperationCodec {
       throw new UncheckedIOException("writing to memory cannot fail", e);
     }
     return bytes.toByteArray();
+  }
+
+  /** A record's size give or take its strings' multi-byte characters: one buffer, no regrowth. */
+  private static int estimate(Operation op) {
+    Document d =
+        switch (op) {
+          case Operation.Put put -> put.document();
+          default -> null;
+        };
+    if (d == null) {
+      return 256;
+    }
+    int chars = d.id().length() + d.title().length() + d.description().length();
+    int vector = d.embedding() == null ? 0 : d.embedding().length * Float.BYTES;
+    return 64 + chars + chars / 8 + vector;
   }
 
   public static Operation decode(byte[] data) throws IOException {
@@ -284,9 +300,11 @@ public final class OperationCodec {
 
   private static void writeVector(DataOutputStream out, float[] v) throws IOException {
     out.writeInt(v.length);
-    for (float f : v) {
-      out.writeFloat(f);
-    }
+    // One copy of the whole vector instead of a call per float: the same big-endian bytes as
+    // writeFloat (the schema refuses NaN, the one value whose bits writeFloat would canonicalise).
+    byte[] bytes = new byte[v.length * Float.BYTES];
+    ByteBuffer.wrap(bytes).asFloatBuffer().put(v);
+    out.write(bytes);
   }
 
   private static float[] readVector(DataInputStream in) throws IOException {
@@ -294,10 +312,10 @@ public final class OperationCodec {
     if (len < 0 || len > 65536) {
       throw new IOException("vector length " + len + " out of range");
     }
+    byte[] bytes = new byte[len * Float.BYTES];
+    in.readFully(bytes);
     float[] v = new float[len];
-    for (int i = 0; i < len; i++) {
-      v[i] = in.readFloat();
-    }
+    ByteBuffer.wrap(bytes).asFloatBuffer().get(v);
     return v;
   }
 }
