@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.searchlab.bench.load.CpuMeter;
@@ -85,6 +86,12 @@ public final class Feeder {
       throws InterruptedException {
     int unitSize = elasticsearch ? batchSize : 1;
     int units = (docs.size() + unitSize - 1) / unitSize;
+    // The request bodies are encoded before the clock starts (once per corpus, operation and batch
+    // size): the feeder shares the machine with the server, and re-encoding 24 MB of JSON per bulk
+    // request while the server works would take cores from the server and, in the refeed under
+    // queries, stall the query clients of this JVM with garbage collections.
+    // Past a memory budget (the full profile's million documents) they are encoded per request.
+    List<byte[]> bodies = elasticsearch ? BODIES.of(docs, op, unitSize) : null;
     int threads = elasticsearch ? esThreads : loop ? LOOP_THREADS * 4 : VESPA_THREADS;
     AtomicLong next = new AtomicLong();
     AtomicLong done = new AtomicLong();
@@ -111,7 +118,14 @@ public final class Feeder {
                         int from = (int) (u % units) * unitSize;
                         List<Document> slice =
                             docs.subList(from, Math.min(docs.size(), from + unitSize));
-                        long failed = elasticsearch ? bulk(slice, op) : single(slice.get(0), op);
+                        long failed =
+                            elasticsearch
+                                ? bulk(
+                                    bodies != null
+                                        ? bodies.get((int) (u % units))
+                                        : body(slice, op),
+                                    slice.size())
+                                : single(slice.get(0), op);
                         errors.addAndGet(failed);
                         done.addAndGet(slice.size() - failed);
                       }
@@ -137,7 +151,81 @@ public final class Feeder {
         done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
   }
 
-  private long bulk(List<Document> slice, FeedOp op) throws IOException, InterruptedException {
+  /** Encoded {@code _bulk} bodies, shared by every feeder of this JVM. */
+  private static final BulkBodies BODIES = new BulkBodies();
+
+  /**
+   * The {@code _bulk} bodies of a corpus for one operation and batch size, in batch order, kept for
+   * the corpus's lifetime (the same documents are fed, refed and updated several times a run), up
+   * to a third of the heap in all. Thread-safe: computed once per key under the map's lock.
+   */
+  static final class BulkBodies {
+    private final Map<Key, List<byte[]>> cache = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AtomicLong bytes = new AtomicLong();
+    private final long budget;
+
+    BulkBodies() {
+      this(Runtime.getRuntime().maxMemory() / 3);
+    }
+
+    /** With a budget in (estimated) bytes, for tests. */
+    BulkBodies(long budget) {
+      this.budget = budget;
+    }
+
+    /** The corpus by identity: equal lists of other documents must not share bodies. */
+    private record Key(IdentityRef docs, FeedOp op, int batch) {}
+
+    private record IdentityRef(List<Document> docs) {
+      @Override
+      public boolean equals(Object o) {
+        return o instanceof IdentityRef r && r.docs == docs;
+      }
+
+      @Override
+      public int hashCode() {
+        return System.identityHashCode(docs);
+      }
+    }
+
+    /** The bodies, or null when they would not fit the budget. */
+    List<byte[]> of(List<Document> docs, FeedOp op, int batch) {
+      Key key = new Key(new IdentityRef(docs), op, batch);
+      List<byte[]> cached = cache.get(key);
+      if (cached != null) {
+        return cached;
+      }
+      long estimate = 0;
+      for (Document d : docs) {
+        estimate += op == FeedOp.PRICE_UPDATE ? 100 : estimate(d);
+      }
+      if (bytes.get() + estimate > budget) {
+        return null;
+      }
+      return cache.computeIfAbsent(
+          key,
+          k -> {
+            List<byte[]> out = new ArrayList<>();
+            long size = 0;
+            for (int from = 0; from < docs.size(); from += batch) {
+              byte[] b = body(docs.subList(from, Math.min(docs.size(), from + batch)), op);
+              size += b.length;
+              out.add(b);
+            }
+            bytes.addAndGet(size);
+            return List.copyOf(out);
+          });
+    }
+
+    /** A document's line pair, about: its text, and a vector component in at most 12 chars. */
+    private static long estimate(Document d) {
+      int vector = d.embedding() == null ? 0 : d.embedding().length * 12;
+      return 200 + d.title().length() + d.description().length() + vector;
+    }
+  }
+
+  /** One {@code _bulk} request's NDJSON body for {@code slice}. */
+  static byte[] body(List<Document> slice, FeedOp op) {
     StringBuilder body = new StringBuilder(slice.size() * 6_000);
     for (Document d : slice) {
       ObjectNode meta = Json.object();
@@ -153,14 +241,19 @@ public final class Feeder {
         body.append(upd).append('\n');
       }
     }
+    return body.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private long bulk(byte[] body, int docs) throws IOException, InterruptedException {
     HttpRequest req =
-        Json.post(
-            base.resolve("/" + EsDialect.INDEX + "/_bulk"),
-            body.toString(),
-            "application/x-ndjson");
+        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_bulk"))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .header("Content-Type", "application/x-ndjson")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
     HttpResponse<byte[]> r = sendRetrying(req);
     if (r.statusCode() != 200) {
-      return slice.size();
+      return docs;
     }
     JsonNode json = Json.MAPPER.readTree(r.body());
     if (!json.path("errors").asBoolean(false)) {
