@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An index of {@link Document}s that answers {@link SearchRequest}s: the one contract both
@@ -53,6 +54,24 @@ public interface SearchIndex extends Closeable {
 
   /** Removes a document; {@code NOT_FOUND} when there is none. */
   WriteResult delete(String id) throws IOException;
+
+  /**
+   * One put, create, update or delete that does not hold the caller's thread until it is
+   * acknowledged: the future completes with what the synchronous call returns, or fails with what
+   * it throws. A server answers single-document requests with it, so that many of them can wait for
+   * one log write and fsync together (Vespa's document API) instead of one blocked thread each.
+   * Invalid input may be thrown at once. By default the synchronous call, for a store whose writes
+   * run on the caller's thread anyway.
+   */
+  default CompletableFuture<WriteResult> writeAsync(Operation op) throws IOException {
+    WriteResult r =
+        switch (op) {
+          case Operation.Put p -> p.ifAbsent() ? create(p.document()) : put(p.document());
+          case Operation.Update u -> update(u.update());
+          case Operation.Delete d -> delete(d.id());
+        };
+    return CompletableFuture.completedFuture(r);
+  }
 
   /** The current version of a document (real-time), or empty. */
   Optional<Document> get(String id) throws IOException;

@@ -126,6 +126,14 @@ final class IndexWriter implements AutoCloseable {
    * id) fails alone with {@link DocumentExistsException} and is not logged.
    */
   List<BulkItemResult> submit(List<Operation> ops) throws IOException {
+    return await(submitAsync(ops));
+  }
+
+  /**
+   * {@link #submit} without waiting: the future completes once the operations are acknowledged, or
+   * fails with what {@code submit} would throw.
+   */
+  CompletableFuture<List<BulkItemResult>> submitAsync(List<Operation> ops) throws IOException {
     CompletableFuture<List<BulkItemResult>> done = new CompletableFuture<>();
     List<byte[]> payloads = new ArrayList<>(ops.size());
     Analyzed[] analyzed = new Analyzed[ops.size()];
@@ -140,7 +148,7 @@ final class IndexWriter implements AutoCloseable {
       }
     }
     enqueue(new Writes(ops, payloads, analyzed, done));
-    return await(done);
+    return done;
   }
 
   /** Runs {@code body} on the writer thread between batches, holding the lock. */

@@ -212,6 +212,11 @@ public final class MutableIndex implements SearchIndex {
     }
   }
 
+  /** The writer, for tests in this package. */
+  IndexWriter writer() {
+    return writer;
+  }
+
   /** The index's structures, for tests in this package. */
   IndexParts parts() {
     return parts;
@@ -251,6 +256,27 @@ public final class MutableIndex implements SearchIndex {
   @Override
   public WriteResult delete(String id) throws IOException {
     return single(schema.validate(Operation.delete(id)));
+  }
+
+  /**
+   * Queues the operation for the writer and returns at once: concurrent single writes share the
+   * writer's batches (one log write and fsync, one parallel graph insert) instead of each waiting
+   * for its own.
+   */
+  @Override
+  public java.util.concurrent.CompletableFuture<WriteResult> writeAsync(Operation op)
+      throws IOException {
+    ensureOpen();
+    return writer
+        .submitAsync(List.of(schema.validate(op)))
+        .thenApply(
+            rs -> {
+              BulkItemResult r = rs.get(0);
+              if (r.failed()) {
+                throw new java.util.concurrent.CompletionException(r.error());
+              }
+              return r.result();
+            });
   }
 
   private WriteResult single(Operation op) throws IOException {

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +24,7 @@ import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
+import org.searchlab.core.WriteResult;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
 import org.searchlab.testing.TestSeeds;
@@ -133,6 +138,48 @@ class WritePathTest {
                   .build());
       assertEquals(List.of(id), r.ids(), (approximate ? "graph" : "exact") + " search for " + id);
     }
+  }
+
+  @Test
+  void singleWritesInFlightTogetherShareOneWriterBatch() throws Exception {
+    MutableIndex index = open("idx", config(2));
+    List<Document> docs = corpus.documents(100);
+    long before = index.stats().counter("writer_batches");
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Void> held =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                index
+                    .writer()
+                    .onWriter(
+                        () -> {
+                          holding.countDown();
+                          return release.await(1, TimeUnit.MINUTES);
+                        });
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
+    assertTrue(holding.await(1, TimeUnit.MINUTES), "the writer thread runs the holding task");
+    // One thread puts 100 documents while the writer is busy: each call returns unanswered.
+    List<CompletableFuture<WriteResult>> pending = new ArrayList<>();
+    for (Document d : docs) {
+      pending.add(index.writeAsync(Operation.put(d)));
+    }
+    assertTrue(pending.stream().noneMatch(CompletableFuture::isDone), "none acknowledged yet");
+    release.countDown();
+    held.get(1, TimeUnit.MINUTES);
+    for (CompletableFuture<WriteResult> f : pending) {
+      assertEquals(WriteResult.Outcome.CREATED, f.get(1, TimeUnit.MINUTES).outcome());
+    }
+    assertEquals(
+        1, index.stats().counter("writer_batches") - before, "one batch, one log write and sync");
+    for (Document d : docs) {
+      assertTrue(index.get(d.id()).isPresent(), d.id());
+    }
+    assertNearest(index, docs.get(42).embedding(), docs.get(42).id());
   }
 
   @Test

@@ -80,6 +80,15 @@ final class SegmentedStats {
     }
   }
 
+  /** 1 when merges wait for a thread, else 0; 0 once a tragic failure stopped the writer. */
+  private static long pendingMerges(org.apache.lucene.index.IndexWriter writer) {
+    try {
+      return writer.hasPendingMerges() ? 1 : 0;
+    } catch (IllegalStateException stopped) { // AlreadyClosedException too
+      return 0;
+    }
+  }
+
   /** The report of {@link org.searchlab.core.SearchIndex#stats()}. */
   static IndexStats report(SegmentedParts parts) throws IOException {
     SegmentedStats c = parts.stats;
@@ -108,7 +117,7 @@ final class SegmentedStats {
       counters.put("merges_running", parts.mergeScheduler.running());
       // Merges the policy chose that no merge thread runs yet: with merges_running, 0 and 0
       // means the index's structure is settled (what the experiment waits for after a feed).
-      counters.put("merges_pending", parts.indexWriter.hasPendingMerges() ? 1L : 0L);
+      counters.put("merges_pending", pendingMerges(parts.indexWriter));
       counters.put("merges_done", parts.mergeScheduler.done());
       counters.put("docvalues_updates", c.docValuesUpdates.get());
       counters.put("reindex_updates", c.reindexUpdates.get());

@@ -1,6 +1,7 @@
 package org.searchlab.server;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * An HTTP API in front of the one service layer: it translates requests into core records, calls
@@ -32,6 +33,15 @@ public interface Dialect {
    * dispatcher turns it into a 400 through {@link #error}.
    */
   ApiResponse handle(ApiRequest request) throws IOException;
+
+  /**
+   * {@link #handle} for a dispatcher that need not wait: the future completes with the answer, or
+   * fails with what {@code handle} would throw. Everything read from the request (its body) is read
+   * before this returns. By default the synchronous answer.
+   */
+  default CompletableFuture<ApiResponse> handleAsync(ApiRequest request) throws IOException {
+    return CompletableFuture.completedFuture(handle(request));
+  }
 
   /**
    * An error in this dialect's shape.

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.searchlab.core.DocumentExistsException;
@@ -139,9 +140,18 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
       return;
     }
     ExecutorService pool = work == Dialect.Work.SEARCH ? routing.searchPool() : routing.writePool();
+    boolean slot = work == Dialect.Work.WRITE;
     try {
-      pool.execute(() -> runQueued(ctx, request, dialect, api, t0));
+      if (slot && !routing.writeSlots().tryAcquire()) {
+        slot = false;
+        throw new RejectedExecutionException("no write slot");
+      }
+      boolean held = slot;
+      pool.execute(() -> runQueued(ctx, request, dialect, api, t0, held));
     } catch (RejectedExecutionException e) {
+      if (slot) {
+        routing.writeSlots().release();
+      }
       String poolName = work == Dialect.Work.SEARCH ? "search" : "write";
       routing.metrics().rejected(poolName);
       ApiResponse busyResponse =
@@ -164,18 +174,22 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     }
   }
 
-  /** The executor side of a request: inflates its body, runs it, hands the answer back. */
+  /**
+   * The executor side of a request: inflates its body, runs it, and hands the answer back once it
+   * is there (an asynchronous write's when the store acknowledges it, after this thread has moved
+   * on), releasing the request's write slot if it holds one.
+   */
   private void runQueued(
       ChannelHandlerContext ctx,
       FullHttpRequest request,
       Dialect dialect,
       ApiRequest api,
-      long t0) {
-    ApiResponse response;
+      long t0,
+      boolean slot) {
     long waited = System.nanoTime() - t0;
     if (waited > routing.config().limits().requestTimeout().toNanos()) {
       routing.metrics().refused("queue_timeout");
-      response =
+      ApiResponse response =
           error(
                   dialect,
                   api,
@@ -187,10 +201,38 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
                       + routing.config().limits().requestTimeout().toMillis()
                       + " ms; it was not run")
               .withHeader("Retry-After", Integer.toString(routing.config().retryAfterSeconds()));
+      respond(ctx, request, dialect, response, t0, slot);
     } else {
-      response = executeDecoded(dialect, api);
+      executeDecoded(dialect, api)
+          .whenComplete(
+              (r, e) ->
+                  respond(
+                      ctx,
+                      request,
+                      dialect,
+                      e == null ? r : failure(dialect, api, unwrap(e)),
+                      t0,
+                      slot));
     }
-    ApiResponse r = response;
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+        ? e.getCause()
+        : e;
+  }
+
+  /** Releases the write slot and hands the answer to the channel's event loop. */
+  private void respond(
+      ChannelHandlerContext ctx,
+      FullHttpRequest request,
+      Dialect dialect,
+      ApiResponse r,
+      long t0,
+      boolean slot) {
+    if (slot) {
+      routing.writeSlots().release();
+    }
     try {
       ctx.executor().execute(() -> finish(ctx, request, dialect, r, t0));
     } catch (RejectedExecutionException e) {
@@ -198,21 +240,26 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     }
   }
 
-  /** Runs the dialect on the request with its body inflated if it was compressed. */
-  private ApiResponse executeDecoded(Dialect dialect, ApiRequest api) {
+  /**
+   * Runs the dialect on the request with its body inflated if it was compressed; the future never
+   * fails (every failure is an answer). The inflated body is released when the dialect returns: it
+   * reads the body before that ({@link Dialect#handleAsync}).
+   */
+  private CompletableFuture<ApiResponse> executeDecoded(Dialect dialect, ApiRequest api) {
     String encoding = api.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (!BodyDecoder.encoded(encoding)) {
-      return execute(dialect, api);
+      return executeAsync(dialect, api);
     }
     ByteBuf decoded;
     try {
       decoded = BodyDecoder.decode(api.body(), encoding, routing.config().maxContentLength());
     } catch (ApiException e) {
       ServerLog.warn(e.status() + " " + api.method() + " " + Text.quote(api.path()) + ": " + e);
-      return error(dialect, api, e.status(), e.type(), e.getMessage());
+      return CompletableFuture.completedFuture(
+          error(dialect, api, e.status(), e.type(), e.getMessage()));
     }
     try {
-      return execute(
+      return executeAsync(
           dialect, new ApiRequest(api.method(), api.path(), api.params(), api.headers(), decoded));
     } finally {
       decoded.release();
@@ -223,6 +270,24 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
   private ApiResponse execute(Dialect dialect, ApiRequest api) {
     try {
       return dialect.handle(api);
+    } catch (Throwable e) {
+      return failure(dialect, api, e);
+    }
+  }
+
+  /** {@link #execute} through {@link Dialect#handleAsync}: a future that never fails. */
+  private CompletableFuture<ApiResponse> executeAsync(Dialect dialect, ApiRequest api) {
+    try {
+      return dialect.handleAsync(api);
+    } catch (Throwable e) {
+      return CompletableFuture.completedFuture(failure(dialect, api, e));
+    }
+  }
+
+  /** The answer to a request that failed with {@code failure}: the dialect's error shape. */
+  private ApiResponse failure(Dialect dialect, ApiRequest api, Throwable failure) {
+    try {
+      throw failure;
     } catch (ApiException e) {
       return error(dialect, api, e.status(), e.type(), e.getMessage());
     } catch (DocumentExistsException e) {

@@ -122,6 +122,31 @@ public final class SearchService {
     return count("delete", index.delete(id));
   }
 
+  /**
+   * A single put, create, update or delete answered when the store acknowledges it ({@link
+   * org.searchlab.core.SearchIndex#writeAsync}), counted as the synchronous calls count.
+   */
+  public java.util.concurrent.CompletableFuture<WriteResult> writeAsync(Operation op)
+      throws IOException {
+    String name = opName(op);
+    try {
+      return index
+          .writeAsync(op)
+          .whenComplete(
+              (r, e) -> {
+                if (r != null) {
+                  metrics.feed(name, r.outcome().esName(), 1);
+                } else if (e instanceof java.util.concurrent.CompletionException c
+                    && c.getCause() instanceof InvalidRequestException) {
+                  metrics.feed(name, "rejected", 1);
+                }
+              });
+    } catch (InvalidRequestException e) {
+      metrics.feed(name, "rejected", 1);
+      throw e;
+    }
+  }
+
   public Optional<Document> get(String id) throws IOException {
     return index.get(id);
   }

@@ -8,8 +8,11 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.searchlab.core.Document;
 import org.searchlab.core.Hit;
+import org.searchlab.core.Operation;
 import org.searchlab.core.SearchResult;
 import org.searchlab.server.ApiException;
 import org.searchlab.server.ApiRequest;
@@ -69,7 +72,36 @@ public final class VespaDialect implements Dialect {
       }
       return search(r);
     }
+    return join(document(r));
+  }
+
+  /**
+   * A document write is answered when the store acknowledges it, without holding a write thread
+   * meanwhile (Vespa's document API is asynchronous too): a feed client's many requests in flight
+   * then reach the store together, and it logs and applies them in shared batches.
+   */
+  @Override
+  public CompletableFuture<ApiResponse> handleAsync(ApiRequest r) throws IOException {
+    if (!r.path().startsWith(DOC_PREFIX)) {
+      return CompletableFuture.completedFuture(handle(r));
+    }
     return document(r);
+  }
+
+  /** The answer of a future made by {@link #document}, rethrowing what failed it. */
+  private static ApiResponse join(CompletableFuture<ApiResponse> f) throws IOException {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException io) {
+        throw io;
+      }
+      if (c instanceof RuntimeException re) {
+        throw re;
+      }
+      throw e;
+    }
   }
 
   private ApiResponse search(ApiRequest r) throws IOException {
@@ -146,7 +178,7 @@ public final class VespaDialect implements Dialect {
     return "id:" + namespace + ":" + docType + "::" + id;
   }
 
-  private ApiResponse document(ApiRequest r) throws IOException {
+  private CompletableFuture<ApiResponse> document(ApiRequest r) throws IOException {
     // /document/v1/{namespace}/{doctype}/docid/{id}; the id is everything after docid/.
     String rest = r.path().substring(DOC_PREFIX.length());
     String[] parts = rest.replaceFirst("^/", "").split("/", 4);
@@ -162,7 +194,7 @@ public final class VespaDialect implements Dialect {
     String type = parts[1];
     String id = parts[3];
     if (namespace.equals("feeder") && type.equals("handshake")) {
-      return ok(r, namespace, id, "handshake");
+      return done(ok(r, namespace, id, "handshake"));
     }
     if (!type.equals(docType)) {
       throw new ApiException(
@@ -177,40 +209,48 @@ public final class VespaDialect implements Dialect {
       ObjectNode o = Json.MAPPER.createObjectNode();
       o.put("pathId", r.path()).put("id", docId(namespace, id));
       if (d.isEmpty()) {
-        return ApiResponse.json(404, Json.bytes(o)).tagged("document_get", "none");
+        return done(ApiResponse.json(404, Json.bytes(o)).tagged("document_get", "none"));
       }
       o.set("fields", VespaDocuments.fieldsOf(d.get(), true));
-      return ApiResponse.json(200, Json.bytes(o)).tagged("document_get", "none");
+      return done(ApiResponse.json(200, Json.bytes(o)).tagged("document_get", "none"));
     }
     if (m.equals(HttpMethod.POST)) {
       Document doc =
           VespaDocuments.document(
               id, VespaDocuments.fields(Json.parse(r.body(), "document body"), "document body"));
-      if (!dryRun) {
-        service.put(doc);
-      } else {
+      if (dryRun) {
         service.schema().validate(doc);
+        return done(ok(r, namespace, id, "document_put"));
       }
-      return ok(r, namespace, id, "document_put");
+      return service
+          .writeAsync(Operation.put(doc))
+          .thenApply(w -> ok(r, namespace, id, "document_put"));
     }
     if (m.equals(HttpMethod.PUT)) {
       var update =
           VespaDocuments.update(
               id, VespaDocuments.fields(Json.parse(r.body(), "update body"), "update body"));
-      if (!dryRun) {
-        service.update(update);
-      } else {
+      if (dryRun) {
         service.schema().validate(update);
+        return done(ok(r, namespace, id, "document_update"));
       }
-      return ok(r, namespace, id, "document_update");
+      return service
+          .writeAsync(Operation.update(update))
+          .thenApply(w -> ok(r, namespace, id, "document_update"));
     }
     if (m.equals(HttpMethod.DELETE)) {
-      if (!dryRun) {
-        service.delete(id);
+      if (dryRun) {
+        return done(ok(r, namespace, id, "document_remove"));
       }
-      return ok(r, namespace, id, "document_remove");
+      return service
+          .writeAsync(Operation.delete(id))
+          .thenApply(w -> ok(r, namespace, id, "document_remove"));
     }
     throw new ApiException(405, "method_not_allowed", "use GET, POST, PUT or DELETE on a document");
+  }
+
+  private static CompletableFuture<ApiResponse> done(ApiResponse r) {
+    return CompletableFuture.completedFuture(r);
   }
 
   private ApiResponse ok(ApiRequest r, String namespace, String id, String endpoint) {
