@@ -1,10 +1,14 @@
 package org.searchlab.bench.experiment;
 
+import ai.vespa.feed.client.DocumentId;
+import ai.vespa.feed.client.FeedClient;
+import ai.vespa.feed.client.FeedClientBuilder;
+import ai.vespa.feed.client.OperationParameters;
+import ai.vespa.feed.client.Result;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -12,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.searchlab.bench.load.CpuMeter;
@@ -21,9 +26,9 @@ import org.searchlab.core.Document;
 /**
  * Feeds documents as the benchmark did: Elasticsearch {@code _bulk} requests of {@link #ES_BATCH}
  * documents from {@link #ES_THREADS} client threads, or Vespa {@code /document/v1} operations, one
- * per request, from {@link #VESPA_THREADS} keep-alive connections (the Vespa feed client's HTTP/2
- * multiplexing replaced by parallel HTTP/1.1 connections). A 429 is retried after its {@code
- * Retry-After}; other rejections are counted.
+ * per document, with Vespa's feed client over HTTP/2 (up to {@link #VESPA_IN_FLIGHT} in flight). A
+ * 429 is retried (after its {@code Retry-After} for bulks, by the feed client's throttling for
+ * Vespa operations); other rejections are counted.
  *
  * <p>Thread-safe: each call uses its own threads; the HTTP client is shared.
  */
@@ -33,9 +38,6 @@ public final class Feeder {
 
   /** The benchmark's Elasticsearch bulk size. */
   public static final int ES_BATCH = 6_000;
-
-  /** Concurrent Vespa document operations in flight. */
-  public static final int VESPA_THREADS = 32;
 
   private final HttpClient http;
   private final URI base;
@@ -84,15 +86,18 @@ public final class Feeder {
   private FeedStats run(
       List<Document> docs, FeedOp op, CpuMeter cpu, AtomicBoolean stop, boolean loop, int esThreads)
       throws InterruptedException {
-    int unitSize = elasticsearch ? batchSize : 1;
+    if (!elasticsearch) {
+      return runVespa(docs, op, cpu, stop, loop ? LOOP_VESPA_IN_FLIGHT : VESPA_IN_FLIGHT, loop);
+    }
+    int unitSize = batchSize;
     int units = (docs.size() + unitSize - 1) / unitSize;
     // The request bodies are encoded before the clock starts (once per corpus, operation and batch
     // size): the feeder shares the machine with the server, and re-encoding 24 MB of JSON per bulk
     // request while the server works would take cores from the server and, in the refeed under
     // queries, stall the query clients of this JVM with garbage collections.
     // Past a memory budget (the full profile's million documents) they are encoded per request.
-    List<byte[]> bodies = elasticsearch ? BODIES.of(docs, op, unitSize) : null;
-    int threads = elasticsearch ? esThreads : loop ? LOOP_THREADS * 4 : VESPA_THREADS;
+    List<byte[]> bodies = BODIES.of(docs, op, unitSize);
+    int threads = esThreads;
     AtomicLong next = new AtomicLong();
     AtomicLong done = new AtomicLong();
     AtomicLong errors = new AtomicLong();
@@ -119,13 +124,9 @@ public final class Feeder {
                         List<Document> slice =
                             docs.subList(from, Math.min(docs.size(), from + unitSize));
                         long failed =
-                            elasticsearch
-                                ? bulk(
-                                    bodies != null
-                                        ? bodies.get((int) (u % units))
-                                        : body(slice, op),
-                                    slice.size())
-                                : single(slice.get(0), op);
+                            bulk(
+                                bodies != null ? bodies.get((int) (u % units)) : body(slice, op),
+                                slice.size());
                         errors.addAndGet(failed);
                         done.addAndGet(slice.size() - failed);
                       }
@@ -151,8 +152,89 @@ public final class Feeder {
         done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
   }
 
+  /** Vespa operations in flight in a feed (the feed client's own throttling may send fewer). */
+  public static final int VESPA_IN_FLIGHT = 128;
+
+  /** Vespa operations in flight in the looping refeed under queries. */
+  public static final int LOOP_VESPA_IN_FLIGHT = 16;
+
+  /**
+   * Feeds a Vespa-dialect engine with Vespa's own feed client (HTTP/2, asynchronous, retries on 429
+   * and 503), as the benchmark fed Vespa: one {@code /document/v1} operation per document, up to
+   * {@code inFlight} at a time. The operations' JSON is encoded before the clock starts.
+   */
+  private FeedStats runVespa(
+      List<Document> docs, FeedOp op, CpuMeter cpu, AtomicBoolean stop, int inFlight, boolean loop)
+      throws InterruptedException {
+    List<byte[]> bodies = VESPA_BODIES.of(docs, op, 1);
+    Semaphore slots = new Semaphore(inFlight);
+    AtomicLong done = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    java.util.Optional<CpuMeter> second = cpu.second();
+    long second0 = second.map(CpuMeter::cpuNanos).orElse(0L);
+    long cpu0 = cpu.cpuNanos();
+    long t0 = System.nanoTime();
+    try (FeedClient client =
+        FeedClientBuilder.create(base)
+            .setMaxStreamPerConnection(inFlight)
+            .setConnectionsPerEndpoint(1)
+            .build()) {
+      for (long i = 0; !stop.get() && (loop || i < docs.size()); i++) {
+        int k = (int) (i % docs.size());
+        Document d = docs.get(k);
+        String json =
+            new String(
+                bodies != null ? bodies.get(k) : vespaBody(List.of(d), op), StandardCharsets.UTF_8);
+        DocumentId id = DocumentId.of(VespaDialect.DOCTYPE, VespaDialect.DOCTYPE, d.id());
+        slots.acquire();
+        java.util.concurrent.CompletableFuture<Result> f =
+            op == FeedOp.PUT
+                ? client.put(id, json, OperationParameters.empty())
+                : client.update(id, json, OperationParameters.empty());
+        f.whenComplete(
+            (r, e) -> {
+              if (e == null && r.type() == Result.Type.success) {
+                done.incrementAndGet();
+              } else {
+                errors.incrementAndGet();
+                if (e != null && !loop) {
+                  failures.add(e);
+                }
+              }
+              slots.release();
+            });
+      }
+      slots.acquire(inFlight); // every operation answered
+    }
+    long wall = System.nanoTime() - t0;
+    long cpu1 = cpu.cpuNanos();
+    Double secondCores =
+        second.map(m -> ProcessCpu.cores(second0, m.cpuNanos(), wall)).orElse(null);
+    if (!failures.isEmpty()) {
+      throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
+    }
+    return new FeedStats(
+        done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
+  }
+
+  /** Encoded Vespa operations ({@code {"fields":...}}), one per document. */
+  private static final BulkBodies VESPA_BODIES = new BulkBodies(Feeder::vespaBody);
+
+  /** The Vespa operation body of the one document in {@code one}. */
+  static byte[] vespaBody(List<Document> one, FeedOp op) {
+    Document d = one.get(0);
+    ObjectNode body = Json.object();
+    if (op == FeedOp.PUT) {
+      body.set("fields", source(d));
+    } else {
+      body.putObject("fields").putObject("price").put("assign", d.price() + 100);
+    }
+    return body.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
   /** Encoded {@code _bulk} bodies, shared by every feeder of this JVM. */
-  private static final BulkBodies BODIES = new BulkBodies();
+  private static final BulkBodies BODIES = new BulkBodies(Feeder::body);
 
   /**
    * The {@code _bulk} bodies of a corpus for one operation and batch size, in batch order, kept for
@@ -163,13 +245,16 @@ public final class Feeder {
     private final Map<Key, List<byte[]>> cache = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong bytes = new AtomicLong();
     private final long budget;
+    private final java.util.function.BiFunction<List<Document>, FeedOp, byte[]> encoder;
 
-    BulkBodies() {
-      this(Runtime.getRuntime().maxMemory() / 3);
+    /** Bodies made by {@code encoder} from a batch, kept up to a third of the heap. */
+    BulkBodies(java.util.function.BiFunction<List<Document>, FeedOp, byte[]> encoder) {
+      this(encoder, Runtime.getRuntime().maxMemory() / 3);
     }
 
     /** With a budget in (estimated) bytes, for tests. */
-    BulkBodies(long budget) {
+    BulkBodies(java.util.function.BiFunction<List<Document>, FeedOp, byte[]> encoder, long budget) {
+      this.encoder = encoder;
       this.budget = budget;
     }
 
@@ -208,7 +293,7 @@ public final class Feeder {
             List<byte[]> out = new ArrayList<>();
             long size = 0;
             for (int from = 0; from < docs.size(); from += batch) {
-              byte[] b = body(docs.subList(from, Math.min(docs.size(), from + batch)), op);
+              byte[] b = encoder.apply(docs.subList(from, Math.min(docs.size(), from + batch)), op);
               size += b.length;
               out.add(b);
             }
@@ -267,30 +352,6 @@ public final class Feeder {
       }
     }
     return failed;
-  }
-
-  private long single(Document d, FeedOp op) throws IOException, InterruptedException {
-    URI uri =
-        base.resolve(
-            "/document/v1/"
-                + VespaDialect.DOCTYPE
-                + "/"
-                + VespaDialect.DOCTYPE
-                + "/docid/"
-                + URLEncoder.encode(d.id(), StandardCharsets.UTF_8));
-    ObjectNode body = Json.object();
-    HttpRequest.Builder req =
-        HttpRequest.newBuilder(uri)
-            .timeout(Json.REQUEST_TIMEOUT)
-            .header("Content-Type", "application/json");
-    if (op == FeedOp.PUT) {
-      body.set("fields", source(d));
-      req.POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-    } else {
-      body.putObject("fields").putObject("price").put("assign", d.price() + 100);
-      req.PUT(HttpRequest.BodyPublishers.ofString(body.toString()));
-    }
-    return sendRetrying(req.build()).statusCode() / 100 == 2 ? 0 : 1;
   }
 
   private HttpResponse<byte[]> sendRetrying(HttpRequest req)

@@ -19,7 +19,7 @@ class BulkBodiesTest {
 
   @Test
   void bodiesAreTheBatchesInOrderEncodedOnce() {
-    Feeder.BulkBodies cache = new Feeder.BulkBodies(Long.MAX_VALUE);
+    Feeder.BulkBodies cache = new Feeder.BulkBodies(Feeder::body, Long.MAX_VALUE);
     List<byte[]> puts = cache.of(corpus.docs(), FeedOp.PUT, 4);
     assertEquals(3, puts.size(), "10 documents in batches of 4");
     for (int b = 0; b < 3; b++) {
@@ -38,7 +38,7 @@ class BulkBodiesTest {
 
   @Test
   void aCorpusPastTheBudgetIsNotKept() {
-    Feeder.BulkBodies cache = new Feeder.BulkBodies(1_000);
+    Feeder.BulkBodies cache = new Feeder.BulkBodies(Feeder::body, 1_000);
     assertNull(cache.of(corpus.docs(), FeedOp.PUT, 4), "ten vectors and texts exceed 1,000 bytes");
   }
 }

@@ -65,6 +65,9 @@ class DialectsTest {
               .feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.cpu);
       assertEquals(corpus.docs().size(), updated.docs());
       assertEquals(0, updated.errors());
+      FeedStats viaFeedClient = vespa.feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.cpu);
+      assertEquals(corpus.docs().size(), viaFeedClient.docs());
+      assertEquals(0, viaFeedClient.errors());
     }
   }
 
