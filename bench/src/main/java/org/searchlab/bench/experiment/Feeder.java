@@ -102,10 +102,7 @@ public final class Feeder {
     AtomicLong done = new AtomicLong();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    java.util.Optional<CpuMeter> second = cpu.second();
-    long second0 = second.map(CpuMeter::cpuNanos).orElse(0L);
-    long cpu0 = cpu.cpuNanos();
-    long t0 = System.nanoTime();
+    Window window = Window.start(cpu);
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       workers.add(
@@ -141,15 +138,28 @@ public final class Feeder {
     for (Thread w : workers) {
       w.join();
     }
-    long wall = System.nanoTime() - t0;
-    long cpu1 = cpu.cpuNanos();
-    Double secondCores =
-        second.map(m -> ProcessCpu.cores(second0, m.cpuNanos(), wall)).orElse(null);
-    if (!failures.isEmpty() && !loop) {
-      throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
+    return window.stats(done.get(), errors.get(), loop ? List.of() : failures);
+  }
+
+  /** The measured window of a feed: wall clock and the server's CPU at its start. */
+  private record Window(CpuMeter cpu, long cpu0, long second0, long t0) {
+    static Window start(CpuMeter cpu) {
+      long second0 = cpu.second().map(CpuMeter::cpuNanos).orElse(0L);
+      return new Window(cpu, cpu.cpuNanos(), second0, System.nanoTime());
     }
-    return new FeedStats(
-        done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
+
+    /** The window's figures; throws the first failure when there is one. */
+    FeedStats stats(long done, long errors, List<Throwable> failures) {
+      long wall = System.nanoTime() - t0;
+      long cpu1 = cpu.cpuNanos();
+      Double secondCores =
+          cpu.second().map(m -> ProcessCpu.cores(second0, m.cpuNanos(), wall)).orElse(null);
+      if (!failures.isEmpty()) {
+        throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
+      }
+      return new FeedStats(
+          done, errors, wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
+    }
   }
 
   /** Vespa operations in flight in a feed (the feed client's own throttling may send fewer). */
@@ -171,10 +181,7 @@ public final class Feeder {
     AtomicLong done = new AtomicLong();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    java.util.Optional<CpuMeter> second = cpu.second();
-    long second0 = second.map(CpuMeter::cpuNanos).orElse(0L);
-    long cpu0 = cpu.cpuNanos();
-    long t0 = System.nanoTime();
+    Window window = Window.start(cpu);
     try (FeedClient client =
         FeedClientBuilder.create(base)
             .setMaxStreamPerConnection(inFlight)
@@ -207,15 +214,7 @@ public final class Feeder {
       }
       slots.acquire(inFlight); // every operation answered
     }
-    long wall = System.nanoTime() - t0;
-    long cpu1 = cpu.cpuNanos();
-    Double secondCores =
-        second.map(m -> ProcessCpu.cores(second0, m.cpuNanos(), wall)).orElse(null);
-    if (!failures.isEmpty()) {
-      throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
-    }
-    return new FeedStats(
-        done.get(), errors.get(), wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
+    return window.stats(done.get(), errors.get(), failures);
   }
 
   /** Encoded Vespa operations ({@code {"fields":...}}), one per document. */
