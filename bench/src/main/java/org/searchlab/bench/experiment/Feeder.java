@@ -77,6 +77,20 @@ public final class Feeder {
     return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS);
   }
 
+  /**
+   * Encodes the bodies {@link #feedUntil} sends, so that a caller can do it before it starts the
+   * queries the refeed runs beside: encoded in the refeed's own thread, they competed with those
+   * queries for the cores and could take longer than the whole refeed period (a run measured 0
+   * documents for the segmented store that way).
+   */
+  public void prepareLoop(List<Document> docs) {
+    if (elasticsearch) {
+      BODIES.of(docs, FeedOp.PUT, Math.min(batchSize, LOOP_BATCH));
+    } else {
+      VESPA_BODIES.of(docs, FeedOp.PUT, 1);
+    }
+  }
+
   /** Elasticsearch-dialect client threads of the looping refeed. */
   public static final int LOOP_THREADS = 4;
 

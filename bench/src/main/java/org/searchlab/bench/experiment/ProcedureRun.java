@@ -66,6 +66,7 @@ final class ProcedureRun {
   private void refeedWithQueries(Session s, String variant, Feeder feeder)
       throws IOException, InterruptedException {
     Profile p = ctx.profile;
+    feeder.prepareLoop(corpus.docs());
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<FeedStats> fed = new AtomicReference<>();
     AtomicReference<Exception> failed = new AtomicReference<>();
