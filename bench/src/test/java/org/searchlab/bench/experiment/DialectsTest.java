@@ -46,14 +46,13 @@ class DialectsTest {
           List<List<String>> viaVespa = idsVia(s, ve, corpus.queries(), t, filtered);
           assertFalse(viaEs.stream().allMatch(List::isEmpty), t + " found nothing");
           if (t == QueryType.LEXICAL) {
-            List<List<String>> truth =
-                corpus.queries().stream().map(q -> exact.topK(q, t, filtered, 10)).toList();
-            assertTrue(
-                Quality.recall(viaEs, truth, 10) > 0.99,
-                "Elasticsearch-dialect lexical recall " + Quality.recall(viaEs, truth, 10));
-            assertTrue(
-                Quality.recall(viaVespa, truth, 10) > 0.99,
-                "Vespa-dialect lexical recall " + Quality.recall(viaVespa, truth, 10));
+            // Tie-aware: vespa-feed-client keeps up to 128 puts in flight, so documents reach the
+            // index in no fixed order, and which of several equal-scored documents fills the 10th
+            // place follows that order. The scores are exact, so every hit must reach the 10th.
+            List<ExactAnswer> truth =
+                corpus.queries().stream().map(q -> exact.answer(q, t, filtered, 10)).toList();
+            assertEquals(1.0, tieAwareRecall(viaEs, truth), 1e-9, "Elasticsearch-dialect lexical");
+            assertEquals(1.0, tieAwareRecall(viaVespa, truth), 1e-9, "Vespa-dialect lexical");
           }
           assertEquals(viaEs, viaVespa, t + " filtered=" + filtered);
         }
@@ -69,6 +68,14 @@ class DialectsTest {
       assertEquals(corpus.docs().size(), viaFeedClient.docs());
       assertEquals(0, viaFeedClient.errors());
     }
+  }
+
+  private static double tieAwareRecall(List<List<String>> got, List<ExactAnswer> truth) {
+    double[] v = new double[truth.size()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = Quality.recall(got.get(i), truth.get(i), 10);
+    }
+    return Quality.mean(v);
   }
 
   private static List<List<String>> idsVia(
