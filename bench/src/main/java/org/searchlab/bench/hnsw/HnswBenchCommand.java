@@ -169,6 +169,10 @@ public final class HnswBenchCommand implements Callable<Integer> {
           lucene = i;
         }
       }
+      List<List<double[]>> curves = new ArrayList<>();
+      for (int i = 0; i < built.size(); i++) {
+        curves.add(new ArrayList<>());
+      }
       for (int ef : efs) {
         int n = built.size();
         double[][] wall = new double[n][rounds];
@@ -199,6 +203,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
           }
           Map<String, Object> line =
               line(impl, v, ef, recall[i], median(wall[i]), median(cpu[i]), visited);
+          curves
+              .get(i)
+              .add(new double[] {recall[i] / v.queries().length, (double) line.get("qps")});
           if (lucene >= 0) {
             // Side by side: this pass's qps over Lucene's pass of the same round, median.
             double[] ratios = new double[rounds];
@@ -209,6 +216,15 @@ public final class HnswBenchCommand implements Callable<Integer> {
           }
           System.out.println(json.writeValueAsString(line));
         }
+      }
+      for (int i = 0; i < built.size(); i++) {
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("impl", built.get(i).name());
+        summary.put("summary", true);
+        summary.put("qpsAtRecall095", interpolatedQps(curves.get(i), 0.95));
+        summary.put("qpsAtRecall099", interpolatedQps(curves.get(i), 0.99));
+        summary.put("buildSeconds", round(built.get(i).buildSeconds(), 2));
+        System.out.println(json.writeValueAsString(summary));
       }
     } finally {
       for (Impl impl : built) {
@@ -351,11 +367,34 @@ public final class HnswBenchCommand implements Callable<Integer> {
     m.put("buildThreads", impl.buildThreads());
     m.put("buildDocsPerSecPerThread", round(n / impl.buildSeconds() / impl.buildThreads(), 1));
     m.put("visitedPerQuery", round(visited / (double) nq, 1));
+    // The cost of one expansion: search CPU time over the nodes whose distance it computed.
+    m.put("nsPerVisited", round(searchCpuSeconds * 1e9 / Math.max(1, visited), 1));
     // On a shared machine wall time depends on the neighbours; CPU time much less so.
     m.put("cpuQps", round(nq / searchCpuSeconds, 1));
     m.put("buildCpuSeconds", round(impl.buildCpuSeconds(), 2));
     m.put("buildDocsPerCpuSec", round(n / impl.buildCpuSeconds(), 1));
     return m;
+  }
+
+  /**
+   * The QPS at {@code target} recall@10, interpolated log-linearly in QPS between the two measured
+   * (recall, QPS) points around it, or null when no two points bracket the target (then extend
+   * {@code --ef}). {@code bench/hnswlib/hnswlib_bench.py} interpolates the same way.
+   */
+  static Double interpolatedQps(List<double[]> points, double target) {
+    List<double[]> pts = new ArrayList<>(points);
+    pts.sort(java.util.Comparator.comparingDouble(p -> p[0]));
+    for (int i = 0; i + 1 < pts.size(); i++) {
+      double r0 = pts.get(i)[0];
+      double r1 = pts.get(i + 1)[0];
+      if (r0 <= target && target <= r1 && r1 > r0) {
+        double t = (target - r0) / (r1 - r0);
+        double q0 = Math.log(pts.get(i)[1]);
+        double q1 = Math.log(pts.get(i + 1)[1]);
+        return round(Math.exp(q0 + t * (q1 - q0)), 1);
+      }
+    }
+    return null;
   }
 
   private static double median(double[] xs) {
