@@ -169,6 +169,15 @@ public final class HnswBenchCommand implements Callable<Integer> {
           lucene = i;
         }
       }
+      // Warm up every implementation over the whole ef list first: the per-ef warm-up pass alone
+      // left the first (smallest) efs measured while the JIT was still compiling the search loop.
+      for (Impl impl : built) {
+        for (int ef : efs) {
+          for (float[] q : v.queries()) {
+            impl.search(q, ef);
+          }
+        }
+      }
       List<List<double[]>> curves = new ArrayList<>();
       for (int i = 0; i < built.size(); i++) {
         curves.add(new ArrayList<>());
