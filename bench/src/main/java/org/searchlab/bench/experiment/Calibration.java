@@ -97,18 +97,20 @@ final class Calibration {
             answers.put(name(v, g), s.ids(s.requests(queries, t, filtered, g)));
           }
         }
+        QualityCheck.Result q =
+            QualityCheck.evaluate(exact, queries, t, filtered, answers, List.of());
+        // Recorded before the next progress line, so that the checks are not counted as part of
+        // the last timed cell (see Progress).
+        ctx.progress.checked(
+            (long) answers.size() * queries.size(), (System.nanoTime() - checkStart) / 1e9);
         ctx.progress.step(
             Phases.CALIBRATION,
             String.format(
                 "%s%s: recall@10 of %d calibration queries over %d beams",
                 t.label(), filtered ? " filtered" : "", queries.size(), grid(t).size()));
-        QualityCheck.Result q =
-            QualityCheck.evaluate(exact, queries, t, filtered, answers, List.of());
         for (Variant v : servers.variants()) {
           choose(v, t, filtered, q.recall());
         }
-        ctx.progress.checked(
-            (long) answers.size() * queries.size(), (System.nanoTime() - checkStart) / 1e9);
         for (Setting g : grid(t)) {
           for (Variant v : servers.variants()) {
             Session s = servers.session(v);

@@ -119,11 +119,6 @@ final class PairedRounds {
             bumped = true;
           }
         }
-        if (bumped) {
-          ctx.progress.step(
-              Phases.CALIBRATION,
-              t.label() + (f ? " filtered" : "") + ": a larger beam for the measured queries");
-        }
         // The beam below the calibrated one, for the estimate at exactly the target: its recall on
         // the same measured queries, and its requests when the calibrated beam reaches the target.
         for (Variant v : variants) {
@@ -166,8 +161,15 @@ final class PairedRounds {
                   .withQuality(q.recall().get(v.label()), q.overlap().get(pair))
                   .withIdQuality(q.recallIds().get(v.label()), q.overlapIds().get(pair)));
         }
+        // Recorded before any progress line, so that the checks are not counted as part of the
+        // last timed cell (see Progress).
         ctx.progress.checked(
             (long) answers.size() * quality.size(), (System.nanoTime() - checkStart) / 1e9);
+        if (bumped) {
+          ctx.progress.step(
+              Phases.CALIBRATION,
+              t.label() + (f ? " filtered" : "") + ": a larger beam for the measured queries");
+        }
         ctx.progress.step(
             phaseOf(variants.get(0)),
             String.format(

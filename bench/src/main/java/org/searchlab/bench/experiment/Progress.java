@@ -2,6 +2,7 @@ package org.searchlab.bench.experiment;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * The progress line: phase, cell number and an estimate of the time left, from the plan and the
@@ -12,17 +13,27 @@ import java.time.Duration;
  * (the first feed sets it), seconds per quality query, and the remaining overhead (server starts,
  * warm-ups, merges) in proportion to the planned work done. The quality checks come early and cost
  * more per unit of planned work than anything after them: counted as overhead, they made one run's
- * estimate 54 minutes a third of the way into a 28-minute run. Before a rate has been measured its
- * default holds: 1.2 s per planned cell second, 2 ms per document, 3 ms per quality query, and
- * overhead 0.3 × the planned work. Not thread-safe: the runner's thread calls it.
+ * estimate 54 minutes a third of the way into a 28-minute run. A check or a feed that runs after a
+ * cell, before the next progress line, is taken out of that cell's wall time: counted in it, the 37
+ * s of recall checks after the last calibration cell of a type doubled the cell rate, and the
+ * estimate jumped from 23 to 38 minutes left in a 27-minute run.
+ *
+ * <p>Before a rate has been measured its default holds. The defaults are the rates of a standard
+ * run on 2 cores (2026-11-24, run D: 27.2 minutes): 1.05 s per planned cell second, 0.3 ms per fed
+ * document (its six bulk feeds averaged 0.29 ms), 4 ms per quality query (1.3 ms for vector
+ * queries, up to 30 ms for hybrid ones with their exact answers) and overhead 0.2 × the planned
+ * work. The old default of 2 ms per document made that run's first estimate 52:51. Not thread-safe:
+ * the runner's thread calls it.
  */
 final class Progress {
-  private static final double DEFAULT_CELL_FACTOR = 1.2;
-  private static final double DEFAULT_SECONDS_PER_DOC = 0.002;
-  private static final double DEFAULT_SECONDS_PER_CHECK = 0.003;
+  private static final double DEFAULT_CELL_FACTOR = 1.05;
+  private static final double DEFAULT_SECONDS_PER_DOC = 0.0003;
+  private static final double DEFAULT_SECONDS_PER_CHECK = 0.004;
+  private static final double DEFAULT_OVERHEAD = 0.2;
 
   private final PrintStream out;
-  private final long start = System.nanoTime();
+  private final LongSupplier clock;
+  private final long start;
   private final int totalCells;
   private final double plannedCellSeconds;
   private final long plannedFeedDocs;
@@ -42,7 +53,19 @@ final class Progress {
    * @param plannedFeedDocs documents the plan feeds (bulk feeds, not the refeed under queries)
    */
   Progress(PrintStream out, int totalCells, double plannedCellSeconds, long plannedFeedDocs) {
+    this(out, totalCells, plannedCellSeconds, plannedFeedDocs, System::nanoTime);
+  }
+
+  /** With {@code clock} (nanoseconds) in place of {@link System#nanoTime}, for tests. */
+  Progress(
+      PrintStream out,
+      int totalCells,
+      double plannedCellSeconds,
+      long plannedFeedDocs,
+      LongSupplier clock) {
     this.out = out;
+    this.clock = clock;
+    this.start = clock.getAsLong();
     this.totalCells = totalCells;
     this.plannedCellSeconds = plannedCellSeconds;
     this.plannedFeedDocs = plannedFeedDocs;
@@ -54,7 +77,7 @@ final class Progress {
     doneCells++;
     line(phase, "cell " + doneCells + "/" + totalCells + " " + what);
     doneCellSeconds += seconds;
-    openCellStart = System.nanoTime();
+    openCellStart = clock.getAsLong();
   }
 
   /** Adds quality-check queries to the plan (known once the variants' servers are up). */
@@ -67,12 +90,14 @@ final class Progress {
    * seconds}; their wall time is not overhead.
    */
   void checked(long queries, double seconds) {
+    closeCell(seconds);
     checked += queries;
     checkWall += seconds;
   }
 
   /** Records a bulk feed that took {@code seconds} (its wall time is not overhead). */
   void fed(long docs, double seconds) {
+    closeCell(seconds);
     fedDocs += docs;
     feedWall += seconds;
   }
@@ -84,15 +109,20 @@ final class Progress {
   }
 
   private void closeCell() {
+    closeCell(0);
+  }
+
+  /** Ends the open cell, if any, leaving out {@code notCell} seconds of other work since. */
+  private void closeCell(double notCell) {
     if (openCellStart >= 0) {
-      cellWall += (System.nanoTime() - openCellStart) / 1e9;
+      cellWall += Math.max(0, (clock.getAsLong() - openCellStart) / 1e9 - notCell);
       openCellStart = -1;
     }
   }
 
   /** Seconds left by the plan and the rates measured so far. */
   double left() {
-    double elapsed = (System.nanoTime() - start) / 1e9;
+    double elapsed = (clock.getAsLong() - start) / 1e9;
     double cellFactor = doneCellSeconds > 10 ? cellWall / doneCellSeconds : DEFAULT_CELL_FACTOR;
     double perDoc = fedDocs > 1_000 ? feedWall / fedDocs : DEFAULT_SECONDS_PER_DOC;
     double perCheck = checked > 1_000 ? checkWall / checked : DEFAULT_SECONDS_PER_CHECK;
@@ -104,12 +134,12 @@ final class Progress {
     double plannedDone = doneCellSeconds * cellFactor + fedDocs * perDoc + checkWall;
     double plannedLeft = cellsLeft + feedsLeft + checksLeft;
     double overheadLeft =
-        plannedDone > 120 ? overhead * plannedLeft / plannedDone : 0.3 * plannedLeft;
+        plannedDone > 120 ? overhead * plannedLeft / plannedDone : DEFAULT_OVERHEAD * plannedLeft;
     return plannedLeft + overheadLeft;
   }
 
   private void line(String phase, String what) {
-    double elapsed = (System.nanoTime() - start) / 1e9;
+    double elapsed = (clock.getAsLong() - start) / 1e9;
     out.printf("[%s elapsed, ~%s left] %-20s %s%n", format(elapsed), format(left()), phase, what);
     out.flush();
   }
