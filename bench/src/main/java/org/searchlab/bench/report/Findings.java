@@ -116,12 +116,18 @@ final class Findings {
         String dir = Ratios.direction(r.get(), "mutable ahead", name + " ahead");
         ahead += dir.equals("mutable ahead") ? 1 : 0;
         behind += dir.equals(name + " ahead") ? 1 : 0;
+        // A variant that stayed below the target makes the ratio a bound (see ReportWriter).
+        String bound =
+            target == null || t.equals("lexical")
+                ? ""
+                : ReportWriter.bound(idx.atTarget(target), seg, t, f, target);
         parts.add(
             String.format(
                 Locale.ROOT,
-                "%s%s %s× (%s)",
+                "%s%s %s%s× (%s)",
                 t,
                 f ? " filtered" : "",
+                bound,
                 Ratios.format(r.get()),
                 dir));
       }

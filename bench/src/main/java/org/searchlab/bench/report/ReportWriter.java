@@ -330,7 +330,10 @@ public final class ReportWriter {
                 + " beam and at the beam below it; the median of the per-round ratios [interval]."
                 + " Where a variant's beam below already reached the target, or it ran at the"
                 + " grid's smallest beam, its estimate stays at the recall it measured (second"
-                + " table).\n\n| query | ");
+                + " table). ≥ marks a ratio whose other variant stayed below the target at the"
+                + " grid's largest beam while mutable reached it: at equal recall the other"
+                + " variant would need a larger beam still, so the ratio is at least that; ≤ marks"
+                + " the reverse, ≈ both below the target.\n\n| query | ");
     for (String o : others) {
       md.append(o).append(" | ");
     }
@@ -339,10 +342,11 @@ public final class ReportWriter {
       for (boolean filtered : new boolean[] {false, true}) {
         md.append("| ").append(t).append(filtered ? " filtered" : "").append(" | ");
         for (String o : others) {
+          String bound = bound(at, o, t, filtered, target);
           md.append(
                   ratios
                       .atTarget(MUTABLE, o, t, filtered, c, target, ResultRow::qpsPerCore)
-                      .map(Ratios::format)
+                      .map(x -> bound + Ratios.format(x))
                       .orElse("–"))
               .append(" | ");
         }
@@ -386,6 +390,40 @@ public final class ReportWriter {
                           r.qpsPerCoreHigh())));
     }
     md.append('\n');
+  }
+
+  /**
+   * "≥ " when {@code other}'s estimate stayed below the target (it did not reach it on the grid)
+   * while mutable's did not, "≤ " for the reverse, "≈ " when both stayed below, else "".
+   */
+  static String bound(
+      List<ResultRow> at, String other, String type, boolean filtered, double target) {
+    Double mutable = estimateRecall(at, MUTABLE, type, filtered);
+    Double them = estimateRecall(at, other, type, filtered);
+    if (mutable == null || them == null) {
+      return "";
+    }
+    // The estimate of a variant that reached the target is the target itself, up to rounding.
+    boolean mutableShort = mutable < target - 1e-6;
+    boolean themShort = them < target - 1e-6;
+    if (themShort && mutableShort) {
+      return "≈ ";
+    }
+    return themShort ? "≥ " : mutableShort ? "≤ " : "";
+  }
+
+  private static Double estimateRecall(
+      List<ResultRow> at, String variant, String type, boolean filtered) {
+    return at.stream()
+        .filter(
+            r ->
+                variant.equals(r.variant())
+                    && type.equals(r.queryType())
+                    && filtered == Boolean.TRUE.equals(r.filtered()))
+        .map(ResultRow::recallAt10)
+        .filter(java.util.Objects::nonNull)
+        .findFirst()
+        .orElse(null);
   }
 
   private static String fmt3(Double d) {

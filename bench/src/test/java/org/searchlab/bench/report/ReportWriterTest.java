@@ -253,6 +253,31 @@ class ReportWriterTest {
   }
 
   @Test
+  void marksARatioAgainstAVariantThatMissedTheTargetAsABound() {
+    // Estimates at recall 0.95: a variant that reached the target sits at 0.95; one that did not
+    // stays at what it measured at the grid's largest beam.
+    List<ResultRow> at =
+        List.of(
+            query("mutable", "at_target", "vector", false, 16, 500, 1, 2, null, null)
+                .withQuality(0.95, null),
+            query("segmented", "at_target", "vector", false, 16, 300, 1, 2, null, null)
+                .withQuality(0.95, null),
+            query("segmented-forcemerged", "at_target", "vector", false, 16, 200, 1, 2, null, null)
+                .withQuality(0.941, null),
+            query("mutable", "at_target", "hybrid", true, 16, 500, 1, 2, null, null)
+                .withQuality(0.93, null),
+            query("segmented", "at_target", "hybrid", true, 16, 300, 1, 2, null, null)
+                .withQuality(0.99, null),
+            query("segmented-forcemerged", "at_target", "hybrid", true, 16, 300, 1, 2, null, null)
+                .withQuality(0.94, null));
+    assertEquals("", ReportWriter.bound(at, "segmented", "vector", false, 0.95));
+    assertEquals("≥ ", ReportWriter.bound(at, "segmented-forcemerged", "vector", false, 0.95));
+    assertEquals("≤ ", ReportWriter.bound(at, "segmented", "hybrid", true, 0.95));
+    assertEquals("≈ ", ReportWriter.bound(at, "segmented-forcemerged", "hybrid", true, 0.95));
+    assertEquals("", ReportWriter.bound(at, "segmented", "vector", true, 0.95), "no rows");
+  }
+
+  @Test
   void comparesTheSegmentedStoreWithRealEngines(@TempDir Path dir) throws Exception {
     List<ResultRow> rows = new ArrayList<>();
     // segmented 200 QPS/core, opensearch 250, a target whose CPU could not be read.
