@@ -203,7 +203,7 @@ public final class LexicalQuery {
       cur[i].advance(minDoc);
     }
     float[][] prefix = globalPrefix; // the non-essential lookups' budget
-    float[] sums = new float[fieldCount];
+    double[] sums = new double[fieldCount];
     float[] blockSums = new float[fieldCount];
     long matches = 0;
     long scored = 0;
@@ -280,7 +280,7 @@ public final class LexicalQuery {
       }
       boolean competitive = true;
       for (int i = firstEssential - 1; i >= 0; i--) {
-        float bound = 0;
+        double bound = 0;
         for (int f = 0; f < fieldCount; f++) {
           bound = Math.max(bound, sums[f] + prefix[i][f]);
         }
@@ -389,6 +389,21 @@ public final class LexicalQuery {
     return Bm25.score(weights[term], freq, caches[term][norm & 0xFF]);
   }
 
+  /**
+   * The best field's score: each field's sum of term scores (added in double, as Lucene's
+   * disjunctions add their clauses, so that the sum is exact and does not depend on the order the
+   * terms were visited in, which follows the terms' bounds and changes as postings are written),
+   * rounded to float, then the largest of them (Elasticsearch's {@code best_fields}).
+   */
+  static float max(double[] a) {
+    float m = 0;
+    for (double v : a) {
+      m = Math.max(m, (float) v);
+    }
+    return m;
+  }
+
+  /** The largest of per-field bounds. */
   static float max(float[] a) {
     float m = 0;
     for (float v : a) {
@@ -408,7 +423,7 @@ public final class LexicalQuery {
     for (int i = 0; i < n; i++) {
       cur[i] = new PostingCursor(lists[i]);
     }
-    float[] sums = new float[fieldCount];
+    double[] sums = new double[fieldCount];
     for (int j = 0; j < ascendingDocs.length; j++) {
       int d = ascendingDocs[j];
       java.util.Arrays.fill(sums, 0);

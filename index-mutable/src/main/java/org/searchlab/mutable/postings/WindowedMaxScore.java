@@ -32,12 +32,12 @@ final class WindowedMaxScore {
   private final int n;
   private final int fieldCount;
   private final PostingCursor[] cur;
-  private final float[][] windowScores;
+  private final double[][] windowScores;
   private final long[] windowMatches = new long[WINDOW >>> 6];
   private final float[] windowBounds;
   private final int[] order;
   private final float[][] prefix;
-  private final float[] sums;
+  private final double[] sums;
 
   WindowedMaxScore(LexicalQuery q, int minDoc, FilterBits mask) {
     this.q = q;
@@ -49,11 +49,11 @@ final class WindowedMaxScore {
       cur[i] = q.cursor(i);
       cur[i].advance(minDoc);
     }
-    this.windowScores = new float[fieldCount][WINDOW];
+    this.windowScores = new double[fieldCount][WINDOW];
     this.windowBounds = new float[n];
     this.order = new int[n];
     this.prefix = new float[n][fieldCount];
-    this.sums = new float[fieldCount];
+    this.sums = new double[fieldCount];
   }
 
   /** See {@link LexicalQuery#run}; ids in [minDoc, maxDoc) (the cursors start at minDoc). */
@@ -101,7 +101,7 @@ final class WindowedMaxScore {
         if (c.doc() < next) {
           c.advance(next);
         }
-        float[] buf = windowScores[q.field(i)];
+        double[] buf = windowScores[q.field(i)];
         if (mask == null) {
           for (int d = c.doc(); d < end; d = c.nextDoc()) {
             int o = d - start;
@@ -203,7 +203,7 @@ final class WindowedMaxScore {
    */
   private boolean nonEssentialScores(int d, int essential, float theta) {
     for (int r = essential - 1; r >= 0; r--) {
-      float bound = 0;
+      double bound = 0;
       for (int f = 0; f < fieldCount; f++) {
         bound = Math.max(bound, sums[f] + prefix[r][f]);
       }
