@@ -82,7 +82,7 @@ public final class MutableIndex implements SearchIndex {
         Snapshotter.load(dir, parts, schema.dimension(), config.hnsw(), times);
     long snapshotSerial = loaded.serial();
     if (parts.vectors == null) {
-      parts.vectors = VectorPart.create(schema.dimension(), config.hnsw());
+      parts.vectors = VectorPart.create(schema.dimension(), config.hnsw(), dir);
     }
     this.flushedSerial = snapshotSerial;
     this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
@@ -100,11 +100,14 @@ public final class MutableIndex implements SearchIndex {
       replayed = replay(snapshotSerial);
     } catch (IOException | RuntimeException | Error e) {
       // Of what this open starts, only the log runs yet (its files, and its syncer thread under the
-      // async policy): close it, or every failed open leaks them. open() releases the directory.
-      try {
-        wal.close();
-      } catch (IOException | RuntimeException suppressed) {
-        e.addSuppressed(suppressed);
+      // async policy) besides the vectors' scratch file: close both, or every failed open leaks
+      // them. open() releases the directory.
+      for (java.io.Closeable c : new java.io.Closeable[] {wal, parts.vectors::close}) {
+        try {
+          c.close();
+        } catch (IOException | RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
       }
       throw e;
     }
@@ -367,6 +370,8 @@ public final class MutableIndex implements SearchIndex {
     memory.put("vectors", parts.vectors.vectorBytes());
     if (config.hnsw().quantization() != VectorQuantization.NONE) {
       memory.put("vectors_int8", parts.vectors.quantizedBytes());
+      // Not heap: the page cache of the floats' scratch file (what Lucene's .vec file is).
+      memory.put("vectors_mapped", parts.vectors.mappedVectorBytes());
     }
     memory.put("graph", parts.vectors.graphBytes());
     memory.put("document_store", parts.documents.ramBytesUsed());
@@ -417,7 +422,10 @@ public final class MutableIndex implements SearchIndex {
   /**
    * Heap bytes per stored vector of the floats, of the int8 codes (when quantized) and of the graph
    * links: object headers and table slots included, so a 384-dimension float vector costs about
-   * 1,560 bytes and its code about 412. Empty while no vector is stored.
+   * 1,560 bytes and its code about 412. With int8 codes the floats are in a mapped scratch file
+   * (page cache, as the segmented store's {@code .vec} file): {@code float} then counts their four
+   * bytes a component there plus their heap bookkeeping, and {@code float_heap} that bookkeeping
+   * alone (a stamp each). Empty while no vector is stored.
    */
   private Map<String, Long> perVector() {
     int count = parts.vectors.vectorCount();
@@ -425,7 +433,14 @@ public final class MutableIndex implements SearchIndex {
       return Map.of();
     }
     Map<String, Long> m = new HashMap<>();
-    m.put("float", Math.round(parts.vectors.vectorBytes() / (double) count));
+    long heapFloats = parts.vectors.vectorBytes();
+    if (parts.vectors.mappedVectorBytes() > 0) {
+      long inFile = (long) count * parts.vectors.vectors().dimension() * Float.BYTES;
+      m.put("float", Math.round((inFile + heapFloats) / (double) count));
+      m.put("float_heap", Math.round(heapFloats / (double) count));
+    } else {
+      m.put("float", Math.round(heapFloats / (double) count));
+    }
     if (config.hnsw().quantization() != VectorQuantization.NONE) {
       m.put("int8", Math.round(parts.vectors.quantizedBytes() / (double) count));
     }
@@ -477,7 +492,8 @@ public final class MutableIndex implements SearchIndex {
     } finally {
       writer.lock.unlock();
     }
-    for (java.io.Closeable c : new java.io.Closeable[] {wal, dataDirectory}) {
+    // The vectors' scratch file goes after the snapshot, which reads the floats from it.
+    for (java.io.Closeable c : new java.io.Closeable[] {wal, parts.vectors::close, dataDirectory}) {
       try {
         c.close();
       } catch (IOException e) {

@@ -105,11 +105,11 @@ final class Snapshotter {
         throw new IOException(
             "snapshot " + serial + " needs its graph file " + graphFile + ", which is missing");
       }
-      parts.vectors = VectorPart.load(graphFile, hnsw);
+      parts.vectors = VectorPart.load(graphFile, hnsw, dir);
     } else {
       // A snapshot written without a graph (older stores, whose documents kept their vectors):
       // rebuild the graph from the stored vectors.
-      parts.vectors = VectorPart.create(dimension, hnsw);
+      parts.vectors = VectorPart.create(dimension, hnsw, dir);
       int limit = parts.ids.limit();
       for (int d = 0; d < limit; d++) {
         if (parts.ids.alive(d)) {

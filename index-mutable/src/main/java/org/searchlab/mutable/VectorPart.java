@@ -35,14 +35,29 @@ final class VectorPart {
   }
 
   static VectorPart create(int dimension, HnswConfig config) {
+    return create(dimension, config, null);
+  }
+
+  /**
+   * An empty part; with int8 codes and a {@code scratch} directory, its float vectors live in a
+   * mapped scratch file there instead of on the heap ({@link VectorStore#create(int,
+   * org.searchlab.core.VectorQuantization, Path)}).
+   */
+  static VectorPart create(int dimension, HnswConfig config, Path scratch) {
     MutableHnswGraph g =
-        MutableHnswGraph.create(VectorStore.create(dimension, config.quantization()), config);
+        MutableHnswGraph.create(
+            VectorStore.create(dimension, config.quantization(), scratch), config);
     return new VectorPart(g, g.vectors());
   }
 
-  static VectorPart load(Path file, HnswConfig config) throws IOException {
-    MutableHnswGraph g = MutableHnswGraph.load(file, config);
+  static VectorPart load(Path file, HnswConfig config, Path scratch) throws IOException {
+    MutableHnswGraph g = MutableHnswGraph.load(file, config, scratch);
     return new VectorPart(g, g.vectors());
+  }
+
+  /** Releases the vectors' scratch file, if any; after the last snapshot is written. */
+  void close() throws IOException {
+    vectors.close();
   }
 
   VectorStore vectors() {
@@ -122,6 +137,11 @@ final class VectorPart {
   /** Heap bytes of the float vectors (and their id table), without the codes. */
   long vectorBytes() {
     return vectors.ramBytesUsed() - vectors.quantizedBytes();
+  }
+
+  /** Bytes of the scratch file mapping the float vectors (page cache), 0 when on the heap. */
+  long mappedVectorBytes() {
+    return vectors.mappedBytes();
   }
 
   /** Heap bytes of the int8 codes (0 without quantization). */

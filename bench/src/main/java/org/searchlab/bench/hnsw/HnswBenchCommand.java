@@ -120,6 +120,21 @@ public final class HnswBenchCommand implements Callable<Integer> {
       description = "With --quantization int8: candidates rescored per hit, 1-10 (default 3).")
   int oversample;
 
+  @Option(
+      names = "--float-storage",
+      defaultValue = "mapped",
+      description =
+          "With --quantization int8: where the mutable graph keeps the floats it rescores and"
+              + " builds with: mapped (a scratch file in the temporary directory, as the store"
+              + " does) or heap (default ${DEFAULT-VALUE}).")
+  FloatStorage floatStorage;
+
+  /** Where the int8 graph's floats live (picocli rejects any other value, naming these). */
+  enum FloatStorage {
+    mapped,
+    heap
+  }
+
   static final int K = 10;
 
   /** One implementation under test: a searcher and what its build cost. */
@@ -266,8 +281,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
             .quantization(org.searchlab.core.VectorQuantization.parse(quantization))
             .oversample(oversample)
             .build();
+    Path scratch =
+        floatStorage == FloatStorage.heap ? null : Path.of(System.getProperty("java.io.tmpdir"));
     MutableHnswGraph graph =
-        MutableHnswGraph.create(VectorStore.create(v.dimension(), config.quantization()), config);
+        MutableHnswGraph.create(
+            VectorStore.create(v.dimension(), config.quantization(), scratch), config);
     int[] ids = new int[v.docs().length];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;

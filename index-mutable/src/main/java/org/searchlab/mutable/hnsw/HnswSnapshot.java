@@ -81,7 +81,7 @@ final class HnswSnapshot {
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  static MutableHnswGraph read(Path file, HnswConfig config) throws IOException {
+  static MutableHnswGraph read(Path file, HnswConfig config, Path scratch) throws IOException {
     // Read in large chunks with one CRC update per chunk (ChannelInput): through a DataInputStream
     // over checked, buffered streams each of the file's ~400 million values for 1M documents cost
     // a locked read and a CRC call of its own, and the load ran at 180 MB/s.
@@ -107,7 +107,32 @@ final class HnswSnapshot {
       int entryLevel = in.readInt();
       // The codes are not in the file: each is a function of its float vector alone (Int8Codes), so
       // set() recomputes the very bytes the writer had.
-      VectorStore vectors = VectorStore.create(dimension, config.quantization());
+      VectorStore vectors = VectorStore.create(dimension, config.quantization(), scratch);
+      try {
+        return readNodes(in, file, config, vectors, bound, count, entryNode, entryLevel);
+      } catch (IOException | RuntimeException e) {
+        try {
+          vectors.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+    }
+  }
+
+  private static MutableHnswGraph readNodes(
+      ChannelInput in,
+      Path file,
+      HnswConfig config,
+      VectorStore vectors,
+      int bound,
+      int count,
+      int entryNode,
+      int entryLevel)
+      throws IOException {
+    {
+      int dimension = vectors.dimension();
       MutableHnswGraph graph = new MutableHnswGraph(vectors, config);
       float[] v = new float[dimension];
       for (int node = 0; node < bound; node++) {

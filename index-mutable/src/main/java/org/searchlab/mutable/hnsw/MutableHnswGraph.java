@@ -59,7 +59,17 @@ public final class MutableHnswGraph {
    * @throws java.io.IOException on I/O errors, a bad checksum, or an unknown format version
    */
   public static MutableHnswGraph load(Path file, HnswConfig config) throws IOException {
-    return HnswSnapshot.read(file, config);
+    return load(file, config, null);
+  }
+
+  /**
+   * As {@link #load(Path, HnswConfig)}, with the float vectors of a quantized graph in a scratch
+   * file under {@code scratch} ({@link VectorStore#create(int,
+   * org.searchlab.core.VectorQuantization, Path)}).
+   */
+  public static MutableHnswGraph load(Path file, HnswConfig config, Path scratch)
+      throws IOException {
+    return HnswSnapshot.read(file, config, scratch);
   }
 
   /**

@@ -1,5 +1,9 @@
 package org.searchlab.mutable.hnsw;
 
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import org.searchlab.core.VectorQuantization;
 
 /**
@@ -12,18 +16,37 @@ import org.searchlab.core.VectorQuantization;
  * null}, never a torn mix. A vector set (or removed) before a reader's {@code get} starts, in
  * happens-before order, is seen by it.
  */
-public interface VectorStore {
+public interface VectorStore extends Closeable {
   /** A new empty store for vectors of {@code dimension} floats, {@code dimension} in [1, 4096]. */
   static VectorStore create(int dimension) {
-    return new ArrayVectorStore(dimension, VectorQuantization.NONE);
+    return create(dimension, VectorQuantization.NONE);
   }
 
   /**
    * A new empty store that also keeps each vector's {@code quantization} code ({@link #code}),
-   * computed from the float vector on {@link #set}.
+   * computed from the float vector on {@link #set}; every vector on the heap.
    */
   static VectorStore create(int dimension, VectorQuantization quantization) {
-    return new ArrayVectorStore(dimension, quantization);
+    return create(dimension, quantization, null);
+  }
+
+  /**
+   * A new empty store whose float vectors, when {@code quantization} keeps codes and {@code
+   * scratch} is not null, live in a memory-mapped scratch file under {@code scratch} ({@link
+   * MappedFloatSlots}) instead of on the heap: the graph walks the codes, and the floats are read
+   * to rescore and to build. Without codes the floats stay on the heap, where every graph step
+   * reads them.
+   *
+   * @throws UncheckedIOException if the scratch file cannot be created
+   */
+  static VectorStore create(int dimension, VectorQuantization quantization, Path scratch) {
+    ArrayVectorStore.checkDimension(dimension);
+    Path where = quantization == VectorQuantization.NONE ? null : scratch;
+    try {
+      return new ArrayVectorStore(dimension, quantization, FloatSlots.create(dimension, where));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the float vector scratch file", e);
+    }
   }
 
   /** Whether {@link #code} returns codes ({@link VectorQuantization#INT8}) or nothing. */
@@ -68,4 +91,11 @@ public interface VectorStore {
 
   /** Approximate heap bytes of the codes alone (0 without quantization). */
   long quantizedBytes();
+
+  /** Bytes of the scratch file mapping the float vectors, or 0 when they are on the heap. */
+  long mappedBytes();
+
+  /** Releases the scratch file, if any; the store must not be used afterwards. */
+  @Override
+  void close() throws IOException;
 }

@@ -1,0 +1,45 @@
+package org.searchlab.mutable.hnsw;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Where a {@link VectorStore} keeps its float vectors, one slot per id: on the Java heap ({@link
+ * HeapFloatSlots}) or in a memory-mapped scratch file ({@link MappedFloatSlots}).
+ *
+ * <p>Thread-safety, the same for both: one writer calls {@link #put} and {@link #clear}; readers
+ * call {@link #get} from any thread without locks and see either the whole old vector, the whole
+ * new one, or {@code null}, never a torn mix.
+ */
+interface FloatSlots extends Closeable {
+  /** Heap slots, or mapped ones in a scratch file under {@code scratch} when it is not null. */
+  static FloatSlots create(int dimension, Path scratch) throws IOException {
+    return scratch == null ? new HeapFloatSlots() : new MappedFloatSlots(dimension, scratch);
+  }
+
+  /**
+   * Stores {@code vector} under {@code id}. Heap slots keep the array itself, so the caller passes
+   * one nobody else writes. Writer only.
+   */
+  void put(int id, float[] vector);
+
+  /** The vector of {@code id}, or {@code null} when absent. Any thread. */
+  float[] get(int id);
+
+  /** Whether {@code id} has a vector, without copying it. Writer only. */
+  boolean has(int id);
+
+  /** Removes the vector of {@code id}; returns whether one was present. Writer only. */
+  boolean clear(int id);
+
+  /** Approximate heap bytes for {@code size} vectors of {@code dimension} floats. */
+  long heapBytes(int size, int dimension);
+
+  /** Bytes of the file mapping the vectors (0 for heap slots): page cache, not heap. */
+  long mappedBytes();
+
+  /** Releases the file (mapped slots); heap slots have nothing to release. */
+  @Override
+  default void close() throws IOException {}
+}
