@@ -74,7 +74,10 @@ final class ExperimentCommand implements Callable<Integer> {
       split = ",",
       description =
           "Variants to run: mutable, segmented, segmented-forcemerged, opensearch (a real"
-              + " OpenSearch 3.5 with k-NN as child JVMs), opensearch-forcemerged (default:"
+              + " OpenSearch 3.5 with k-NN as child JVMs), opensearch-forcemerged, and"
+              + " mutable-int8, segmented-int8, segmented-forcemerged-int8 (searchlab's stores"
+              + " with int8 vectors beside the float ones, whatever --quantization says; the"
+              + " report then compares each with its float variant) (default:"
               + " mutable,segmented,segmented-forcemerged). With --target only, none.")
   List<String> variants;
 

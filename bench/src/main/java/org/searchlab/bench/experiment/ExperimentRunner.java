@@ -181,7 +181,20 @@ public final class ExperimentRunner {
       List<String> described = variants.stream().map(v -> describe(v, ctx)).toList();
       run.putPOJO("variant_descriptions", described);
       Files.writeString(outDir.resolve("run.json"), run.toString());
-      new ReportWriter(outDir).write(rows, profile.name(), corpus.source(), described, minutes);
+      Map<String, org.searchlab.bench.report.VectorSetup> setups = new java.util.LinkedHashMap<>();
+      for (Variant v : variants) {
+        Map<String, Long> bytes = ctx.vectorBytes().get(v.label());
+        if (bytes != null
+            && (v.store().equals(Variant.MUTABLE_STORE)
+                || v.store().equals(Variant.SEGMENTED_STORE))) {
+          setups.put(
+              v.label(),
+              new org.searchlab.bench.report.VectorSetup(
+                  Servers.quantizationOf(ctx, v).flag(), bytes));
+        }
+      }
+      new ReportWriter(outDir)
+          .write(rows, profile.name(), corpus.source(), described, minutes, setups);
       progress.step(
           "done",
           String.format(
@@ -207,10 +220,11 @@ public final class ExperimentRunner {
               : " (embedded OpenSearch 3.5, " + openSearchNodes + " nodes, 1 replica)");
     }
     Map<String, Long> bytes = ctx.vectorBytes().get(v.label());
+    org.searchlab.core.VectorQuantization q = Servers.quantizationOf(ctx, v);
     String vectors =
-        ctx.profile.quantization() == org.searchlab.core.VectorQuantization.NONE
+        q == org.searchlab.core.VectorQuantization.NONE
             ? "float vectors"
-            : ctx.profile.quantization().flag() + " vectors, floats kept for rescoring";
+            : q.flag() + " vectors, floats in a mapped file for rescoring";
     return v.label()
         + " ("
         + vectors
@@ -237,14 +251,8 @@ public final class ExperimentRunner {
     if (keepData) {
       return;
     }
-    for (String store :
-        List.of(
-            "mutable",
-            "segmented",
-            Variant.SEGMENTED_FORCEMERGED.label(),
-            Variant.OPENSEARCH.label(),
-            Variant.OPENSEARCH_FORCEMERGED.label())) {
-      deleteData(ctx.outDir.resolve("data").resolve(store));
+    for (Variant v : Variant.BUILT_IN) {
+      deleteData(ctx.outDir.resolve("data").resolve(v.label()));
     }
   }
 

@@ -37,6 +37,15 @@ final class Servers implements AutoCloseable {
 
   private Servers() {}
 
+  /**
+   * The segmented pairs, float and int8: a plain variant and its force-merged one, which starts
+   * from a copy of the plain one's index (or from its own feed when the plain one is not run).
+   */
+  private static final List<List<Variant>> SEGMENTED_PAIRS =
+      List.of(
+          List.of(Variant.SEGMENTED, Variant.SEGMENTED_FORCEMERGED),
+          List.of(Variant.SEGMENTED_INT8, Variant.SEGMENTED_FORCEMERGED_INT8));
+
   /** The planned number of feeds, for the progress estimate. */
   static int feeds(List<Variant> variants) {
     int n = 0;
@@ -45,7 +54,10 @@ final class Servers implements AutoCloseable {
         n++;
       }
     }
-    return n + (variants.stream().anyMatch(v -> v.store().equals(Variant.SEGMENTED_STORE)) ? 1 : 0);
+    for (List<Variant> pair : SEGMENTED_PAIRS) {
+      n += pair.stream().anyMatch(variants::contains) ? 1 : 0;
+    }
+    return n;
   }
 
   /** Starts, feeds, merges and warms every variant's engine. */
@@ -53,29 +65,36 @@ final class Servers implements AutoCloseable {
       throws IOException, InterruptedException {
     Servers s = new Servers();
     try {
-      if (variants.contains(Variant.MUTABLE)) {
-        Session m = s.fed(ctx, corpus, Variant.MUTABLE, s.server(ctx, corpus, "mutable", null));
-        s.sessions.put(Variant.MUTABLE, m);
-        s.writers.put(Variant.MUTABLE.label(), m);
+      for (Variant mv : List.of(Variant.MUTABLE, Variant.MUTABLE_INT8)) {
+        if (variants.contains(mv)) {
+          Session m = s.fed(ctx, corpus, mv, s.server(ctx, corpus, mv, mv.label()));
+          s.sessions.put(mv, m);
+          s.writers.put(mv.label(), m);
+        }
       }
-      boolean plain = variants.contains(Variant.SEGMENTED);
-      boolean merged = variants.contains(Variant.SEGMENTED_FORCEMERGED);
-      if (plain || merged) {
-        Variant first = plain ? Variant.SEGMENTED : Variant.SEGMENTED_FORCEMERGED;
-        Session seg = s.fed(ctx, corpus, first, s.server(ctx, corpus, "segmented", null));
+      for (List<Variant> pair : SEGMENTED_PAIRS) {
+        Variant plainVariant = pair.get(0);
+        Variant mergedVariant = pair.get(1);
+        boolean plain = variants.contains(plainVariant);
+        boolean merged = variants.contains(mergedVariant);
+        if (!plain && !merged) {
+          continue;
+        }
+        Variant first = plain ? plainVariant : mergedVariant;
+        // The fed index lives under the plain variant's name either way.
+        Session seg = s.fed(ctx, corpus, first, s.server(ctx, corpus, first, plainVariant.label()));
         s.writers.put(first.label(), seg);
         if (plain) {
-          s.sessions.put(Variant.SEGMENTED, seg);
+          s.sessions.put(plainVariant, seg);
         }
         if (merged) {
           Session fm = seg;
           if (plain) {
-            Path copy = ctx.dataDir(Variant.SEGMENTED_FORCEMERGED.label());
-            copyTree(ctx.dataDir("segmented"), copy);
-            fm = s.server(ctx, corpus, "segmented", copy);
+            copyTree(ctx.dataDir(plainVariant.label()), ctx.dataDir(mergedVariant.label()));
+            fm = s.server(ctx, corpus, mergedVariant, mergedVariant.label());
           }
-          s.sessions.put(Variant.SEGMENTED_FORCEMERGED, fm);
-          s.forceMerge(ctx, Variant.SEGMENTED_FORCEMERGED, fm);
+          s.sessions.put(mergedVariant, fm);
+          s.forceMerge(ctx, mergedVariant, fm);
         }
       }
       for (Variant v : List.of(Variant.OPENSEARCH, Variant.OPENSEARCH_FORCEMERGED)) {
@@ -109,17 +128,19 @@ final class Servers implements AutoCloseable {
     }
   }
 
-  /** Starts a searchlab server of {@code store} on {@code dir} (null: the store's own). */
-  private Session server(RunContext ctx, Corpus corpus, String store, Path dir)
+  /**
+   * Starts a searchlab server for {@code v} on the data directory (and log) named {@code dir}, with
+   * the variant's vectors.
+   */
+  private Session server(RunContext ctx, Corpus corpus, Variant v, String dir)
       throws IOException, InterruptedException {
-    String name = dir == null ? store : Variant.SEGMENTED_FORCEMERGED.label();
     return Session.start(
-        ServerOptions.defaults(store, corpus.dimension()).toBuilder()
-            .quantization(ctx.profile.quantization())
+        ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
+            .quantization(quantizationOf(ctx, v))
             .build(),
-        dir == null ? ctx.dataDir(store) : dir,
+        ctx.dataDir(dir),
         ctx.profile.serverHeap(),
-        ctx.serverLog(name),
+        ctx.serverLog(dir),
         ctx.load);
   }
 
@@ -157,7 +178,12 @@ final class Servers implements AutoCloseable {
   static org.searchlab.core.VectorQuantization quantizationOf(RunContext ctx, Variant v) {
     boolean own =
         v.store().equals(Variant.MUTABLE_STORE) || v.store().equals(Variant.SEGMENTED_STORE);
-    return own ? ctx.profile.quantization() : org.searchlab.core.VectorQuantization.NONE;
+    if (!own) {
+      return org.searchlab.core.VectorQuantization.NONE;
+    }
+    return v.quantization() != org.searchlab.core.VectorQuantization.NONE
+        ? v.quantization()
+        : ctx.profile.quantization();
   }
 
   /** Creates the index on a started engine and feeds it 0→N; closes it when that fails. */
@@ -188,8 +214,10 @@ final class Servers implements AutoCloseable {
                 "%s: merges settled %.1f s after the feed, %s segments", v.label(), merging, n));
       }
       segments.put(v, n);
-      if (v == Variant.SEGMENTED_FORCEMERGED) {
-        segments.put(Variant.SEGMENTED, n);
+      for (List<Variant> pair : SEGMENTED_PAIRS) {
+        if (v == pair.get(1)) {
+          segments.put(pair.get(0), n); // fed for the force-merged one: the plain structure
+        }
       }
       ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED, n, null, feed));
       Map<String, Long> perVector = s.admin.vectorBytesPerVector();
@@ -229,6 +257,12 @@ final class Servers implements AutoCloseable {
         String.format(
             "%s: force-merged in %.1f s, segments %s",
             v.label(), (System.nanoTime() - t0) / 1e9, n));
+    // One merged graph and one file of each kind: the bytes differ from the fed index's.
+    Map<String, Long> perVector = s.admin.vectorBytesPerVector();
+    if (!perVector.isEmpty()) {
+      ctx.vectorBytes(v.label(), perVector);
+      ctx.progress.step(Phases.AFTER_MERGE, v.label() + ": bytes per vector " + perVector);
+    }
   }
 
   /** The variants with an engine, in start order. */

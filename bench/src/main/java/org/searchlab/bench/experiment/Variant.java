@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.searchlab.core.VectorQuantization;
 
 /**
  * A store or engine with its settings, as the experiment compares them: searchlab's two stores
@@ -18,8 +19,16 @@ import java.util.regex.Pattern;
  *     {@value #TARGET_STORE}
  * @param forceMerged whether the index is force-merged to one segment before the query phase
  * @param target the endpoint and its dialect, for {@value #TARGET_STORE} only (else null)
+ * @param quantization for searchlab's stores, the vectors this variant keeps whatever {@code
+ *     --quantization} says ({@code INT8} for the {@code -int8} variants), or {@code NONE}: the
+ *     run's {@code --quantization}
  */
-public record Variant(String label, String store, boolean forceMerged, Target target) {
+public record Variant(
+    String label,
+    String store,
+    boolean forceMerged,
+    Target target,
+    VectorQuantization quantization) {
   public static final String MUTABLE_STORE = "mutable";
   public static final String SEGMENTED_STORE = "segmented";
   public static final String OPENSEARCH_STORE = "opensearch";
@@ -45,15 +54,48 @@ public record Variant(String label, String store, boolean forceMerged, Target ta
   public static final Variant OPENSEARCH_FORCEMERGED =
       new Variant("opensearch-forcemerged", OPENSEARCH_STORE, true, null);
 
+  /** The mutable store with int8 codes (floats in a mapped file, for rescoring). */
+  public static final Variant MUTABLE_INT8 =
+      new Variant("mutable-int8", MUTABLE_STORE, false, null, VectorQuantization.INT8);
+
+  /** The segmented store with Lucene's int8 HNSW format (Elasticsearch {@code int8_hnsw}). */
+  public static final Variant SEGMENTED_INT8 =
+      new Variant("segmented-int8", SEGMENTED_STORE, false, null, VectorQuantization.INT8);
+
+  /** The same, force-merged to one segment before its query phase. */
+  public static final Variant SEGMENTED_FORCEMERGED_INT8 =
+      new Variant(
+          "segmented-forcemerged-int8", SEGMENTED_STORE, true, null, VectorQuantization.INT8);
+
   /** The variants {@code --variants} knows by name. */
   public static final List<Variant> BUILT_IN =
-      List.of(MUTABLE, SEGMENTED, SEGMENTED_FORCEMERGED, OPENSEARCH, OPENSEARCH_FORCEMERGED);
+      List.of(
+          MUTABLE,
+          SEGMENTED,
+          SEGMENTED_FORCEMERGED,
+          OPENSEARCH,
+          OPENSEARCH_FORCEMERGED,
+          MUTABLE_INT8,
+          SEGMENTED_INT8,
+          SEGMENTED_FORCEMERGED_INT8);
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,39}");
+
+  /** A variant that keeps the run's {@code --quantization}. */
+  public Variant(String label, String store, boolean forceMerged, Target target) {
+    this(label, store, forceMerged, target, VectorQuantization.NONE);
+  }
 
   public Variant {
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(store, "store");
+    Objects.requireNonNull(quantization, "quantization");
+    if (quantization != VectorQuantization.NONE
+        && !store.equals(MUTABLE_STORE)
+        && !store.equals(SEGMENTED_STORE)) {
+      throw new IllegalArgumentException(
+          "variant " + label + ": only searchlab's stores take a quantization");
+    }
     if (store.equals(TARGET_STORE) != (target != null)) {
       throw new IllegalArgumentException(
           "variant " + label + ": a target needs an endpoint, and only a target has one");

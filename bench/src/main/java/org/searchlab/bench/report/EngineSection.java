@@ -33,7 +33,7 @@ final class EngineSection {
   void write(StringBuilder md) {
     List<String> engines =
         idx.queryVariants().stream()
-            .filter(v -> !v.equals("mutable") && !v.startsWith("segmented"))
+            .filter(v -> !v.startsWith("mutable") && !v.startsWith("segmented"))
             .toList();
     if (engines.isEmpty()) {
       return;

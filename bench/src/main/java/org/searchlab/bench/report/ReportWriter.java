@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -36,6 +37,21 @@ public final class ReportWriter {
    */
   public List<String> write(
       List<ResultRow> rows, String profile, String source, List<String> variants, double minutes)
+      throws IOException {
+    return write(rows, profile, source, variants, minutes, Map.of());
+  }
+
+  /**
+   * As {@link #write(List, String, String, List, double)}, with each searchlab store variant's
+   * vectors ({@code setups}, by label) for the quantization table.
+   */
+  public List<String> write(
+      List<ResultRow> rows,
+      String profile,
+      String source,
+      List<String> variants,
+      double minutes,
+      Map<String, VectorSetup> setups)
       throws IOException {
     RowIndex idx = new RowIndex(rows);
     Plots plots = new Plots(dir, idx);
@@ -126,7 +142,7 @@ public final class ReportWriter {
     new EngineSection(idx).write(md);
     writesSection(md, idx);
     queryTables(md, idx);
-    ratioTables(md, idx);
+    ratioTables(md, idx, setups);
     refeedSection(md, idx);
     sweepSection(md, idx);
     gridSection(md, idx);
@@ -233,7 +249,7 @@ public final class ReportWriter {
     }
   }
 
-  private void ratioTables(StringBuilder md, RowIndex idx) {
+  private void ratioTables(StringBuilder md, RowIndex idx, Map<String, VectorSetup> setups) {
     if (!idx.queryVariants().contains(MUTABLE)) {
       return;
     }
@@ -255,6 +271,7 @@ public final class ReportWriter {
               : String.format(Locale.ROOT, " at recall@10 ≥ %.2f", target);
       boolean first = ti == 0;
       atTargetTables(md, idx, ratios, target);
+      quantizationTable(md, idx, ratios, target, setups);
       for (String seg : idx.queryVariants()) {
         if (seg.equals(MUTABLE)) {
           continue;
@@ -378,18 +395,113 @@ public final class ReportWriter {
               below.map(x -> fmt3(x.recallAt10())).orElse("–"),
               beam.map(x -> fmt3(x.recallAt10())).orElse("?"),
               r.recallAt10(),
-              r.qpsPerCore() == null
-                  ? "–"
-                  : r.qpsPerCoreLow() == null
-                      ? String.format(Locale.ROOT, "%.0f", r.qpsPerCore())
-                      : String.format(
-                          Locale.ROOT,
-                          "%.0f [%.0f–%.0f]",
-                          r.qpsPerCore(),
-                          r.qpsPerCoreLow(),
-                          r.qpsPerCoreHigh())));
+              qpsPerCoreCell(r)));
     }
     md.append('\n');
+  }
+
+  /** A row's QPS per core with its interval where it has one, "–" without a value. */
+  private static String qpsPerCoreCell(ResultRow r) {
+    if (r.qpsPerCore() == null) {
+      return "–";
+    }
+    return r.qpsPerCoreLow() == null
+        ? String.format(Locale.ROOT, "%.0f", r.qpsPerCore())
+        : String.format(
+            Locale.ROOT, "%.0f [%.0f–%.0f]", r.qpsPerCore(), r.qpsPerCoreLow(), r.qpsPerCoreHigh());
+  }
+
+  /**
+   * Per searchlab store variant, when any of them quantized: its vectors, bytes per vector, the
+   * memory the graph search needs against its float peer's, recall@10 at the calibrated setting,
+   * QPS per core at exactly the target and, where the float peer ran too, the ratio to it; and its
+   * feed time, which includes the graph build.
+   */
+  private void quantizationTable(
+      StringBuilder md,
+      RowIndex idx,
+      Ratios ratios,
+      Double target,
+      Map<String, VectorSetup> setups) {
+    if (target == null || setups.values().stream().allMatch(v -> v.quantization().equals("none"))) {
+      return;
+    }
+    List<ResultRow> at = idx.atTarget(target);
+    int c = at.isEmpty() ? 16 : at.get(0).clients();
+    md.append(
+            String.format(
+                Locale.ROOT, "### Quantization at recall@10 = %.2f (%d clients)\n\n", target, c))
+        .append(
+            "Bytes per vector as each store reported them after its feed. \"search memory\" is"
+                + " what the graph search reads at every step and so needs in memory: the floats"
+                + " without quantization; with int8 the codes (and, for the mutable store, the"
+                + " floats' heap stamps), the floats staying in a mapped file (page cache) read"
+                + " only to rescore `k × oversample` candidates and by the build. \"÷ float\""
+                + " compares with the same store's float variant in this run (memory: the ratio of"
+                + " search memory; QPS/core: the median of the per-round ratios at the target)."
+                + " Recall@10 is the measured queries' at the calibrated setting. Feed is the"
+                + " 0→N feed's wall time, graph build included.\n\n"
+                + "| variant | vectors | bytes per vector | search memory | ÷ float |"
+                + " recall@10 vector / filtered | QPS/core vector | ÷ float | feed s |\n"
+                + "|---|---|---|---:|---:|---|---:|---:|---:|\n");
+    for (Map.Entry<String, VectorSetup> e : setups.entrySet()) {
+      String v = e.getKey();
+      VectorSetup setup = e.getValue();
+      String peer = v.endsWith("-int8") ? v.substring(0, v.length() - "-int8".length()) : null;
+      VectorSetup peerSetup = peer == null ? null : setups.get(peer);
+      Long search = setup.searchBytes();
+      Long peerSearch = peerSetup == null ? null : peerSetup.searchBytes();
+      String recall =
+          recallAtSetting(idx, v, false, target, c)
+              + " / "
+              + recallAtSetting(idx, v, true, target, c);
+      Optional<ResultRow> estimate =
+          at.stream()
+              .filter(
+                  r ->
+                      v.equals(r.variant())
+                          && "vector".equals(r.queryType())
+                          && !Boolean.TRUE.equals(r.filtered()))
+              .findFirst();
+      String qps = estimate.map(ReportWriter::qpsPerCoreCell).orElse("–");
+      String qpsVsFloat =
+          peer == null
+              ? "–"
+              : ratios
+                  .atTarget(v, peer, "vector", false, c, target, ResultRow::qpsPerCore)
+                  .map(Ratios::format)
+                  .orElse("–");
+      String feed =
+          idx.feed(v, "feed")
+              .map(r -> r.seconds() == null ? "–" : String.format(Locale.ROOT, "%.1f", r.seconds()))
+              .orElse("–");
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+              v,
+              setup.quantization().equals("none") ? "float" : setup.quantization(),
+              new java.util.TreeMap<>(setup.bytesPerVector()).toString().replace("=", " "),
+              search == null ? "–" : search.toString(),
+              search == null || peerSearch == null || peerSearch == 0
+                  ? "–"
+                  : String.format(Locale.ROOT, "%.0f%%", 100.0 * search / peerSearch),
+              recall,
+              qps,
+              qpsVsFloat,
+              feed));
+    }
+    md.append('\n');
+  }
+
+  /** The measured queries' recall@10 of a vector cell at its calibrated setting, or "–". */
+  private static String recallAtSetting(
+      RowIndex idx, String variant, boolean filtered, double target, int clients) {
+    return idx.queries(variant, RowIndex.mainPhase(variant), "vector", filtered, target)
+        .filter(x -> x.round() == null && x.clients() != null && x.clients() == clients)
+        .findFirst()
+        .map(x -> fmt3(x.recallAt10()))
+        .orElse("–");
   }
 
   /**

@@ -52,7 +52,9 @@ final class RowIndex {
   }
 
   static String mainPhase(String variant) {
-    return variant.endsWith("forcemerged") ? "after_merge" : "after_flush";
+    return variant.endsWith("forcemerged") || variant.endsWith("forcemerged-int8")
+        ? "after_merge"
+        : "after_flush";
   }
 
   /**

@@ -25,6 +25,24 @@ class VariantTest {
   }
 
   @Test
+  void int8VariantsAreSearchlabStoresOnly() {
+    assertEquals(
+        org.searchlab.core.VectorQuantization.INT8, Variant.parse("mutable-int8").quantization());
+    assertEquals(org.searchlab.core.VectorQuantization.NONE, Variant.MUTABLE.quantization());
+    assertTrue(Variant.SEGMENTED_FORCEMERGED_INT8.forceMerged());
+    assertTrue(Variant.SEGMENTED_INT8.elasticsearchDialect());
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new Variant(
+                "os-int8",
+                Variant.OPENSEARCH_STORE,
+                false,
+                null,
+                org.searchlab.core.VectorQuantization.INT8));
+  }
+
+  @Test
   void targetsParseNameUrlAndDialect() {
     Variant es = Variant.parseTarget("prod=http://es.example:9200");
     assertEquals("prod", es.label());

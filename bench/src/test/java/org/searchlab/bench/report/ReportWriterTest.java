@@ -1,6 +1,7 @@
 package org.searchlab.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -250,6 +252,74 @@ class ReportWriterTest {
         md.contains("vector and hybrid at recall@10 = 0.95 (interpolated between the two beams"),
         md);
     assertTrue(md.contains("vector 2.00 [2.00–2.00]× (mutable ahead)"), md);
+  }
+
+  @Test
+  void comparesEachInt8VariantWithItsFloatPeer(@TempDir Path dir) throws Exception {
+    List<ResultRow> rows = new ArrayList<>();
+    // At exactly recall 0.95: mutable 400 QPS/core, mutable-int8 600 (1.50× its float peer).
+    for (String v : List.of("mutable", "mutable-int8")) {
+      double perCore = v.equals("mutable") ? 400 : 600;
+      for (String p : List.of("after_flush", "at_target")) {
+        double[] qps = new double[6];
+        double[] pc = new double[6];
+        for (int r = 1; r <= 6; r++) {
+          ResultRow round =
+              query(v, p, "vector", false, 16, perCore, 1.0, 2, null, null)
+                  .withCandidates(10, 10, 0.95)
+                  .withRound(r);
+          qps[r - 1] = round.qps();
+          pc[r - 1] = round.qpsPerCore();
+          rows.add(round);
+        }
+        for (boolean filtered : new boolean[] {false, true}) {
+          if (filtered && p.equals("at_target")) {
+            continue;
+          }
+          rows.add(
+              query(v, p, "vector", filtered, 16, perCore, 1.0, 2, null, null)
+                  .withCandidates(10, 10, 0.95)
+                  .withInterval(Intervals.median(qps), Intervals.median(pc))
+                  .withQuality(
+                      p.equals("at_target") ? 0.95 : v.equals("mutable") ? 0.961 : 0.972, null));
+        }
+      }
+      rows.add(feed(v, "feed", 2000, 1.0));
+    }
+    Map<String, VectorSetup> setups = new java.util.LinkedHashMap<>();
+    setups.put("mutable", new VectorSetup("none", Map.of("float", 1560L, "graph", 200L)));
+    setups.put(
+        "mutable-int8",
+        new VectorSetup(
+            "int8", Map.of("float", 1544L, "float_heap", 8L, "int8", 412L, "graph", 200L)));
+    new ReportWriter(dir)
+        .write(rows, "test", "synthetic", List.of("mutable", "mutable-int8"), 1.0, setups);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("### Quantization at recall@10 = 0.95 (16 clients)"), md);
+    // Search memory: 412 + 8 = 420 bytes against 1,560, 27%; QPS/core 600 ÷ 400.
+    assertTrue(
+        md.contains(
+            "| mutable-int8 | int8 | {float 1544, float_heap 8, graph 200, int8 412} | 420 | 27% |"
+                + " 0.972 / 0.972 | 600 [600–600] | 1.50 [1.50–1.50] | 2.0 |"),
+        md);
+    assertTrue(
+        md.contains(
+            "| mutable | float | {float 1560, graph 200} | 1560 | – | 0.961 / 0.961 |"
+                + " 400 [400–400] | – | 2.0 |"),
+        md);
+  }
+
+  @Test
+  void leavesTheQuantizationTableOutWhenEveryVariantIsFloat(@TempDir Path dir) throws Exception {
+    new ReportWriter(dir)
+        .write(
+            rows(),
+            "test",
+            "synthetic",
+            List.of("mutable", "segmented"),
+            1.0,
+            Map.of("mutable", new VectorSetup("none", Map.of("float", 1560L))));
+    assertFalse(Files.readString(dir.resolve("report.md")).contains("### Quantization"));
   }
 
   @Test
