@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.searchlab.bench.crash.CrashTest;
+import org.searchlab.core.VectorQuantization;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -58,6 +59,13 @@ final class CrashTestCommand implements Callable<Integer> {
   @Option(names = "--heap", description = "The server's -Xmx. Default: ${DEFAULT-VALUE}.")
   String heap = "1g";
 
+  @Option(
+      names = "--quantization",
+      description =
+          "The server's vectors (serve --quantization): none or int8. The check compares every"
+              + " float component either way. Default: ${DEFAULT-VALUE}.")
+  String quantization = "none";
+
   @Override
   public Integer call() throws Exception {
     if (!store.equals("mutable") && !store.equals("segmented")) {
@@ -76,7 +84,15 @@ final class CrashTestCommand implements Callable<Integer> {
         }
       }
     }
-    System.out.println("crashtest: store " + store + ", seed " + seed + ", data " + dir);
+    VectorQuantization q = VectorQuantization.parse(quantization);
+    System.out.println(
+        "crashtest: store "
+            + store
+            + (q == VectorQuantization.NONE ? "" : ", " + q.flag() + " vectors")
+            + ", seed "
+            + seed
+            + ", data "
+            + dir);
     CrashTest.Summary s =
         new CrashTest(
                 new CrashTest.Settings(
@@ -89,7 +105,8 @@ final class CrashTestCommand implements Callable<Integer> {
                     Duration.ofMillis(minUptimeMs),
                     Duration.ofMillis(maxUptimeMs),
                     dir,
-                    heap),
+                    heap,
+                    q),
                 System.out)
             .run();
     return s.passed() ? 0 : 1;

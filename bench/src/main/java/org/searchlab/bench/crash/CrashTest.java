@@ -23,6 +23,7 @@ import org.searchlab.bench.experiment.ServerOptions;
 import org.searchlab.bench.experiment.ServerProcess;
 import org.searchlab.core.Document;
 import org.searchlab.core.PartialUpdate;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerConfig;
 import org.searchlab.server.es.EsDocuments;
@@ -55,9 +56,11 @@ public final class CrashTest {
       Duration minUptime,
       Duration maxUptime,
       Path dataDir,
-      String heap) {
+      String heap,
+      VectorQuantization quantization) {
     public Settings {
       Objects.requireNonNull(store, "store");
+      Objects.requireNonNull(quantization, "quantization");
       if (cycles < 1 || threads < 1 || ids < threads || dimension < 2) {
         throw new IllegalArgumentException(
             "need cycles ≥ 1, threads ≥ 1, ids ≥ threads, dimension ≥ 2: " + this);
@@ -97,7 +100,10 @@ public final class CrashTest {
   public Summary run() throws IOException, InterruptedException {
     Files.createDirectories(settings.dataDir());
     SplittableRandom random = new SplittableRandom(settings.seed());
-    ServerOptions options = ServerOptions.defaults(settings.store(), settings.dimension());
+    ServerOptions options =
+        ServerOptions.defaults(settings.store(), settings.dimension()).toBuilder()
+            .quantization(settings.quantization())
+            .build();
     Path log = settings.dataDir().resolveSibling(settings.dataDir().getFileName() + "-server.log");
     List<Long> restarts = new ArrayList<>();
     boolean refused = false;
