@@ -108,10 +108,15 @@ final class MappedFloatSlots implements FloatSlots {
     FloatBuffer floats = cs[id / slotsPerChunk];
     int stamp = id % STAMPS_PER_PAGE;
     float[] out = null;
-    while (true) {
+    for (int spins = 0; ; spins++) {
       long before = page.getAcquire(stamp);
       if ((before & WRITING) != 0) {
-        Thread.onSpinWait();
+        // The writer is copying 4 × dimension bytes; if it lost its core meanwhile, give one up.
+        if (spins < 64) {
+          Thread.onSpinWait();
+        } else {
+          Thread.yield();
+        }
         continue;
       }
       if ((before & PRESENT) == 0) {
