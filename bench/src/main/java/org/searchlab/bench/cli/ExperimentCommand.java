@@ -60,7 +60,7 @@ final class ExperimentCommand implements Callable<Integer> {
       names = "--dataset",
       description =
           "A dataset directory built by 'searchlab dataset build'. Default: for the standard and"
-              + " full profiles, Debian's catalogue (built once into data/debian, ~5 min, then"
+              + " full profiles, Debian's catalogue (built once into data/debian, ~20 min, then"
               + " reused; extended with synthetic variants to the profile's size); else synthetic.")
   Path dataset;
 

@@ -31,7 +31,7 @@ public final class StandardData {
 
   /**
    * The Debian corpus under {@code home}: the cached copy when one is there, else a fresh build
-   * (about 5 minutes on 2 cores: apt's lists, then all-MiniLM-L6-v2 on every core). A build that
+   * (about 20 minutes on 2 cores: apt's lists, then all-MiniLM-L6-v2 on every core). A build that
    * cannot run (no lists and no way to fetch them, no model) gives a {@code null} dataset and the
    * reason; it never throws.
    */
@@ -49,7 +49,8 @@ public final class StandardData {
       }
     }
     log.printf(
-        "experiment: building the Debian corpus into %s, once (about 5 minutes on 2 cores)%n", dir);
+        "experiment: building the Debian corpus into %s, once (about 20 minutes on 2 cores)%n",
+        dir);
     int cores = Runtime.getRuntime().availableProcessors();
     DatasetBuilds.Common common =
         new DatasetBuilds.Common(
