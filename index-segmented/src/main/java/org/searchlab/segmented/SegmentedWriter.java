@@ -72,6 +72,7 @@ final class SegmentedWriter {
   private final WriteAheadLog wal;
   private final LiveVersionMap versionMap;
   private final SegmentedStats stats;
+  private final CountingMergeScheduler mergeScheduler;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final ReentrantReadWriteLock flushLock = new ReentrantReadWriteLock();
   private final ReentrantLock flushMutex = new ReentrantLock();
@@ -92,6 +93,7 @@ final class SegmentedWriter {
     this.wal = parts.wal;
     this.versionMap = parts.versionMap;
     this.stats = parts.stats;
+    this.mergeScheduler = parts.mergeScheduler;
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -416,13 +418,25 @@ final class SegmentedWriter {
     }
   }
 
-  /** Merges down to at most {@code maxSegments} segments, waits, and refreshes. */
+  /**
+   * Merges down to at most {@code maxSegments} segments, waits, and refreshes. When a merge fails,
+   * Lucene's {@code forceMerge} throws as soon as the merge is marked finished, while the merge
+   * thread records the tragedy (and closes the writer) just after that; so this waits for the merge
+   * threads before answering, and a caller that sees the failure also sees the stop in {@code
+   * health()} and gets {@link StoreStoppedException} rather than a bare I/O error.
+   */
   void forceMerge(int maxSegments) throws IOException {
     if (maxSegments < 1) {
       throw new InvalidRequestException(
           "max_num_segments " + maxSegments + " is less than the minimum 1");
     }
-    writer.forceMerge(maxSegments, true);
+    try {
+      writer.forceMerge(maxSegments, true);
+    } catch (IOException | RuntimeException e) {
+      mergeScheduler.sync();
+      throwIfStopped(e);
+      throw e;
+    }
     manager.maybeRefreshBlocking();
   }
 }
