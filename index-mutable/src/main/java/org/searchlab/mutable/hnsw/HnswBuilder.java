@@ -158,7 +158,10 @@ final class HnswBuilder {
       if (l <= epLevel && n > 0) {
         eps = candIds;
       }
-      int max = config.maxLinks(l);
+      // A new node selects at most M neighbours on every level, as hnswlib and Vespa insert; level
+      // 0's lists still grow to 2M through the links back (addLink). Selecting 2M at level 0, as
+      // Lucene does, reached the same recall with more distances per query and a slower build.
+      int max = config.m();
       int[] out = new int[max];
       float[] outScores = new float[max];
       int count =

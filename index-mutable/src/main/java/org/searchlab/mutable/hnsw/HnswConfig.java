@@ -9,8 +9,9 @@ import org.searchlab.core.VectorQuantization;
  * (which starts from {@link #DEFAULT}) or change one with {@link #toBuilder()}.
  *
  * @param m maximum links per node on the upper levels, 2·m on level 0 (the paper's {@code M},
- *     Lucene's {@code maxConn}); in [2, 512]. Higher gives better recall at a given {@code ef} and
- *     costs memory and build time. Default 16.
+ *     Lucene's {@code maxConn}); a new node selects at most m on every level, as hnswlib and Vespa
+ *     insert, and level 0's lists fill up to 2·m with links back; in [2, 512]. Higher gives better
+ *     recall at a given {@code ef} and costs memory and build time. Default 16.
  * @param efConstruction candidates kept by the insert-time beam search (the paper's {@code
  *     efConstruction}, Lucene's {@code beamWidth}); in [1, 4096]. Higher gives a better graph and a
  *     slower build. Default 200.
