@@ -28,6 +28,12 @@ import java.util.Objects;
  * @param fetchDocuments whether each hit carries its stored document, read from the same
  *     point-in-time view the hit was scored in (Elasticsearch's fetch phase); false returns ids and
  *     scores only, which is cheaper
+ * @param rescoreWindow over quantized vectors, how many of the best candidates by their quantized
+ *     scores are rescored by their floats (Elasticsearch {@code ceil(k ×
+ *     rescore_vector.oversample)}, Vespa {@code ranking.rerankCount}); the graph search keeps at
+ *     least this many. 0 (the default) takes the store's {@code targetHits × oversample}; a window
+ *     below {@code targetHits} counts as {@code targetHits}. Float vectors ignore it, as
+ *     Elasticsearch ignores {@code rescore_vector} on a field that is not quantized
  */
 public record SearchRequest(
     String text,
@@ -42,13 +48,20 @@ public record SearchRequest(
     Fusion fusion,
     int trackTotalHitsUpTo,
     FilterThresholds thresholds,
-    boolean fetchDocuments) {
+    boolean fetchDocuments,
+    int rescoreWindow) {
 
   /** Elasticsearch's {@code index.max_result_window}: offset + hits may not exceed it. */
   public static final int MAX_WINDOW = 10_000;
 
   /** Elasticsearch's limit on {@code num_candidates}. */
   public static final int MAX_CANDIDATES = 10_000;
+
+  /**
+   * The largest {@link #rescoreWindow}: Elasticsearch's largest oversample (10) times its largest
+   * {@code k} (10,000).
+   */
+  public static final int MAX_RESCORE_WINDOW = VectorQuantization.MAX_OVERSAMPLE * MAX_CANDIDATES;
 
   public static final int DEFAULT_HITS = 10;
   public static final int DEFAULT_TARGET_HITS = 10;
@@ -110,6 +123,7 @@ public record SearchRequest(
     b.trackTotalHitsUpTo = trackTotalHitsUpTo;
     b.thresholds = thresholds;
     b.fetchDocuments = fetchDocuments;
+    b.rescoreWindow = rescoreWindow;
     return b;
   }
 
@@ -126,6 +140,18 @@ public record SearchRequest(
   /** The beam width of the vector part: {@code targetHits + exploreAdditionalHits}. */
   public int candidates() {
     return targetHits + exploreAdditionalHits;
+  }
+
+  /**
+   * The candidates a quantized vector search rescores by their floats: {@link #rescoreWindow} when
+   * the request sets one, else {@code targetHits × defaultOversample}; never fewer than {@code
+   * targetHits}.
+   *
+   * @param defaultOversample the store's oversample (its {@code --oversample}), 1 to 10
+   */
+  public int rescoreWindow(int defaultOversample) {
+    long window = rescoreWindow > 0 ? rescoreWindow : (long) targetHits * defaultOversample;
+    return (int) Math.max(targetHits, Math.min(window, MAX_RESCORE_WINDOW));
   }
 
   /** How many top results of each part reciprocal rank fusion looks at. */
@@ -150,6 +176,10 @@ public record SearchRequest(
     }
     if (trackTotalHitsUpTo < 0) {
       throw new InvalidRequestException("track_total_hits " + trackTotalHitsUpTo + " is negative");
+    }
+    if (rescoreWindow < 0 || rescoreWindow > MAX_RESCORE_WINDOW) {
+      throw new InvalidRequestException(
+          "rescore window " + rescoreWindow + " is outside [0, " + MAX_RESCORE_WINDOW + "]");
     }
     switch (rankProfile) {
       case BM25 -> requireText();
@@ -221,7 +251,8 @@ public record SearchRequest(
         && fusion == r.fusion
         && trackTotalHitsUpTo == r.trackTotalHitsUpTo
         && thresholds.equals(r.thresholds)
-        && fetchDocuments == r.fetchDocuments;
+        && fetchDocuments == r.fetchDocuments
+        && rescoreWindow == r.rescoreWindow;
   }
 
   @Override
@@ -253,6 +284,7 @@ public record SearchRequest(
         + ", fusion="
         + fusion
         + (fetchDocuments ? ", fetchDocuments" : "")
+        + (rescoreWindow > 0 ? ", rescoreWindow=" + rescoreWindow : "")
         + "]";
   }
 
@@ -274,6 +306,7 @@ public record SearchRequest(
     private int trackTotalHitsUpTo = DEFAULT_TRACK_TOTAL_HITS;
     private FilterThresholds thresholds = FilterThresholds.INDEX_DEFAULT;
     private boolean fetchDocuments;
+    private int rescoreWindow;
 
     private Builder() {}
 
@@ -343,6 +376,15 @@ public record SearchRequest(
       return this;
     }
 
+    /**
+     * Over quantized vectors, the candidates rescored by their floats; 0 (the default) for the
+     * store's {@code targetHits × oversample}.
+     */
+    public Builder rescoreWindow(int v) {
+      rescoreWindow = v;
+      return this;
+    }
+
     public SearchRequest build() {
       RankProfile profile = rankProfile;
       if (profile == null) {
@@ -369,7 +411,8 @@ public record SearchRequest(
           fusion,
           trackTotalHitsUpTo,
           thresholds,
-          fetchDocuments);
+          fetchDocuments,
+          rescoreWindow);
     }
   }
 }

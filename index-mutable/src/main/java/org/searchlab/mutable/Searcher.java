@@ -269,7 +269,8 @@ final class Searcher {
         Math.max(k, r.candidates()),
         view.acceptBits(),
         view.acceptedCount(),
-        r.thresholds());
+        r.thresholds(),
+        r.rescoreWindow());
   }
 
   // ------------------------------------------------------------------------------------------

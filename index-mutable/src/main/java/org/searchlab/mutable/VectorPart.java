@@ -166,6 +166,8 @@ final class VectorPart {
    * graph's plan chooser.
    *
    * @param acceptedCount how many ids {@code accept} takes (for the hit ratio)
+   * @param rescoreWindow over int8 codes, the candidates rescored by their floats; 0 for the
+   *     graph's {@code k × oversample}
    */
   Result search(
       float[] query,
@@ -173,8 +175,9 @@ final class VectorPart {
       int ef,
       AcceptBits accept,
       int acceptedCount,
-      FilterThresholds thresholds) {
-    GraphHits hits = graph.search(query, k, ef, accept, acceptedCount, thresholds);
+      FilterThresholds thresholds,
+      int rescoreWindow) {
+    GraphHits hits = graph.search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow);
     return new Result(hits.nodes(), hits.scores(), hits.plan());
   }
 

@@ -32,12 +32,12 @@ import org.searchlab.core.QueryPlan;
  *       and fell back to a scan. Lucene makes both decisions inside {@code rewrite}; this class
  *       learns of them by overriding the {@code exactSearch} hook Lucene keeps for that purpose;
  *   <li>with {@code approximate == false} every segment is scanned exactly;
- *   <li>over a quantized format ({@code oversample > 0}) it explores at least {@code targetHits ×
- *       oversample} candidates, rescores each segment's best {@code targetHits × oversample} with
- *       the segment's float vectors and scans exactly with the floats too, so every score it
- *       returns is the exact closeness (Elasticsearch's {@code rescore_vector}, done per segment
- *       before the merge; a global top {@code targetHits × oversample} is within the union of the
- *       per-segment ones).
+ *   <li>over a quantized format ({@code rescoreWindow > 0}: the request's window, else {@code
+ *       targetHits × oversample}) it explores at least {@code rescoreWindow} candidates, rescores
+ *       each segment's best {@code rescoreWindow} with the segment's float vectors and scans
+ *       exactly with the floats too, so every score it returns is the exact closeness
+ *       (Elasticsearch's {@code rescore_vector}, done per segment before the merge; a global top
+ *       {@code rescoreWindow} is within the union of the per-segment ones).
  * </ul>
  *
  * <p>Thread-safety: one instance serves one search; its records are concurrent sets because Lucene
@@ -46,8 +46,8 @@ import org.searchlab.core.QueryPlan;
 final class PlannedKnnQuery extends KnnFloatVectorQuery {
   private final int targetHits;
   private final boolean approximate;
-  // 0 without quantization; else the rescoring window per wanted hit.
-  private final int oversample;
+  // 0 without quantization; else how many of each segment's best candidates are rescored.
+  private final int rescoreWindow;
   // Segment ordinals; concurrent sets because segments may be searched on several threads.
   private final Set<Integer> graphSegments = ConcurrentHashMap.newKeySet();
   private final Set<Integer> exactSegments = ConcurrentHashMap.newKeySet();
@@ -59,12 +59,13 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
       Query filter,
       int targetHits,
       boolean approx,
-      int oversample) {
-    super(field, target, Math.max(candidates, targetHits * oversample), filter);
+      int rescoreWindow) {
+    super(field, target, Math.max(candidates, rescoreWindow), filter);
     assert targetHits <= candidates : targetHits + " > " + candidates;
+    assert rescoreWindow == 0 || rescoreWindow >= targetHits : rescoreWindow + " < " + targetHits;
     this.targetHits = targetHits;
     this.approximate = approx;
-    this.oversample = oversample;
+    this.rescoreWindow = rescoreWindow;
   }
 
   @Override
@@ -86,7 +87,7 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
     graphSegments.add(context.ord);
     TopDocs approx =
         super.approximateSearch(context, acceptDocs, visitedLimit, knnCollectorManager);
-    return oversample == 0 ? approx : rescore(context, approx);
+    return rescoreWindow == 0 ? approx : rescore(context, approx);
   }
 
   @Override
@@ -94,16 +95,16 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
       LeafReaderContext context, DocIdSetIterator acceptIterator, QueryTimeout queryTimeout)
       throws IOException {
     exactSegments.add(context.ord);
-    if (oversample == 0) {
+    if (rescoreWindow == 0) {
       return super.exactSearch(context, acceptIterator, queryTimeout);
     }
     // Lucene's exact search over a quantized field may score by the codes; an exact scan must not.
     return FloatRescorer.scan(context, field, target, acceptIterator, getK());
   }
 
-  /** The segment's best {@code targetHits × oversample} hits, rescored by their floats. */
+  /** The segment's best {@code rescoreWindow} hits, rescored by their floats. */
   private TopDocs rescore(LeafReaderContext context, TopDocs approx) throws IOException {
-    return FloatRescorer.rescore(context, field, target, approx, targetHits * oversample);
+    return FloatRescorer.rescore(context, field, target, approx, rescoreWindow);
   }
 
   @Override

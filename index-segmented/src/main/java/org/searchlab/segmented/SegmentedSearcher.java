@@ -223,7 +223,7 @@ final class SegmentedSearcher {
         filter,
         req.targetHits(),
         req.approximate(),
-        oversample);
+        oversample == 0 ? 0 : req.rescoreWindow(oversample));
   }
 
   /** Reciprocal rank fusion: Σ 1 / (k + rank) over the top {@code window} of each list. */

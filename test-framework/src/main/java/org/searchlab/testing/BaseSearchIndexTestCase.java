@@ -153,6 +153,36 @@ public abstract class BaseSearchIndexTestCase extends BaseWriteContractTestCase 
     }
   }
 
+  /**
+   * The rescoring window (Elasticsearch {@code rescore_vector.oversample}, Vespa {@code
+   * rerankCount}): over quantized vectors a window as large as the index rescores every candidate
+   * by its float, so the top 10 is exact even with a beam of 10; over float vectors the window
+   * changes nothing, as Elasticsearch ignores {@code rescore_vector} on a field that is not
+   * quantized.
+   */
+  @Test
+  public void rescoreWindowOfTheWholeIndexIsExactOverQuantizedVectors() throws IOException {
+    List<Document> docs = corpus.documents(800);
+    SearchIndex index = open(tmp.resolve("idx"));
+    feed(index, docs);
+    ExactIndex oracle = oracle(docs);
+    boolean quantized = index.stats().vectorBytesPerVector().containsKey("int8");
+    for (int q = 0; q < 20; q++) {
+      float[] vector = corpus.randomQueryVector(random);
+      SearchRequest plain = SearchRequest.builder().vector(vector).targetHits(10).build();
+      SearchRequest widened = plain.toBuilder().rescoreWindow(docs.size()).build();
+      SearchResult actual = index.search(widened);
+      if (quantized) {
+        assertEquals(1.0, recall(oracle.search(widened).hits(), actual.hits(), 10), 1e-9);
+      } else {
+        assertEquals(
+            index.search(plain).hits().stream().map(Hit::id).toList(),
+            actual.hits().stream().map(Hit::id).toList(),
+            "a float store ignores the rescore window");
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Hybrid: the oracle's definition, given the store's own vector hits
 

@@ -17,6 +17,23 @@ import java.util.List;
 final class EsDialect implements SearchDialect {
   static final String INDEX = "product";
 
+  private final boolean rescoreBeam;
+
+  /** Bodies for an index of float vectors: no {@code rescore_vector}. */
+  EsDialect() {
+    this(false);
+  }
+
+  /**
+   * @param rescoreBeam whether the index is quantized: then each {@code knn} asks Elasticsearch's
+   *     {@code rescore_vector} to rescore the whole beam ({@code oversample = num_candidates / k},
+   *     in [1, 10]), so the quantized index searches the same beam as a float one at the same
+   *     setting and rescores all it found, rather than widening the beam to {@code k × 3}
+   */
+  EsDialect(boolean rescoreBeam) {
+    this.rescoreBeam = rescoreBeam;
+  }
+
   @Override
   public HttpRequest search(
       URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting) {
@@ -35,6 +52,10 @@ final class EsDialect implements SearchDialect {
     }
     if (type != QueryType.LEXICAL) {
       ObjectNode knn = knn(q, setting.k(), setting.candidates());
+      if (rescoreBeam) {
+        double oversample = Math.clamp(setting.candidates() / (double) setting.k(), 1.0, 10.0);
+        knn.putObject("rescore_vector").put("oversample", oversample);
+      }
       if (filtered) {
         knn.set("filter", filter(q.category()));
       }

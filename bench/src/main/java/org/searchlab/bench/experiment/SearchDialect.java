@@ -34,8 +34,12 @@ public interface SearchDialect {
   /** The hit ids of a response body, best first. */
   List<String> ids(byte[] body) throws IOException;
 
-  /** The dialect a store speaks ({@code segmented} → Elasticsearch, else Vespa). */
-  static SearchDialect ofStore(String store) {
-    return store.equals("segmented") ? new EsDialect() : new VespaDialect();
+  /**
+   * The dialect a store speaks ({@code segmented} → Elasticsearch, else Vespa). Over quantized
+   * vectors its searches rescore the whole beam by the floats (see {@link EsDialect#EsDialect(
+   * boolean)}), so a quantized variant and its float peer search the same beam at each setting.
+   */
+  static SearchDialect ofStore(String store, boolean quantized) {
+    return store.equals("segmented") ? new EsDialect(quantized) : new VespaDialect(quantized);
   }
 }

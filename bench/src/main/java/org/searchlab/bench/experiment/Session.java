@@ -56,7 +56,8 @@ final class Session implements AutoCloseable {
     return new Session(
         p.base(),
         p.cpu(),
-        SearchDialect.ofStore(options.store()),
+        SearchDialect.ofStore(
+            options.store(), options.quantization() != org.searchlab.core.VectorQuantization.NONE),
         new ServerAdmin(load.http(), p.base()),
         load,
         p);

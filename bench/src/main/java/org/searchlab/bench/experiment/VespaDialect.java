@@ -17,6 +17,23 @@ import java.util.List;
 final class VespaDialect implements SearchDialect {
   static final String DOCTYPE = "product";
 
+  private final boolean rescoreBeam;
+
+  /** Queries for float tensors: no rerank count. */
+  VespaDialect() {
+    this(false);
+  }
+
+  /**
+   * @param rescoreBeam whether the tensor cells are int8: then each query with a vector part sets
+   *     {@code ranking.rerankCount} to the beam ({@code targetHits + exploreAdditionalHits}), so
+   *     every candidate the int8 search found is reranked by its float, and the beam is the same as
+   *     a float index's at the same setting
+   */
+  VespaDialect(boolean rescoreBeam) {
+    this.rescoreBeam = rescoreBeam;
+  }
+
   @Override
   public HttpRequest search(
       URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting) {
@@ -46,6 +63,9 @@ final class VespaDialect implements SearchDialect {
     }
     if (type != QueryType.LEXICAL) {
       body.set("input.query(q_embedding)", Json.vector(q.vector()));
+      if (rescoreBeam) {
+        body.put("ranking.rerankCount", setting.candidates());
+      }
     }
     return Json.postJson(base.resolve("/search/"), body);
   }

@@ -55,6 +55,10 @@ class DialectsTest {
             assertEquals(1.0, tieAwareRecall(viaVespa, truth), 1e-9, "Vespa-dialect lexical");
           }
           assertEquals(viaEs, viaVespa, t + " filtered=" + filtered);
+          // The quantized variants' bodies (rescore_vector, ranking.rerankCount) are accepted, and
+          // a float index ignores them, as Elasticsearch does.
+          assertEquals(viaEs, idsVia(s, new EsDialect(true), corpus.queries(), t, filtered));
+          assertEquals(viaEs, idsVia(s, new VespaDialect(true), corpus.queries(), t, filtered));
         }
       }
       // Updates last: re-indexed documents leave deleted copies in Lucene's term statistics until

@@ -33,6 +33,10 @@ public interface GraphSearcher {
    *     for {@link AcceptBits#ALL}
    * @param thresholds per-query plan thresholds, {@link FilterThresholds#INDEX_DEFAULT} for the
    *     graph's
+   * @param rescoreWindow over int8 codes, how many of the best candidates by int8 score are
+   *     rescored by their floats (the beam keeps at least this many); 0 for {@code k × oversample}
+   *     of the graph's {@link HnswConfig}; below {@code k} counts as {@code k}. Ignored over
+   *     floats.
    */
   GraphHits search(
       float[] query,
@@ -40,7 +44,19 @@ public interface GraphSearcher {
       int ef,
       AcceptBits accept,
       int acceptedCount,
-      FilterThresholds thresholds);
+      FilterThresholds thresholds,
+      int rescoreWindow);
+
+  /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int)} with window 0. */
+  default GraphHits search(
+      float[] query,
+      int k,
+      int ef,
+      AcceptBits accept,
+      int acceptedCount,
+      FilterThresholds thresholds) {
+    return search(query, k, ef, accept, acceptedCount, thresholds, 0);
+  }
 
   /** Unfiltered search: {@code search(query, k, ef, ALL, size, INDEX_DEFAULT)}. */
   default GraphHits search(float[] query, int k, int ef) {

@@ -89,7 +89,8 @@ final class HnswSearcher implements GraphSearcher {
       int ef,
       AcceptBits accept,
       int acceptedCount,
-      FilterThresholds thresholds) {
+      FilterThresholds thresholds,
+      int rescoreWindow) {
     if (query.length != vectors.dimension()) {
       throw new InvalidRequestException(
           "query vector length "
@@ -107,9 +108,22 @@ final class HnswSearcher implements GraphSearcher {
     lastQuery = query;
     bind(query);
     String plan = choosePlan(accept, acceptedCount, thresholds);
-    // A quantized search gathers k × oversample candidates to rescore, as Elasticsearch widens
-    // num_candidates to at least k × oversample.
-    int beam = Math.max(k, int8 ? Math.max(ef, k * config.oversample()) : ef);
+    // A quantized search gathers the rescoring window (k × oversample unless the request names
+    // one), as Elasticsearch widens num_candidates to at least k × oversample.
+    int window =
+        int8
+            ? (int)
+                Math.max(
+                    k,
+                    Math.min(
+                        rescoreWindow > 0 ? rescoreWindow : (long) k * config.oversample(), MAX_EF))
+            : k;
+    int beam = Math.max(k, Math.max(ef, window));
+    if (graph.size() > 0 && beam >= graph.size()) {
+      // A beam as large as the graph would score every node anyway: scan them, exactly and by the
+      // floats (Lucene's HNSW reader does the same when k reaches the segment's vector count).
+      plan = QueryPlan.EXACT;
+    }
     if (plan.equals(QueryPlan.FILTER_FIRST)) {
       prepareFilterFirst(acceptedCount);
     }
@@ -133,7 +147,7 @@ final class HnswSearcher implements GraphSearcher {
         results.clear();
       }
     }
-    return collect(k, plan);
+    return collect(k, window, plan);
   }
 
   private String choosePlan(AcceptBits accept, int acceptedCount, FilterThresholds thresholds) {
@@ -158,8 +172,8 @@ final class HnswSearcher implements GraphSearcher {
    * rescored by their floats and the best {@code k} of those kept. A node whose float vanished
    * under the search (removed meanwhile) keeps its int8 score.
    */
-  private GraphHits collect(int k, String plan) {
-    int rescored = int8 && !plan.equals(QueryPlan.EXACT) ? k * config.oversample() : k;
+  private GraphHits collect(int k, int window, String plan) {
+    int rescored = plan.equals(QueryPlan.EXACT) ? k : window;
     while (results.size() > rescored) {
       results.pop();
     }

@@ -198,7 +198,7 @@ public final class MutableHnswGraph {
 
   /**
    * Searches with this thread's searcher; see {@link GraphSearcher#search(float[], int, int,
-   * AcceptBits, int, FilterThresholds)}. Any thread.
+   * AcceptBits, int, FilterThresholds, int)}. Any thread.
    */
   public GraphHits search(
       float[] query,
@@ -206,8 +206,20 @@ public final class MutableHnswGraph {
       int ef,
       AcceptBits accept,
       int acceptedCount,
+      FilterThresholds thresholds,
+      int rescoreWindow) {
+    return searchers.get().search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow);
+  }
+
+  /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int)} with window 0. */
+  public GraphHits search(
+      float[] query,
+      int k,
+      int ef,
+      AcceptBits accept,
+      int acceptedCount,
       FilterThresholds thresholds) {
-    return searchers.get().search(query, k, ef, accept, acceptedCount, thresholds);
+    return search(query, k, ef, accept, acceptedCount, thresholds, 0);
   }
 
   /** Unfiltered search with this thread's searcher. Any thread. */

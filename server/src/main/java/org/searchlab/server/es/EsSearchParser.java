@@ -289,6 +289,7 @@ final class EsSearchParser {
     float[] vector = null;
     Integer k = null;
     Integer numCandidates = null;
+    Float oversample = null;
     for (Iterator<Map.Entry<String, JsonNode>> it = knn.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> f = it.next();
       JsonNode v = f.getValue();
@@ -330,12 +331,13 @@ final class EsSearchParser {
             throw new InvalidRequestException("[knn.boost] other than 1 is not supported");
           }
         }
+        case "rescore_vector" -> oversample = rescoreOversample(v);
         default ->
             throw parsing(
                 "unknown key [knn."
                     + f.getKey()
                     + "]; supported: field, query_vector,"
-                    + " query_vector_builder, k, num_candidates, filter");
+                    + " query_vector_builder, k, num_candidates, filter, rescore_vector");
       }
     }
     if (!knn.has("field")) {
@@ -353,7 +355,42 @@ final class EsSearchParser {
           "[knn.num_candidates] " + nc + " cannot be less than [knn.k] " + kk);
     }
     b.vector(vector).targetHits(kk).exploreAdditionalHits(nc - kk);
+    if (oversample != null) {
+      // Elasticsearch gathers and rescores ceil(k × oversample) candidates per shard.
+      b.rescoreWindow((int) Math.ceil(kk * (double) oversample));
+    }
     return embedText;
+  }
+
+  /**
+   * {@code knn.rescore_vector}: {@code {"oversample": F}} with F in [1, 10], as Elasticsearch
+   * bounds it. Elasticsearch's {@code 0} (no rescoring: scores by the quantized codes) is refused,
+   * since every score searchlab returns over quantized vectors is the exact float one.
+   */
+  private static float rescoreOversample(JsonNode v) {
+    String where = "[knn.rescore_vector]";
+    Json.object(v, where);
+    JsonNode o = v.get("oversample");
+    if (o == null || v.size() != 1) {
+      throw parsing(where + " takes exactly one key, [oversample]; got " + v.size() + " keys");
+    }
+    float f = Json.floatValue(o, where + ".oversample");
+    if (f == 0f) {
+      throw new InvalidRequestException(
+          where
+              + ".oversample 0 (no rescoring) is not supported: searchlab always rescores"
+              + " quantized vectors by their floats; use 1 to rescore only k");
+    }
+    if (!(f >= 1f && f <= org.searchlab.core.VectorQuantization.MAX_OVERSAMPLE)) {
+      throw new InvalidRequestException(
+          where
+              + ".oversample "
+              + f
+              + " is outside [1, "
+              + org.searchlab.core.VectorQuantization.MAX_OVERSAMPLE
+              + "]");
+    }
+    return f;
   }
 
   private static void visit(JsonNode node, Context ctx, Parts parts, String where) {

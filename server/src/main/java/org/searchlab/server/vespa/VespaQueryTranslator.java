@@ -162,6 +162,14 @@ final class VespaQueryTranslator {
     double approx = threshold(params, "ranking.matching.approximateThreshold");
     double filterFirst = threshold(params, "ranking.matching.filterFirstThreshold");
     b.thresholds(new FilterThresholds(approx, filterFirst));
+    // Vespa's second phase reranks the best rerankCount hits of the first; over int8 cells the
+    // first phase scores by the codes and the rerank by the floats, so rerankCount is the
+    // rescoring window (ignored over float cells, which need no rerank).
+    for (String name : List.of("ranking.rerankCount", "ranking.secondPhase.rerankCount")) {
+      if (params.containsKey(name)) {
+        b.rescoreWindow(Json.integer(params.get(name), name, 1, SearchRequest.MAX_RESCORE_WINDOW));
+      }
+    }
     boolean minimal = false;
     if (params.containsKey("presentation.summary")) {
       String s = Json.string(params.get("presentation.summary"), "presentation.summary");

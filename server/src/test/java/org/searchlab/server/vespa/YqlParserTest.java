@@ -134,6 +134,28 @@ class YqlParserTest {
         InvalidRequestException.class, () -> QueryTensor.parse(TextNode.valueOf("nope"), "t", p));
   }
 
+  @Test
+  void rerankCountIsTheRescoreWindow() {
+    String yql = "select * from product where {targetHits:10}nearestNeighbor(embedding,q)";
+    var body = Json.MAPPER.createObjectNode().put("yql", yql);
+    body.putArray("input.query(q)").add(0.6f).add(0.8f);
+    assertEquals(0, translateBody(body).rescoreWindow(), "absent: the store's own oversample");
+    body.put("ranking.rerankCount", 40);
+    assertEquals(40, translateBody(body).rescoreWindow());
+    body.remove("ranking.rerankCount");
+    body.put("ranking.secondPhase.rerankCount", "25"); // as a URL parameter would arrive
+    assertEquals(25, translateBody(body).rescoreWindow());
+    body.put("ranking.secondPhase.rerankCount", 0);
+    InvalidRequestException zero =
+        assertThrows(InvalidRequestException.class, () -> translateBody(body));
+    assertTrue(zero.getMessage().contains("ranking.secondPhase.rerankCount"), zero.getMessage());
+  }
+
+  private static SearchRequest translateBody(JsonNode body) {
+    return VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, Map.of()), "product")
+        .request();
+  }
+
   private static SearchRequest translate(String yql, String profile, String query, float[] v) {
     var body = Json.MAPPER.createObjectNode().put("yql", yql);
     if (profile != null) {
