@@ -144,7 +144,7 @@ def main():
     ap.add_argument("--docs", type=int, default=200_000)
     ap.add_argument("--bulk", type=int, default=1000)
     ap.add_argument("--dims", type=int, default=16)
-    ap.add_argument("--threshold-mb", type=int, default=16)
+    ap.add_argument("--threshold-mb", type=float, default=16)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--port", type=int, default=9311)
     ap.add_argument("--seed", type=int, default=42)
@@ -157,7 +157,7 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     out = os.path.join(ROOT, "qa", "walsize", "target")
     os.makedirs(out, exist_ok=True)
-    threshold = a.threshold_mb << 20
+    threshold = int(a.threshold_mb * (1 << 20))
     rows = []
     for r in range(a.rounds):
         for name, thr, flush in (("threshold", threshold, False), ("flush", threshold, True),

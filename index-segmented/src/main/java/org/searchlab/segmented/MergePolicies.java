@@ -14,7 +14,15 @@ import org.apache.lucene.index.TieredMergePolicy;
 final class MergePolicies {
   private MergePolicies() {}
 
-  static MergePolicy create(SegmentedConfig c) {
+  /**
+   * The policy {@code c} names, held by a {@link HeldDuringRecovery} until the store's recovery
+   * releases it.
+   */
+  static HeldDuringRecovery create(SegmentedConfig c) {
+    return new HeldDuringRecovery(named(c));
+  }
+
+  private static MergePolicy named(SegmentedConfig c) {
     return switch (c.mergePolicy()) {
       case TIERED -> tiered(c);
       case LOG_BYTE_SIZE -> {
@@ -59,6 +67,41 @@ final class MergePolicies {
     public MergeSpecification findFullFlushMerges(
         MergeTrigger trigger, SegmentInfos infos, MergeContext context) {
       return null;
+    }
+  }
+
+  /**
+   * Finds no natural merges until {@link #release()}: while the store replays its log on open, a
+   * merge of the committed segments would take the cores the replay needs, and the store answers
+   * nothing until the replay ends. Forced merges pass (nothing forces one while opening). After the
+   * release the next flush, commit or {@code maybeMerge} finds the merges held back.
+   */
+  static final class HeldDuringRecovery extends FilterMergePolicy {
+    private volatile boolean held = true;
+
+    HeldDuringRecovery(MergePolicy policy) {
+      super(policy);
+    }
+
+    /** Lets natural merges run from now on. */
+    void release() {
+      held = false;
+    }
+
+    boolean held() {
+      return held;
+    }
+
+    @Override
+    public MergeSpecification findMerges(
+        MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws java.io.IOException {
+      return held ? null : super.findMerges(trigger, infos, context);
+    }
+
+    @Override
+    public MergeSpecification findFullFlushMerges(
+        MergeTrigger trigger, SegmentInfos infos, MergeContext context) throws java.io.IOException {
+      return held ? null : super.findFullFlushMerges(trigger, infos, context);
     }
   }
 }

@@ -48,8 +48,8 @@ import org.searchlab.core.wal.WalConfig;
  * @param partialUpdateMode how partial updates are applied
  * @param wal write-ahead log settings (Elasticsearch {@code durability: request})
  * @param flushThresholdBytes commit (and trim the log) once the log written since the last commit
- *     passes this size, 1 MiB to 1 TiB (Elasticsearch {@code flush_threshold_size} 512 MB); smaller
- *     bounds the log and the restart's replay tighter and commits more often
+ *     passes this size, 64 KiB to 1 TiB (Elasticsearch {@code flush_threshold_size} 512 MB);
+ *     smaller bounds the log and the restart's replay tighter and commits more often
  * @param quantization the embedding's vectors format: {@link VectorQuantization#NONE} is Lucene's
  *     float HNSW format (Elasticsearch {@code hnsw}); {@link VectorQuantization#INT8} is Lucene's
  *     scalar-quantized HNSW format with 7-bit codes (Elasticsearch {@code int8_hnsw}), whose graph
@@ -132,7 +132,7 @@ public record SegmentedConfig(
     range("hnswBeamWidth", hnswBeamWidth, 1, 3200);
     range("hnswMergeWorkers", hnswMergeWorkers, 1, 64);
     range("mergeThreads", mergeThreads, 1, 64);
-    range("flushThresholdBytes", flushThresholdBytes, 1 << 20, 1L << 40);
+    range("flushThresholdBytes", flushThresholdBytes, 64 << 10, 1L << 40);
   }
 
   private static void range(String name, double value, double min, double max) {

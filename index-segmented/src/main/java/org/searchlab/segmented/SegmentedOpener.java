@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,7 +30,6 @@ import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncod
 import org.searchlab.core.Schema;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.scoring.Bm25;
-import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WriteAheadLog;
 
 /**
@@ -45,13 +45,16 @@ import org.searchlab.core.wal.WriteAheadLog;
  *       data ({@link #SERIAL_KEY}) and trims the log up to S;
  *   <li>opening reads S from the newest commit and moves the log's next serial past it, so a lost
  *       or trimmed log never hands out a serial the commit already covers;
- *   <li>the log's records after S are applied again through {@link SegmentedWriter#replay}, in log
- *       order. The commit may hold some of them already (writes that landed between reading S and
- *       committing); applying them twice is harmless because every operation assigns values (put,
- *       assign, delete) and none increments one;
+ *   <li>the log's records after S are applied again through {@link SegmentedWriter#replay}, on
+ *       {@link #REPLAY_LANES} threads by {@link ParallelReplay}: each id's operations in log order,
+ *       different ids side by side, natural merges held back meanwhile ({@link
+ *       MergePolicies.HeldDuringRecovery}). The commit may hold some of them already (writes that
+ *       landed between reading S and committing); applying them twice is harmless because every
+ *       operation assigns values (put, assign, delete) and none increments one;
  *   <li>a blocking refresh makes the replayed state searchable; if anything was replayed, a commit
  *       ({@link SegmentedWriter#flush()}) covers it, so the next restart does not replay it again;
- *       then the periodic refresh starts.
+ *       then the periodic refresh starts, and the held merges {@link #MERGE_RELEASE_DELAY_MS}
+ *       later.
  * </ol>
  *
  * <p>Stateless and thread-safe; {@link #open} and {@link #recover} run once per store, on the
@@ -60,6 +63,12 @@ import org.searchlab.core.wal.WriteAheadLog;
 final class SegmentedOpener {
   /** The commit user-data key holding the last WAL serial the commit covers. */
   static final String SERIAL_KEY = "searchlab.wal_serial";
+
+  /**
+   * Threads that apply the log on open: one per core, up to 4 (a replay's cost is mostly Lucene's
+   * per-document HNSW insert, which runs on the applying thread).
+   */
+  static final int REPLAY_LANES = Math.max(1, Math.min(4, SegmentedConfig.CORES));
 
   private SegmentedOpener() {}
 
@@ -111,10 +120,7 @@ final class SegmentedOpener {
       manager.addListener(versionMap);
       manager.addListener(stats.refreshCounter());
       // Creating the scheduled executor starts no thread; recover() schedules the refresh.
-      ScheduledExecutorService refresher =
-          config.periodicRefresh()
-              ? Executors.newSingleThreadScheduledExecutor(daemon("refresh"))
-              : null;
+      ScheduledExecutorService refresher = config.periodicRefresh() ? refresher() : null;
       return new SegmentedParts(
           directory,
           writer,
@@ -146,19 +152,27 @@ final class SegmentedOpener {
   static void recover(SegmentedParts parts, SegmentedWriter writer, SegmentedConfig config)
       throws IOException {
     try {
-      parts.wal.replay(
+      long t0 = System.nanoTime();
+      ParallelReplay.run(
+          parts.wal,
           parts.committedSerial,
-          (serial, payload) -> {
-            writer.replay(OperationCodec.decode(payload), serial);
+          REPLAY_LANES,
+          (op, serial) -> {
+            writer.replay(op, serial);
             parts.stats.replayed.incrementAndGet();
           });
+      long t1 = System.nanoTime();
+      parts.stats.openPhase("replay", t1 - t0);
       parts.manager.maybeRefreshBlocking();
+      long t2 = System.nanoTime();
+      parts.stats.openPhase("refresh", t2 - t1);
       if (parts.stats.replayed.get() > 0) {
         // Commit what was replayed (Elasticsearch flushes at the end of translog recovery):
         // otherwise a store killed again before its log reaches the flush threshold replays
         // everything once more, and every crash makes the next restart longer.
         writer.flush();
       }
+      parts.stats.openPhase("commit", System.nanoTime() - t2);
     } catch (IOException | RuntimeException e) {
       try {
         parts.close();
@@ -175,6 +189,41 @@ final class SegmentedOpener {
           config.refreshIntervalMs(),
           config.refreshIntervalMs(),
           TimeUnit.MILLISECONDS);
+      // The store is ready. The merges held back while it replayed start a moment later, so that
+      // they do not take the cores from what is still starting (the server around the store).
+      parts.refresher.schedule(
+          () -> releaseMerges(parts), MERGE_RELEASE_DELAY_MS, TimeUnit.MILLISECONDS);
+    } else {
+      releaseMerges(parts);
+    }
+  }
+
+  /**
+   * One thread for the periodic refresh and the delayed work after recovery. A close drops delayed
+   * work that has not started (so closing right after opening does not wait for it).
+   */
+  private static ScheduledExecutorService refresher() {
+    ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, daemon("refresh"));
+    e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return e;
+  }
+
+  /** How long after opening the merges held during recovery start, when a refresher runs. */
+  static final long MERGE_RELEASE_DELAY_MS = 1000;
+
+  /** Ends the hold on natural merges and looks for merges at once. */
+  private static void releaseMerges(SegmentedParts parts) {
+    if (!(parts.indexWriter.getConfig().getMergePolicy()
+        instanceof MergePolicies.HeldDuringRecovery held)) {
+      return;
+    }
+    held.release();
+    try {
+      parts.indexWriter.maybeMerge();
+    } catch (AlreadyClosedException e) {
+      // Closed (or stopped by a tragedy, which health() reports) before the release.
+    } catch (IOException | UncheckedIOException e) {
+      parts.stats.errors.record("merging after recovery", e);
     }
   }
 

@@ -25,7 +25,9 @@ import org.searchlab.core.Schema;
  * ({@code indexing_buffer}, {@code version_map}) and the counters {@code refreshes}, {@code
  * last_refresh_epoch_ms}, {@code flushes}, {@code merges_running}, {@code merges_pending}, {@code
  * merges_done}, {@code docvalues_updates}, {@code reindex_updates}, {@code noops}, {@code
- * replayed_operations}, {@code wal_fsyncs}, {@code version_map_entries}.
+ * replayed_operations}, {@code wal_fsyncs}, {@code version_map_entries}, and {@code
+ * open_<phase>_ms} for each phase of the last open ({@code replay}, {@code refresh}, {@code
+ * commit}).
  *
  * <p>Thread-safe: the counters are atomics or volatile, bumped by the writer, the opener and the
  * searcher manager's refresh listener; a report reads them without locks, so its numbers are each
@@ -40,6 +42,7 @@ final class SegmentedStats {
   final AtomicLong sizeFlushes = new AtomicLong();
   private final AtomicLong refreshes = new AtomicLong();
   private volatile long lastRefreshEpochMs;
+  private final Map<String, Long> openMillis = new LinkedHashMap<>();
 
   /** The serial of the newest commit; written by {@link SegmentedWriter#flush()}. */
   volatile long flushedSerial;
@@ -50,6 +53,15 @@ final class SegmentedStats {
   SegmentedStats(long committedSerial, org.searchlab.core.BackgroundErrors errors) {
     this.flushedSerial = committedSerial;
     this.errors = errors;
+  }
+
+  /** Records how long a phase of opening the store took, in milliseconds. */
+  synchronized void openPhase(String phase, long nanos) {
+    openMillis.merge(phase, nanos / 1_000_000, Long::sum);
+  }
+
+  private synchronized Map<String, Long> openMillis() {
+    return new LinkedHashMap<>(openMillis);
   }
 
   /** Counts the refreshes that opened a new reader and records when the last one finished. */
@@ -126,6 +138,7 @@ final class SegmentedStats {
       counters.put("wal_fsyncs", parts.wal.fsyncCount());
       counters.put("version_map_entries", (long) parts.versionMap.size());
       counters.put("background_errors", c.errors.count());
+      c.openMillis().forEach((phase, ms) -> counters.put("open_" + phase + "_ms", ms));
       return new IndexStats(
           "segmented",
           reader.numDocs(),

@@ -235,13 +235,18 @@ final class SegmentedWriter {
 
   /**
    * Applies a logged operation again while opening (steps 2–4 without the log write); the log order
-   * and the assigning nature of every operation make this idempotent.
+   * and the assigning nature of every operation make this idempotent. A put replaces whatever its
+   * id holds, so it is applied without looking the id up (a create was decided when it was logged,
+   * and the log keeps it as a plain put: the commit may already hold it).
    */
   void replay(Operation op, long serial) throws IOException {
     ReentrantLock stripe = stripe(op.id());
     stripe.lock();
     try {
-      Change change = plan(op);
+      Change change =
+          op instanceof Operation.Put put
+              ? new Change(Outcome.UPDATED, put.document(), false)
+              : plan(op);
       if (change.outcome != Outcome.NOT_FOUND && change.outcome != Outcome.NOOP) {
         applyChange(op, change);
       }

@@ -10,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +21,7 @@ import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
+import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.wal.WalConfig;
 import org.searchlab.testing.TestSeeds;
 import org.searchlab.testing.data.SyntheticCorpus;
@@ -114,6 +118,40 @@ class SegmentedDurabilityTest {
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crash2, new Schema(16))) {
       assertEquals(0, index.stats().counter("replayed_operations"));
       assertEquals(300, index.stats().docCount());
+    }
+  }
+
+  /**
+   * A flush reads the log's last serial S, then commits while writes go on, so the commit may hold
+   * a create logged after S. The restart replays that create over a commit that already has its
+   * document: it must apply it once more (the log keeps it as a plain put), not refuse it as a
+   * conflict and fail to open.
+   */
+  @Tag("restart")
+  @Test
+  void aLoggedCreateThatTheCommitAlreadyHoldsIsReplayedAndTheStoreOpens() throws IOException {
+    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("SegmentedDurability.create"), 16);
+    Path dir = tmp.resolve("idx");
+    Path crashed = tmp.resolve("crashed");
+    Document doc = corpus.document(0);
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, new Schema(16))) {
+      index.create(doc);
+      copyTree(dir, crashed); // logged as serial 1, nothing committed
+    }
+    // The commit the race leaves: the create's document, under a serial that does not cover it.
+    try (IndexWriter w =
+        new IndexWriter(
+            FSDirectory.open(crashed.resolve("index")),
+            new IndexWriterConfig(TextAnalysis.analyzer())
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE))) {
+      w.addDocument(LuceneMapping.toLucene(doc));
+      w.setLiveCommitData(SegmentedOpener.commitData(0));
+      w.commit();
+    }
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crashed, new Schema(16))) {
+      assertEquals(1, index.stats().counter("replayed_operations"));
+      assertEquals(1, index.stats().docCount(), "replaced, not added twice");
+      assertEquals(doc, index.get(doc.id()).orElseThrow());
     }
   }
 

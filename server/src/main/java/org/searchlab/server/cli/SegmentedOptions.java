@@ -66,7 +66,7 @@ final class SegmentedOptions {
       names = "--flush-threshold-bytes",
       description =
           "Segmented: commit and trim the WAL once it passes this many bytes since the last commit,"
-              + " 1 MiB-1 TiB (Elasticsearch flush_threshold_size). Default: ${DEFAULT-VALUE}.")
+              + " 64 KiB-1 TiB (Elasticsearch flush_threshold_size). Default: ${DEFAULT-VALUE}.")
   long flushThresholdBytes = D.flushThresholdBytes();
 
   @Option(
