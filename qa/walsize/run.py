@@ -22,6 +22,7 @@ import os
 import random
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -168,6 +169,12 @@ def main():
             row["round"] = r
             rows.append(row)
             print(json.dumps(row), flush=True)
+    for name in a.cases:
+        times = sorted(x["restart_s"] for x in rows if x["case"] == name)
+        if times:
+            replayed = sorted({x["replayed_operations"] for x in rows if x["case"] == name})
+            print(f"{name}: restart median {statistics.median(times):.2f} s over {len(times)} "
+                  f"(min {times[0]:.2f}, max {times[-1]:.2f}), replayed {replayed}")
     ok = all(x["last_doc_status"] == 200 for x in rows)
     bounded = all(x["wal_peak_bytes"] <= threshold + (8 << 20)
                   for x in rows if x["case"] != "default")
