@@ -53,8 +53,8 @@ import org.searchlab.core.wal.WriteAheadLog;
  *       operation assigns values (put, assign, delete) and none increments one;
  *   <li>a blocking refresh makes the replayed state searchable; if anything was replayed, a commit
  *       ({@link SegmentedWriter#flush()}) covers it, so the next restart does not replay it again;
- *       then the periodic refresh starts, and the held merges {@link #MERGE_RELEASE_DELAY_MS}
- *       later.
+ *       then the periodic refresh starts, and the held merges {@link #MERGE_RELEASE_DELAY_MS} later
+ *       (at once when nothing was replayed).
  * </ol>
  *
  * <p>Stateless and thread-safe; {@link #open} and {@link #recover} run once per store, on the
@@ -189,11 +189,14 @@ final class SegmentedOpener {
           config.refreshIntervalMs(),
           config.refreshIntervalMs(),
           TimeUnit.MILLISECONDS);
+    }
+    if (parts.refresher != null && parts.stats.replayed.get() > 0) {
       // The store is ready. The merges held back while it replayed start a moment later, so that
       // they do not take the cores from what is still starting (the server around the store).
       parts.refresher.schedule(
           () -> releaseMerges(parts), MERGE_RELEASE_DELAY_MS, TimeUnit.MILLISECONDS);
     } else {
+      // Nothing was replayed (a clean close, a _flush, a new store): nothing to wait for.
       releaseMerges(parts);
     }
   }

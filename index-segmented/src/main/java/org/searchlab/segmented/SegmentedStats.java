@@ -24,8 +24,8 @@ import org.searchlab.core.Schema;
  * current reader: one {@link IndexStats.SegmentStats} per segment of the last refresh, memory
  * ({@code indexing_buffer}, {@code version_map}) and the counters {@code refreshes}, {@code
  * last_refresh_epoch_ms}, {@code flushes}, {@code merges_running}, {@code merges_pending}, {@code
- * merges_done}, {@code docvalues_updates}, {@code reindex_updates}, {@code noops}, {@code
- * replayed_operations}, {@code wal_fsyncs}, {@code version_map_entries}, and {@code
+ * merges_done}, {@code merges_held}, {@code docvalues_updates}, {@code reindex_updates}, {@code
+ * noops}, {@code replayed_operations}, {@code wal_fsyncs}, {@code version_map_entries}, and {@code
  * open_<phase>_ms} for each phase of the last open ({@code replay}, {@code refresh}, {@code
  * commit}).
  *
@@ -131,6 +131,15 @@ final class SegmentedStats {
       // means the index's structure is settled (what the experiment waits for after a feed).
       counters.put("merges_pending", pendingMerges(parts.indexWriter));
       counters.put("merges_done", parts.mergeScheduler.done());
+      // 1 for a second after a restart that replayed: merges wait, so 0 running and 0 pending do
+      // not yet mean settled.
+      counters.put(
+          "merges_held",
+          parts.indexWriter.getConfig().getMergePolicy()
+                      instanceof MergePolicies.HeldDuringRecovery h
+                  && h.held()
+              ? 1L
+              : 0L);
       counters.put("docvalues_updates", c.docValuesUpdates.get());
       counters.put("reindex_updates", c.reindexUpdates.get());
       counters.put("noops", c.noops.get());

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.store.FSDirectory;
@@ -114,9 +115,16 @@ class SegmentedDurabilityTest {
       assertEquals(300, s.counter("replayed_operations"));
       assertEquals(s.lastSerial(), s.flushedSerial(), "committed after the replay");
       copyTree(crash1, crash2); // killed again at once
+      // Merges are held for a moment after a replay, then released by the refresh thread.
+      long deadline = System.nanoTime() + 60_000_000_000L;
+      while (index.stats().counter("merges_held") != 0 && System.nanoTime() < deadline) {
+        LockSupport.parkNanos(10_000_000L);
+      }
+      assertEquals(0, index.stats().counter("merges_held"), "released after the replay");
     }
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crash2, new Schema(16))) {
       assertEquals(0, index.stats().counter("replayed_operations"));
+      assertEquals(0, index.stats().counter("merges_held"), "nothing replayed, nothing held");
       assertEquals(300, index.stats().docCount());
     }
   }

@@ -178,11 +178,11 @@ public final class ServerAdmin {
   }
 
   /**
-   * Waits until the index has no merge running or pending, polling every {@code POLL}: searchlab's
-   * {@code merges_running} and {@code merges_pending} counters of {@code GET /_admin/stats}, else
-   * {@code merges.current} of {@code GET /product/_stats/merge} (Elasticsearch, OpenSearch). Two
-   * idle polls in a row count as settled, since a finished merge can make the policy choose the
-   * next one. Returns at once for an engine that reports neither.
+   * Waits until the index has no merge running, pending or held, polling every {@code POLL}:
+   * searchlab's {@code merges_running}, {@code merges_pending} and {@code merges_held} counters of
+   * {@code GET /_admin/stats}, else {@code merges.current} of {@code GET /product/_stats/merge}
+   * (Elasticsearch, OpenSearch). Two idle polls in a row count as settled, since a finished merge
+   * can make the policy choose the next one. Returns at once for an engine that reports neither.
    *
    * @param max how long to wait at most
    * @return the seconds waited, or -1 when the engine does not report its merges
@@ -219,7 +219,11 @@ public final class ServerAdmin {
   private Long mergesInFlight() throws IOException, InterruptedException {
     JsonNode counters = adminStats().path("counters");
     if (counters.path("merges_running").isNumber()) {
-      return counters.path("merges_running").asLong() + counters.path("merges_pending").asLong();
+      // merges_held: a segmented store that replayed its log holds merges for a moment after it
+      // opens, when none is running or pending yet.
+      return counters.path("merges_running").asLong()
+          + counters.path("merges_pending").asLong()
+          + counters.path("merges_held").asLong();
     }
     HttpRequest req =
         HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_stats/merge"))
