@@ -100,11 +100,14 @@ final class SegmentedOpener {
     CountingMergeScheduler mergeScheduler =
         new CountingMergeScheduler(config.mergeThreads(), errors);
     Directory directory = indexDirectory.apply(FSDirectory.open(dir.resolve("index")));
+    MergePolicies.HeldDuringRecovery merges = MergePolicies.create(config);
     IndexWriter writer = null;
     WriteAheadLog log = null;
     ExecutorService searchExecutor = null;
     try {
-      writer = new IndexWriter(directory, writerConfig(config, mergeScheduler, hnswMergeExecutor));
+      writer =
+          new IndexWriter(
+              directory, writerConfig(config, merges, mergeScheduler, hnswMergeExecutor));
       long committed = committedSerial(writer);
       log = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
       // If the log was lost or trimmed past the commit, never reuse the commit's serials.
@@ -115,7 +118,7 @@ final class SegmentedOpener {
               : null;
       SearcherManager manager = new SearcherManager(writer, new Factory(config, searchExecutor));
       LiveVersionMap versionMap = new LiveVersionMap();
-      SegmentedStats stats = new SegmentedStats(committed, errors);
+      SegmentedStats stats = new SegmentedStats(committed, errors, merges);
       // The version map first: its old entries must be retired before anything reacts to a refresh.
       manager.addListener(versionMap);
       manager.addListener(stats.refreshCounter());
@@ -216,11 +219,8 @@ final class SegmentedOpener {
 
   /** Ends the hold on natural merges and looks for merges at once. */
   private static void releaseMerges(SegmentedParts parts) {
-    if (!(parts.indexWriter.getConfig().getMergePolicy()
-        instanceof MergePolicies.HeldDuringRecovery held)) {
-      return;
-    }
-    held.release();
+    // Not through indexWriter.getConfig(), which throws once a tragedy closed the writer.
+    parts.stats.heldMerges.release();
     try {
       parts.indexWriter.maybeMerge();
     } catch (AlreadyClosedException e) {
@@ -269,13 +269,14 @@ final class SegmentedOpener {
 
   private static IndexWriterConfig writerConfig(
       SegmentedConfig config,
+      MergePolicies.HeldDuringRecovery merges,
       CountingMergeScheduler mergeScheduler,
       ExecutorService hnswMergeExecutor) {
     IndexWriterConfig iwc = new IndexWriterConfig(TextAnalysis.analyzer());
     iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     iwc.setSimilarity(new BM25Similarity(Bm25.K1, Bm25.B));
     iwc.setCodec(codec(config, hnswMergeExecutor));
-    iwc.setMergePolicy(MergePolicies.create(config));
+    iwc.setMergePolicy(merges);
     iwc.setMergeScheduler(mergeScheduler);
     iwc.setRAMBufferSizeMB(config.ramBufferMB());
     // Closing must not commit: acknowledged writes are safe in the WAL, and a commit on close

@@ -50,9 +50,19 @@ final class SegmentedStats {
   /** Background failures: scheduled refreshes, merges, size-triggered commits. */
   final org.searchlab.core.BackgroundErrors errors;
 
-  SegmentedStats(long committedSerial, org.searchlab.core.BackgroundErrors errors) {
+  /**
+   * The store's merge policy, kept here because {@code IndexWriter.getConfig()} throws once a
+   * tragedy closed the writer, and the stats must still answer then.
+   */
+  final MergePolicies.HeldDuringRecovery heldMerges;
+
+  SegmentedStats(
+      long committedSerial,
+      org.searchlab.core.BackgroundErrors errors,
+      MergePolicies.HeldDuringRecovery heldMerges) {
     this.flushedSerial = committedSerial;
     this.errors = errors;
+    this.heldMerges = heldMerges;
   }
 
   /** Records how long a phase of opening the store took, in milliseconds. */
@@ -133,13 +143,7 @@ final class SegmentedStats {
       counters.put("merges_done", parts.mergeScheduler.done());
       // 1 for a second after a restart that replayed: merges wait, so 0 running and 0 pending do
       // not yet mean settled.
-      counters.put(
-          "merges_held",
-          parts.indexWriter.getConfig().getMergePolicy()
-                      instanceof MergePolicies.HeldDuringRecovery h
-                  && h.held()
-              ? 1L
-              : 0L);
+      counters.put("merges_held", c.heldMerges.held() ? 1L : 0L);
       counters.put("docvalues_updates", c.docValuesUpdates.get());
       counters.put("reindex_updates", c.reindexUpdates.get());
       counters.put("noops", c.noops.get());
