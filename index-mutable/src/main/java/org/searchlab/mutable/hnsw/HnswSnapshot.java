@@ -152,7 +152,14 @@ final class HnswSnapshot {
           lists[level] = new int[n];
           scores[level] = new float[n];
           for (int i = 0; i < n; i++) {
-            lists[level][i] = in.readInt();
+            int to = in.readInt();
+            // Checked before the checksum can be: publishing records who links to whom, and a
+            // corrupt id would size the writer's tables by it.
+            if (to < 0 || to >= bound) {
+              throw new IOException(
+                  file + " is corrupt: node " + node + " links to " + to + ", outside 0.." + bound);
+            }
+            lists[level][i] = to;
             scores[level][i] = in.readFloat();
           }
         }
