@@ -15,14 +15,15 @@ import org.searchlab.core.InvalidRequestException;
 
 /**
  * The writer of a {@link MutableHnswGraph}: insertion (neighbour search, the selection heuristic,
- * symmetric links with pruning of full lists) and delete repair (Vespa's {@code mutual_reconnect}
- * plus a fresh neighbour search for nodes left with too few links), as Lucene's {@code
- * HnswGraphBuilder} is to {@code OnHeapHnswGraph}. It decides what goes into the lists; {@link
- * HnswAdjacency} stores and publishes them.
+ * links back with the heuristic re-run on full lists) and delete repair (Vespa's {@code
+ * mutual_reconnect} plus a fresh neighbour search for nodes left with too few links or none to
+ * them), as Lucene's {@code HnswGraphBuilder} is to {@code OnHeapHnswGraph}. It decides what goes
+ * into the lists; {@link HnswAdjacency} stores and publishes them.
  *
- * <p>Links are kept symmetric, as Vespa keeps them: when a full list drops a neighbour to make
- * room, the neighbour drops the link back. That is what lets a delete find every node that links to
- * the deleted one by reading the deleted node's own lists.
+ * <p>Links are directed, as hnswlib and Lucene keep them: when a full list drops a neighbour to
+ * make room, the neighbour keeps its own link back. (Dropping it too, as Vespa does to keep links
+ * symmetric, cost recall@10 at equal ef on clustered vectors: 0.841 against hnswlib's 0.864 at ef
+ * 96.) A delete finds the nodes that link to the deleted one in {@link HnswAdjacency#linkers}.
  *
  * <p>Thread-safety: every method is for the graph's one writer thread (calls ordered by
  * happens-before), except {@link #prepare}, which only reads the graph and may run on build threads
@@ -198,6 +199,10 @@ final class HnswBuilder {
       for (int i = 0; i < selected.length; i++) {
         addLink(selected[i], l, node, selectedScores[i]);
       }
+      if (selected.length > 0 && adjacency.linkerCount(node, l) == 0) {
+        // Every neighbour's list left the new node out: its closest neighbour links to it anyway.
+        forceLink(selected[0], l, node, selectedScores[0]);
+      }
     }
     if (p.level() > entryLevel(adjacency.entry())) {
       adjacency.setEntry(packEntry(node, p.level()));
@@ -215,11 +220,13 @@ final class HnswBuilder {
 
   /**
    * Adds the link {@code a -> b} (closeness {@code sb}) keeping {@code a}'s list within capacity.
-   * When full, one entry goes: {@code b} itself if it is strictly closer to a better neighbour of
-   * {@code a} than to {@code a}; else the worst neighbour that {@code b} makes non-diverse; else
-   * the worst of all. This is Lucene's "worst non-diverse" pruning, restricted to the pairs the new
-   * link can change, so it costs one dot product per entry. The dropped node loses its link back,
-   * so a node whose only link this is is never the one dropped.
+   * When the list is full, the selection heuristic is run again over the list plus {@code b}, and
+   * keeps at most the capacity (2M on level 0, M above), as hnswlib's {@code
+   * mutuallyConnectNewElement} does: the list may shrink by more than one, and {@code b} itself may
+   * be left out. The dropped nodes keep their own links to {@code a}. One rule hnswlib does not
+   * have: a node that only {@code a} links to on this level stays (in place of the worst node that
+   * some other node links to, if the list would overflow), since without the link it could not be
+   * reached on this level; hnswlib leaves such nodes unreachable.
    */
   private void addLink(int a, int level, int b, float sb) {
     int[] ids = adjacency.lists(a)[level];
@@ -227,63 +234,81 @@ final class HnswBuilder {
     if (indexOf(ids, b) >= 0) {
       return;
     }
-    int pos = 0;
-    while (pos < sc.length && sc[pos] >= sb) {
-      pos++;
-    }
+    int pos = position(sc, sb);
+    int[] candIds = insertAt(ids, pos, b);
+    float[] candScores = insertAt(sc, pos, sb);
     int cap = config.maxLinks(level);
     if (ids.length < cap) {
-      adjacency.replaceLinks(a, level, insertAt(ids, pos, b), insertAt(sc, pos, sb));
+      adjacency.replaceLinks(a, level, candIds, candScores);
       return;
     }
-    float[] vb = vectors.get(b);
-    boolean keepB = isLastLink(b, level);
-    int victim = -1; // index into ids; with dropB, b itself goes
-    boolean dropB = false;
-    if (!keepB) {
-      for (int j = 0; j < pos; j++) {
-        if (VectorUtil.dotProduct(vb, vectors.get(ids[j])) > sb) {
-          dropB = true;
-          break;
-        }
-      }
-    }
-    if (!dropB) {
-      for (int i = ids.length - 1; i >= pos; i--) {
-        if (!isLastLink(ids[i], level) && VectorUtil.dotProduct(vectors.get(ids[i]), vb) > sc[i]) {
-          victim = i;
-          break;
-        }
-      }
-      if (victim < 0) {
-        if (pos == ids.length && !keepB) {
-          dropB = true;
-        } else {
-          victim = ids.length - 1;
-          while (victim > 0 && isLastLink(ids[victim], level)) {
-            victim--;
+    int[] out = new int[cap];
+    float[] outScores = new float[cap];
+    int count =
+        NeighborSelection.select(
+            vectors, candIds, candScores, candIds.length, cap, out, outScores, new float[cap][]);
+    int[] newIds = Arrays.copyOf(out, count);
+    float[] newScores = Arrays.copyOf(outScores, count);
+    for (int i = 0; i < candIds.length; i++) {
+      int c = candIds[i];
+      if (c != b && adjacency.linkerCount(c, level) == 1 && indexOf(newIds, c) < 0) {
+        int drop = newIds.length < cap ? -1 : worstDroppable(newIds, level, b);
+        if (newIds.length < cap || drop >= 0) {
+          if (drop >= 0) {
+            newIds = removeAt(newIds, drop);
+            newScores = removeAt(newScores, drop);
           }
+          int at = position(newScores, candScores[i]);
+          newIds = insertAt(newIds, at, c);
+          newScores = insertAt(newScores, at, candScores[i]);
         }
       }
     }
-    if (dropB) {
-      removeLink(b, level, a);
-      return;
-    }
-    int dropped = ids[victim];
-    int at = victim < pos ? pos - 1 : pos;
-    int[] newIds = insertAt(removeAt(ids, victim), at, b);
-    float[] newScores = insertAt(removeAt(sc, victim), at, sb);
     adjacency.replaceLinks(a, level, newIds, newScores);
-    removeLink(dropped, level, a);
   }
 
   /**
-   * Whether dropping one link would isolate {@code node} on {@code level}: pruning never takes a
-   * node's last link, because links are symmetric and an isolated node is unreachable.
+   * Adds {@code a -> b} to a list that may be full, for a node {@code b} that nothing links to on
+   * {@code level}: in place of the worst node that some other node links to, without selection.
    */
-  private boolean isLastLink(int node, int level) {
-    return adjacency.lists(node)[level].length <= 1;
+  private void forceLink(int a, int level, int b, float sb) {
+    int[] ids = adjacency.lists(a)[level];
+    float[] sc = adjacency.scores(a, level);
+    if (indexOf(ids, b) >= 0) {
+      return;
+    }
+    if (ids.length >= config.maxLinks(level)) {
+      int drop = worstDroppable(ids, level, -1);
+      if (drop < 0) {
+        return;
+      }
+      ids = removeAt(ids, drop);
+      sc = removeAt(sc, drop);
+    }
+    int at = position(sc, sb);
+    adjacency.replaceLinks(a, level, insertAt(ids, at, b), insertAt(sc, at, sb));
+  }
+
+  /** Where {@code s} goes in descending {@code scores}: after every score at least as high. */
+  private static int position(float[] scores, float s) {
+    int pos = 0;
+    while (pos < scores.length && scores[pos] >= s) {
+      pos++;
+    }
+    return pos;
+  }
+
+  /**
+   * The last entry of a list that may go without leaving its node unreachable on {@code level}:
+   * {@code b} (not linked yet) or a node that more than one list names; -1 when there is none.
+   */
+  private int worstDroppable(int[] ids, int level, int b) {
+    for (int j = ids.length - 1; j >= 0; j--) {
+      if (ids[j] == b || adjacency.linkerCount(ids[j], level) > 1) {
+        return j;
+      }
+    }
+    return -1;
   }
 
   private void removeLink(int a, int level, int b) {
@@ -312,7 +337,7 @@ final class HnswBuilder {
     }
     vectors.remove(node);
     adjacency.unpublish(node);
-    if (linkedBack(node, lists)) {
+    if (adjacency.recordsLinksOf(node, lists)) {
       detach(node, lists);
     }
     adjacency.dropScores(node);
@@ -340,9 +365,9 @@ final class HnswBuilder {
    * Hands the node {@code from} over to the absent {@code to}, whose vector is already stored and
    * equal: {@code to} takes {@code from}'s lists, every link to {@code from} is renamed, and the
    * entry point follows. No search, no selection, no pruning; the graph keeps its shape. {@code
-   * from} stays readable to searches already on it, but nothing links to it, so {@link #remove}
-   * later drops it without repair. Writer thread. The order keeps the protocol: {@code to} is
-   * published whole before any list names it.
+   * from} stays readable to searches already on it, but nothing links to it and its own links are
+   * no longer recorded as links, so {@link #remove} later drops it without repair. Writer thread.
+   * The order keeps the protocol: {@code to} is published whole before any list names it.
    */
   void handOver(int from, int to) {
     checkAbsent(to);
@@ -353,7 +378,7 @@ final class HnswBuilder {
     float[][] sc = adjacency.scores(from).clone();
     adjacency.publishNode(to, copy, sc);
     for (int l = 0; l < copy.length; l++) {
-      for (int n : copy[l]) {
+      for (int n : adjacency.linkers(from, l)) {
         int[] ids = adjacency.lists(n)[l];
         int i = indexOf(ids, from);
         if (i >= 0) {
@@ -363,6 +388,7 @@ final class HnswBuilder {
         }
       }
     }
+    adjacency.forgetLinksOf(from, lists);
     long e = adjacency.entry();
     if (entryNode(e) == from) {
       adjacency.setEntry(packEntry(to, entryLevel(e)));
@@ -370,35 +396,38 @@ final class HnswBuilder {
   }
 
   /**
-   * Whether any neighbour of {@code node} links back to it. Links are symmetric, so only a node
-   * handed over has neighbours (possibly since removed) none of which link to it.
+   * Unlinks an unpublished node: forgets its own links, removes every link to it, and reconnects
+   * the nodes it linked to and those that linked to it (remove's step 4). A node of that cluster
+   * left with too few links, or with none to it on the level, is repaired by a fresh search.
    */
-  private boolean linkedBack(int node, int[][] lists) {
-    for (int l = 0; l < lists.length; l++) {
-      for (int n : lists[l]) {
-        int[][] nl = adjacency.lists(n);
-        if (nl != null && l < nl.length && indexOf(nl[l], node) >= 0) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /** Unlinks an unpublished node from its neighbours and reconnects them (remove's step 4). */
   private void detach(int node, int[][] lists) {
+    adjacency.forgetLinksOf(node, lists);
     for (int level = lists.length - 1; level >= 0; level--) {
-      int[] cluster = lists[level];
-      for (int n : cluster) {
+      int[] linkers = adjacency.linkers(node, level);
+      for (int n : linkers) {
         removeLink(n, level, node);
       }
+      int[] cluster = union(lists[level], linkers);
       mutualReconnect(cluster, level);
       for (int n : cluster) {
-        if (adjacency.lists(n)[level].length < minDegree(level)) {
+        if (adjacency.lists(n)[level].length < minDegree(level)
+            || adjacency.linkerCount(n, level) == 0) {
           repair(n, level);
         }
       }
     }
+  }
+
+  /** {@code a}, then the entries of {@code b} not in {@code a}. */
+  private static int[] union(int[] a, int[] b) {
+    int[] u = Arrays.copyOf(a, a.length + b.length);
+    int n = a.length;
+    for (int x : b) {
+      if (indexOf(a, x) < 0) {
+        u[n++] = x;
+      }
+    }
+    return Arrays.copyOf(u, n);
   }
 
   /**
