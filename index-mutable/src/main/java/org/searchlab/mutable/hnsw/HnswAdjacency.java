@@ -258,6 +258,11 @@ final class HnswAdjacency {
     return Arrays.copyOfRange(r[level], 1, 1 + r[level][0]);
   }
 
+  /** The {@code i}-th of the {@link #linkerCount} nodes linking to {@code node}. Writer thread. */
+  int linker(int node, int level, int i) {
+    return linkers[node][level][1 + i];
+  }
+
   /** How many lists on {@code level} name {@code node}. Writer thread. */
   int linkerCount(int node, int level) {
     int[][] r = node < linkers.length ? linkers[node] : null;

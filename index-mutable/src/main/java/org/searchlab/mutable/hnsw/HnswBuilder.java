@@ -25,6 +25,16 @@ import org.searchlab.core.InvalidRequestException;
  * symmetric, cost recall@10 at equal ef on clustered vectors: 0.841 against hnswlib's 0.864 at ef
  * 96.) A delete finds the nodes that link to the deleted one in {@link HnswAdjacency#linkers}.
  *
+ * <p>Directed links need one guarantee hnswlib does without: every live node stays reachable from
+ * the entry point. A re-prune may drop a node's last link to it, and re-prunes and deletes together
+ * can leave a few nodes that link only to each other. So each write ends by checking every node
+ * that lost a link to it ({@link #adoptOrphans}): one that nothing links to is linked from its
+ * closest neighbour that can take it, and one that only a small cut-off set can reach ({@link
+ * #island}) is linked from the closest reachable node ({@link #bridge}). Measured at M 3 with 2,000
+ * inserts and 2,000 random deletes and re-inserts, reachability checked after every write: without
+ * these checks 134 of 150 seeds left a live node unreachable (symmetric links, kept before, 125 of
+ * 150); with them none did, and no node lacked a link to it.
+ *
  * <p>Thread-safety: every method is for the graph's one writer thread (calls ordered by
  * happens-before), except {@link #prepare}, which only reads the graph and may run on build threads
  * while the writer waits ({@link BatchInserter}). Readers search concurrently without locks; the
@@ -52,6 +62,33 @@ final class HnswBuilder {
   private final SplittableRandom levelRandom;
   private final HnswSearcher writerSearcher;
   private long repairs;
+  private long bridges;
+
+  /**
+   * Nodes that lost a link to them on a level (a re-prune dropped them, or the node linking to them
+   * was deleted), packed as {@code node << 8 | level}, {@code pendingCount} of them: the end of
+   * each write checks that each is still linked and reachable ({@link #adoptOrphans}). A stack of
+   * primitives, since every re-prune of an insert pushes. Writer-only.
+   */
+  private long[] pending = new long[64];
+
+  private int pendingCount;
+
+  /**
+   * A node that this many nodes or more can reach (over links of any level, following them
+   * backwards) is taken to be reachable from the entry point; below it, {@link #island} is exact.
+   */
+  static final int ISLAND_BOUND = 64;
+
+  private final int[] islandQueue = new int[ISLAND_BOUND];
+  private int[] islandMark = new int[0];
+  private int islandEpoch;
+
+  /** {@link #addLink}'s selection scratch, sized for the largest list (level 0). Writer-only. */
+  private final int[] pruneIds;
+
+  private final float[] pruneScores;
+  private final float[][] pruneVectors;
 
   HnswBuilder(HnswAdjacency adjacency, VectorStore vectors, HnswConfig config) {
     this.adjacency = adjacency;
@@ -60,6 +97,10 @@ final class HnswBuilder {
     this.levelMultiplier = 1 / Math.log(config.m());
     this.levelRandom = new SplittableRandom(config.seed());
     this.writerSearcher = newSearcher();
+    int cap = Math.max(config.maxLinks(0), config.maxLinks(1));
+    this.pruneIds = new int[cap];
+    this.pruneScores = new float[cap];
+    this.pruneVectors = new float[cap][];
   }
 
   /** A searcher over the same graph, for one thread at a time. */
@@ -78,6 +119,11 @@ final class HnswBuilder {
   /** Repairs done so far (a diagnostic for tests and stats). */
   long repairs() {
     return repairs;
+  }
+
+  /** Cut-off nodes linked back from a reachable one so far ({@link #bridge}; a diagnostic). */
+  long bridges() {
+    return bridges;
   }
 
   void checkAbsent(int node) {
@@ -200,13 +246,151 @@ final class HnswBuilder {
         addLink(selected[i], l, node, selectedScores[i]);
       }
       if (selected.length > 0 && adjacency.linkerCount(node, l) == 0) {
-        // Every neighbour's list left the new node out: its closest neighbour links to it anyway.
-        forceLink(selected[0], l, node, selectedScores[0]);
+        // Every neighbour's list left the new node out: the closest that can take it links to it.
+        push(orphan(node, l));
       }
     }
-    if (p.level() > entryLevel(adjacency.entry())) {
+    long e = adjacency.entry();
+    if (p.level() > entryLevel(e)) {
       adjacency.setEntry(packEntry(node, p.level()));
+      // Searches now start at the new node: the old entry point, which needed no link to it,
+      // must now have one on each of its levels and be reachable.
+      for (int l = 0; l <= entryLevel(e); l++) {
+        push(orphan(entryNode(e), l));
+      }
     }
+    adoptOrphans();
+  }
+
+  private static long orphan(int node, int level) {
+    return ((long) node << 8) | level;
+  }
+
+  private void push(long o) {
+    if (pendingCount == pending.length) {
+      pending = Arrays.copyOf(pending, 2 * pending.length);
+    }
+    pending[pendingCount++] = o;
+  }
+
+  /**
+   * Checks every queued node that lost a link to it. One that nothing links to on its level gets a
+   * link from the closest of its own neighbours on the level whose list can take it ({@link
+   * #forceLink} makes room only by dropping a node that another list also names, and queues that
+   * node in turn), else by a {@link #repair} search, which ends the same way over the nodes it
+   * finds. Then one that only a small cut-off set can reach is bridged ({@link #island}, {@link
+   * #bridge}). hnswlib tolerates both after its re-prunes; a search here must not miss live nodes.
+   */
+  private void adoptOrphans() {
+    while (pendingCount > 0) {
+      long o = pending[--pendingCount];
+      int node = (int) (o >>> 8);
+      int level = (int) (o & 0xFF);
+      int[][] lists = adjacency.lists(node);
+      if (lists == null || level >= lists.length || node == entryNode(adjacency.entry())) {
+        continue; // gone, or the entry point, where every search starts
+      }
+      if (adjacency.linkerCount(node, level) == 0
+          && !forceLinkFromAny(node, level, lists[level], adjacency.scores(node, level), -1)) {
+        repair(node, level);
+      }
+      int cut = island(node);
+      if (cut > 0) {
+        bridge(node, cut);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code node} is cut off from the entry point, as the count of nodes that can reach it
+   * (itself included; 0 when it is reachable): follows the links to it backwards, over every level,
+   * until it meets the entry point (reachable) or {@link #ISLAND_BOUND} nodes (taken for reachable;
+   * a cut-off set that large has not been seen), or runs out (cut off). A directed graph can leave
+   * a few nodes that link only to each other after its re-prunes and deletes, each with a link to
+   * it and none of them reachable; hnswlib accepts that, a search here should not miss live nodes.
+   * The nodes found stay in {@link #islandQueue}. Writer thread.
+   */
+  private int island(int node) {
+    int entry = entryNode(adjacency.entry());
+    if (entry < 0 || node == entry || !adjacency.contains(node)) {
+      return 0;
+    }
+    if (islandMark.length < adjacency.capacity()) {
+      islandMark = Arrays.copyOf(islandMark, adjacency.capacity());
+    }
+    if (++islandEpoch == 0) {
+      Arrays.fill(islandMark, 0);
+      islandEpoch = 1;
+    }
+    int head = 0;
+    int tail = 0;
+    islandQueue[tail++] = node;
+    islandMark[node] = islandEpoch;
+    while (head < tail) {
+      int n = islandQueue[head++];
+      int levels = adjacency.lists(n).length;
+      for (int l = 0; l < levels; l++) {
+        for (int i = 0, c = adjacency.linkerCount(n, l); i < c; i++) {
+          int x = adjacency.linker(n, l, i);
+          if (x == entry) {
+            return 0;
+          }
+          if (islandMark[x] != islandEpoch) {
+            if (tail == ISLAND_BOUND) {
+              return 0;
+            }
+            islandMark[x] = islandEpoch;
+            islandQueue[tail++] = x;
+          }
+        }
+      }
+    }
+    return tail;
+  }
+
+  /**
+   * Links the cut-off {@code node} from the closest reachable node on level 0 that can take it (a
+   * search from the entry point only meets reachable nodes), then queues the other {@code cut - 1}
+   * nodes that could reach it (in {@link #islandQueue}) to be checked in turn.
+   */
+  private void bridge(int node, int cut) {
+    int[] others = Arrays.copyOfRange(islandQueue, 1, cut);
+    bridges++;
+    float[] v = vectors.get(node);
+    long e = adjacency.entry();
+    HnswSearcher s = writerSearcher;
+    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), 0)};
+    s.searchLevel(v, eps, 1, config.efConstruction(), 0, AcceptBits.ALL, false, Integer.MAX_VALUE);
+    ScoreHeap results = s.results();
+    int n = results.size();
+    int[] ids = new int[n];
+    float[] scores = new float[n];
+    popBestFirst(results, ids, scores);
+    for (int i = 0; i < n; i++) {
+      if (ids[i] != node) {
+        forceLink(ids[i], 0, node, scores[i]);
+        if (indexOf(adjacency.lists(ids[i])[0], node) >= 0) {
+          break;
+        }
+      }
+    }
+    for (int o : others) {
+      push(orphan(o, 0));
+    }
+  }
+
+  /**
+   * {@link #forceLink} to {@code node} from the first of {@code from[0..count)} (all of them when
+   * {@code count} is -1), best first, that takes it; whether one did.
+   */
+  private boolean forceLinkFromAny(int node, int level, int[] from, float[] scores, int count) {
+    int n = count < 0 ? from.length : count;
+    for (int i = 0; i < n && adjacency.linkerCount(node, level) == 0; i++) {
+      if (from[i] != node) {
+        forceLink(from[i], level, node, scores[i]);
+      }
+    }
+    return adjacency.linkerCount(node, level) > 0;
   }
 
   private boolean allPresent(int[] ids) {
@@ -242,13 +426,12 @@ final class HnswBuilder {
       adjacency.replaceLinks(a, level, candIds, candScores);
       return;
     }
-    int[] out = new int[cap];
-    float[] outScores = new float[cap];
     int count =
         NeighborSelection.select(
-            vectors, candIds, candScores, candIds.length, cap, out, outScores, new float[cap][]);
-    int[] newIds = Arrays.copyOf(out, count);
-    float[] newScores = Arrays.copyOf(outScores, count);
+            vectors, candIds, candScores, candIds.length, cap, pruneIds, pruneScores, pruneVectors);
+    int[] newIds = Arrays.copyOf(pruneIds, count);
+    float[] newScores = Arrays.copyOf(pruneScores, count);
+    Arrays.fill(pruneVectors, 0, count, null); // hold no vector a delete has released
     for (int i = 0; i < candIds.length; i++) {
       int c = candIds[i];
       if (c != b && adjacency.linkerCount(c, level) == 1 && indexOf(newIds, c) < 0) {
@@ -265,6 +448,11 @@ final class HnswBuilder {
       }
     }
     adjacency.replaceLinks(a, level, newIds, newScores);
+    for (int c : ids) {
+      if (indexOf(newIds, c) < 0) {
+        push(orphan(c, level));
+      }
+    }
   }
 
   /**
@@ -272,7 +460,11 @@ final class HnswBuilder {
    * {@code level}: in place of the worst node that some other node links to, without selection.
    */
   private void forceLink(int a, int level, int b, float sb) {
-    int[] ids = adjacency.lists(a)[level];
+    int[][] aLists = adjacency.lists(a);
+    if (aLists == null || level >= aLists.length) {
+      return;
+    }
+    int[] ids = aLists[level];
     float[] sc = adjacency.scores(a, level);
     if (indexOf(ids, b) >= 0) {
       return;
@@ -282,6 +474,7 @@ final class HnswBuilder {
       if (drop < 0) {
         return;
       }
+      push(orphan(ids[drop], level));
       ids = removeAt(ids, drop);
       sc = removeAt(sc, drop);
     }
@@ -402,6 +595,11 @@ final class HnswBuilder {
    */
   private void detach(int node, int[][] lists) {
     adjacency.forgetLinksOf(node, lists);
+    for (int level = 0; level < lists.length; level++) {
+      for (int n : lists[level]) {
+        push(orphan(n, level));
+      }
+    }
     for (int level = lists.length - 1; level >= 0; level--) {
       int[] linkers = adjacency.linkers(node, level);
       for (int n : linkers) {
@@ -416,6 +614,7 @@ final class HnswBuilder {
         }
       }
     }
+    adoptOrphans();
   }
 
   /** {@code a}, then the entries of {@code b} not in {@code a}. */
@@ -499,8 +698,23 @@ final class HnswBuilder {
     }
     HnswSearcher s = writerSearcher;
     int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), level)};
+    if (eps[0] == node) {
+      // The descent ends on the node itself (nothing is closer to its vector), whose own list on
+      // this level may be empty: start from other nodes of the level instead.
+      eps = seedsBesides(node, level);
+      if (eps.length == 0) {
+        return;
+      }
+    }
     s.searchLevel(
-        v, eps, 1, config.efConstruction(), level, AcceptBits.ALL, false, Integer.MAX_VALUE);
+        v,
+        eps,
+        eps.length,
+        config.efConstruction(),
+        level,
+        AcceptBits.ALL,
+        false,
+        Integer.MAX_VALUE);
     ScoreHeap results = s.results();
     int n = results.size();
     int[] candIds = new int[n];
@@ -528,6 +742,26 @@ final class HnswBuilder {
         }
       }
     }
+    if (adjacency.linkerCount(node, level) == 0) {
+      // No selected neighbour kept the link back: the closest candidate that can take it does.
+      forceLinkFromAny(node, level, candIds, candScores, count);
+    }
+  }
+
+  /**
+   * Nodes other than {@code node} on {@code level} to start a search from: its own neighbours on
+   * the lowest level from {@code level} up where it has any (a node on a level is on every level
+   * below), else the highest other node if it reaches {@code level}, else none.
+   */
+  private int[] seedsBesides(int node, int level) {
+    int[][] lists = adjacency.lists(node);
+    for (int l = level; l < lists.length; l++) {
+      if (lists[l].length > 0) {
+        return lists[l];
+      }
+    }
+    long h = adjacency.highestNodeExcept(node);
+    return entryNode(h) >= 0 && entryLevel(h) >= level ? new int[] {entryNode(h)} : new int[0];
   }
 
   /** The best-placed neighbour of a departing entry point, or any top node when it had none. */

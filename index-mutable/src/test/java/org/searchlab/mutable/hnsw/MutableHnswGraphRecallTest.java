@@ -154,7 +154,25 @@ class MutableHnswGraphRecallTest {
     assertTrue(recall >= 0.93, "recall " + recall);
     assertTrue(graph.repairs() > 0, "the deletes exercised the repair");
     int reachable = reachableFromEntry();
-    assertEquals(graph.size(), reachable, "live nodes reachable from the entry point");
+    assertEquals(
+        graph.size(),
+        reachable,
+        () -> "live nodes reachable from the entry point; unreachable: " + unreachable(deleted));
+  }
+
+  /** The first live nodes the entry point cannot reach, with how many nodes link to each. */
+  private static String unreachable(boolean[] deleted) {
+    boolean[] r = TestVectors.reachable(graph, N);
+    StringBuilder sb = new StringBuilder();
+    int shown = 0;
+    for (int node = 0; node < N && shown < 10; node++) {
+      if (!deleted[node] && !r[node]) {
+        sb.append(node).append(" (linked from ");
+        sb.append(graph.adjacency().linkerCount(node, 0)).append(" on level 0) ");
+        shown++;
+      }
+    }
+    return sb.toString();
   }
 
   private static double meanRecall(
