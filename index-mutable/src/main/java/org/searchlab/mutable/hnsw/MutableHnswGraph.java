@@ -241,9 +241,4 @@ public final class MutableHnswGraph {
   long repairs() {
     return builder.repairs();
   }
-
-  /** Cut-off nodes linked back from a reachable one so far (a diagnostic for tests). */
-  long bridges() {
-    return builder.bridges();
-  }
 }
