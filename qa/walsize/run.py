@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does the segmented store keep its write-ahead log bounded without _flush, and restart as fast?
 
-For each of three cases, on a fresh data directory: start `searchlab serve --store segmented`,
+For each of four cases, on a fresh data directory: start `searchlab serve --store segmented`,
 feed --docs new documents in _bulk requests of --bulk (one thread), read the size of the data
 directory's wal/ after every bulk, then SIGKILL the server and time its restart (process start to
 the first /health 200), read the store's replayed_operations from /_admin/stats and check that the
@@ -10,10 +10,13 @@ last document fed is there.
   threshold   --flush-threshold-bytes THRESHOLD, _flush never called; after the feed, bulks of 100
               until the log holds 90% of the threshold, the worst moment to crash
   flush       the same threshold, one POST /_flush after the feed, then the kill
+  idle        as threshold, then no writes until the store's idle commit (--flush-idle-ms IDLE_MS)
+              has run, then the kill: a store that was fed and went quiet
   default     the default threshold (512 MB, above what this feed writes), _flush never called:
               what every restart cost before the threshold existed
 
-Usage: qa/walsize/run.py [--docs 200000] [--threshold-mb 16] [--rounds 2] [--port 9311]
+Usage: qa/walsize/run.py [--docs 200000] [--threshold-mb 16] [--idle-ms 1000] [--rounds 2]
+                        [--port 9311] [--cases threshold,flush,idle,default]
 Needs the jars built (bin/searchlab builds them on first use). Standard library only.
 """
 import argparse
@@ -61,11 +64,13 @@ def wal_bytes(data):
     return total
 
 
-def start(a, data, threshold, log):
+def start(a, data, threshold, log, idle_ms=0):
     cmd = [os.path.join(ROOT, "bin", "searchlab"), "serve", "--store", "segmented", "--data-dir",
            data, "--dims", str(a.dims), "--port", str(a.port)]
     if threshold:
         cmd += ["--flush-threshold-bytes", str(threshold)]
+    if idle_ms:
+        cmd += ["--flush-idle-ms", str(idle_ms)]
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     while time.monotonic() - t0 < 300:
@@ -77,7 +82,7 @@ def start(a, data, threshold, log):
     sys.exit("server did not answer within 300 s")
 
 
-def replayed(url):
+def stat(url, key):
     status, body = call(url + "/_admin/stats")
     if status != 200:
         return None
@@ -86,18 +91,22 @@ def replayed(url):
     def walk(o):
         if isinstance(o, dict):
             for k, v in o.items():
-                if k == "replayed_operations":
+                if k == key:
                     found.append(v)
                 walk(v)
     walk(json.loads(body))
     return found[0] if found else None
 
 
-def case(a, name, threshold, flush, out):
+def replayed(url):
+    return stat(url, "replayed_operations")
+
+
+def case(a, name, threshold, flush, out, idle_ms=0):
     url = f"http://127.0.0.1:{a.port}"
     data = tempfile.mkdtemp(prefix=f"walsize-{name}-", dir=a.work)
     with open(os.path.join(out, f"{name}.log"), "ab") as log:
-        p, _ = start(a, data, threshold, log)
+        p, _ = start(a, data, threshold, log, idle_ms)
         rnd = random.Random(a.seed)
         peak = 0
         t0 = time.monotonic()
@@ -125,10 +134,18 @@ def case(a, name, threshold, flush, out):
             status, body = call(url + "/product/_flush", "POST", b"{}")
             if status != 200:
                 sys.exit(f"{name}: _flush failed: HTTP {status} {body[:200]}")
+        idle_wait_s = None
+        if idle_ms:
+            t1 = time.monotonic()
+            while not stat(url, "idle_flushes") and time.monotonic() - t1 < 600:
+                time.sleep(0.05)
+            if not stat(url, "idle_flushes"):
+                sys.exit(f"{name}: no idle commit within 600 s")
+            idle_wait_s = round(time.monotonic() - t1, 2)
         before_kill = wal_bytes(data)
         p.send_signal(signal.SIGKILL)
         p.wait()
-        p, restart_s = start(a, data, threshold, log)
+        p, restart_s = start(a, data, threshold, log, idle_ms)
         ops = replayed(url)
         last = call(f"{url}/product/_doc/d{last_id}")[0]
         p.send_signal(signal.SIGTERM)
@@ -137,7 +154,7 @@ def case(a, name, threshold, flush, out):
     return {"case": name, "threshold_bytes": threshold, "docs": a.docs, "feed_s": round(feed_s, 1),
             "wal_peak_bytes": peak, "wal_at_kill_bytes": before_kill,
             "restart_s": round(restart_s, 2), "replayed_operations": ops,
-            "last_doc_status": last}
+            "last_doc_status": last, "idle_wait_s": idle_wait_s}
 
 
 def main():
@@ -146,11 +163,13 @@ def main():
     ap.add_argument("--bulk", type=int, default=1000)
     ap.add_argument("--dims", type=int, default=16)
     ap.add_argument("--threshold-mb", type=float, default=16)
+    ap.add_argument("--idle-ms", type=int, default=1000,
+                    help="the idle case's --flush-idle-ms")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--port", type=int, default=9311)
     ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--cases", default="threshold,flush,default",
-                    help="which of threshold, flush, default to run (comma-separated)")
+    ap.add_argument("--cases", default="threshold,flush,idle,default",
+                    help="which of threshold, flush, idle, default to run (comma-separated)")
     ap.add_argument("--work", default=None, help="where the data directories go (default: a temp dir)")
     a = ap.parse_args()
     a.cases = a.cases.split(",")
@@ -161,11 +180,13 @@ def main():
     threshold = int(a.threshold_mb * (1 << 20))
     rows = []
     for r in range(a.rounds):
-        for name, thr, flush in (("threshold", threshold, False), ("flush", threshold, True),
-                                 ("default", 0, False)):
+        for name, thr, flush, idle in (("threshold", threshold, False, 0),
+                                       ("flush", threshold, True, 0),
+                                       ("idle", threshold, False, a.idle_ms),
+                                       ("default", 0, False, 0)):
             if name not in a.cases:
                 continue
-            row = case(a, name, thr, flush, out)
+            row = case(a, name, thr, flush, out, idle)
             row["round"] = r
             rows.append(row)
             print(json.dumps(row), flush=True)

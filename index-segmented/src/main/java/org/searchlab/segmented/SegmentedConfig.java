@@ -50,6 +50,11 @@ import org.searchlab.core.wal.WalConfig;
  * @param flushThresholdBytes commit (and trim the log) once the log written since the last commit
  *     passes this size, 64 KiB to 1 TiB (Elasticsearch {@code flush_threshold_size} 512 MB);
  *     smaller bounds the log and the restart's replay tighter and commits more often
+ * @param flushIdleMs commit (and trim the log) once nothing was written for this long while the log
+ *     holds writes since the last commit, 100 ms to 1 day, or {@link #IDLE_FLUSH_DISABLED}
+ *     (Elasticsearch flushes a shard inactive for {@code indices.memory.shard_inactive_time}, 5
+ *     minutes, our default); so a store that was fed and then went quiet restarts as fast as one
+ *     that was flushed
  * @param quantization the embedding's vectors format: {@link VectorQuantization#NONE} is Lucene's
  *     float HNSW format (Elasticsearch {@code hnsw}); {@link VectorQuantization#INT8} is Lucene's
  *     scalar-quantized HNSW format with 7-bit codes (Elasticsearch {@code int8_hnsw}), whose graph
@@ -79,6 +84,7 @@ public record SegmentedConfig(
     PartialUpdateMode partialUpdateMode,
     WalConfig wal,
     long flushThresholdBytes,
+    long flushIdleMs,
     VectorQuantization quantization,
     int oversample) {
 
@@ -87,6 +93,9 @@ public record SegmentedConfig(
 
   /** {@code -1}: refresh only when asked. */
   public static final long REFRESH_DISABLED = -1;
+
+  /** {@code 0}: no commit when the store goes idle. */
+  public static final long IDLE_FLUSH_DISABLED = 0;
 
   public static final SegmentedConfig DEFAULT =
       new SegmentedConfig(
@@ -108,6 +117,7 @@ public record SegmentedConfig(
           PartialUpdateMode.REINDEX,
           WalConfig.DEFAULT,
           512L << 20,
+          300_000,
           VectorQuantization.NONE,
           VectorQuantization.DEFAULT_OVERSAMPLE);
 
@@ -133,6 +143,9 @@ public record SegmentedConfig(
     range("hnswMergeWorkers", hnswMergeWorkers, 1, 64);
     range("mergeThreads", mergeThreads, 1, 64);
     range("flushThresholdBytes", flushThresholdBytes, 64 << 10, 1L << 40);
+    if (flushIdleMs != IDLE_FLUSH_DISABLED) {
+      range("flushIdleMs", flushIdleMs, 100, 86_400_000);
+    }
   }
 
   private static void range(String name, double value, double min, double max) {
@@ -145,6 +158,11 @@ public record SegmentedConfig(
   /** Whether a scheduled refresh runs. */
   public boolean periodicRefresh() {
     return refreshIntervalMs != REFRESH_DISABLED;
+  }
+
+  /** Whether the store commits when it goes idle. */
+  public boolean idleFlush() {
+    return flushIdleMs != IDLE_FLUSH_DISABLED;
   }
 
   /** A builder starting from {@link #DEFAULT}. */
@@ -173,6 +191,7 @@ public record SegmentedConfig(
     b.partialUpdateMode = partialUpdateMode;
     b.wal = wal;
     b.flushThresholdBytes = flushThresholdBytes;
+    b.flushIdleMs = flushIdleMs;
     b.quantization = quantization;
     b.oversample = oversample;
     return b;
@@ -201,6 +220,7 @@ public record SegmentedConfig(
     private PartialUpdateMode partialUpdateMode;
     private WalConfig wal;
     private long flushThresholdBytes;
+    private long flushIdleMs;
     private VectorQuantization quantization;
     private int oversample;
 
@@ -296,6 +316,11 @@ public record SegmentedConfig(
       return this;
     }
 
+    public Builder flushIdleMs(long v) {
+      flushIdleMs = v;
+      return this;
+    }
+
     public Builder quantization(VectorQuantization v) {
       quantization = v;
       return this;
@@ -326,6 +351,7 @@ public record SegmentedConfig(
           partialUpdateMode,
           wal,
           flushThresholdBytes,
+          flushIdleMs,
           quantization,
           oversample);
     }

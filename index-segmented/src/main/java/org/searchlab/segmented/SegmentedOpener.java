@@ -53,8 +53,9 @@ import org.searchlab.core.wal.WriteAheadLog;
  *       operation assigns values (put, assign, delete) and none increments one;
  *   <li>a blocking refresh makes the replayed state searchable; if anything was replayed, a commit
  *       ({@link SegmentedWriter#flush()}) covers it, so the next restart does not replay it again;
- *       then the periodic refresh starts, and the held merges {@link #MERGE_RELEASE_DELAY_MS} later
- *       (at once when nothing was replayed).
+ *       then the periodic refresh and the idle commit ({@link SegmentedWriter#maybeFlushIdle})
+ *       start, and the held merges {@link #MERGE_RELEASE_DELAY_MS} later (at once when nothing was
+ *       replayed).
  * </ol>
  *
  * <p>Stateless and thread-safe; {@link #open} and {@link #recover} run once per store, on the
@@ -123,7 +124,8 @@ final class SegmentedOpener {
       manager.addListener(versionMap);
       manager.addListener(stats.refreshCounter());
       // Creating the scheduled executor starts no thread; recover() schedules the refresh.
-      ScheduledExecutorService refresher = config.periodicRefresh() ? refresher() : null;
+      ScheduledExecutorService refresher =
+          config.periodicRefresh() || config.idleFlush() ? refresher() : null;
       return new SegmentedParts(
           directory,
           writer,
@@ -193,6 +195,12 @@ final class SegmentedOpener {
           config.refreshIntervalMs(),
           TimeUnit.MILLISECONDS);
     }
+    if (config.idleFlush()) {
+      org.searchlab.core.BackgroundErrors errors = parts.stats.errors;
+      long tick = idleCheckMillis(config.flushIdleMs());
+      parts.refresher.scheduleWithFixedDelay(
+          () -> idleFlush(writer, errors), tick, tick, TimeUnit.MILLISECONDS);
+    }
     if (parts.refresher != null && parts.stats.replayed.get() > 0) {
       // The store is ready. The merges held back while it replayed start a moment later, so that
       // they do not take the cores from what is still starting (the server around the store).
@@ -227,6 +235,27 @@ final class SegmentedOpener {
       // Closed (or stopped by a tragedy, which health() reports) before the release.
     } catch (IOException | UncheckedIOException e) {
       parts.stats.errors.record("merging after recovery", e);
+    }
+  }
+
+  /**
+   * How often the idle commit looks: a quarter of the idle time, between 25 ms and 5 s
+   * (Elasticsearch looks for inactive shards every 5 s, {@code indices.memory.interval}); so a
+   * commit comes at most a quarter later than the idle time says.
+   */
+  static long idleCheckMillis(long flushIdleMs) {
+    return Math.max(25, Math.min(5000, flushIdleMs / 4));
+  }
+
+  private static void idleFlush(
+      SegmentedWriter writer, org.searchlab.core.BackgroundErrors errors) {
+    try {
+      writer.maybeFlushIdle();
+    } catch (AlreadyClosedException e) {
+      // Closing (or the writer hit a tragedy, which health() reports): nothing to commit.
+    } catch (IOException | RuntimeException e) {
+      // The next tick retries (a throw would cancel the schedule); counted and logged once.
+      errors.record("idle commit", e);
     }
   }
 

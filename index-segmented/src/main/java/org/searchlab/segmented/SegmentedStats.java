@@ -40,6 +40,7 @@ final class SegmentedStats {
   final AtomicLong noops = new AtomicLong();
   final AtomicLong replayed = new AtomicLong();
   final AtomicLong sizeFlushes = new AtomicLong();
+  final AtomicLong idleFlushes = new AtomicLong();
   private final AtomicLong refreshes = new AtomicLong();
   private volatile long lastRefreshEpochMs;
   private final Map<String, Long> openMillis = new LinkedHashMap<>();
@@ -136,6 +137,7 @@ final class SegmentedStats {
       counters.put("last_refresh_epoch_ms", c.lastRefreshEpochMs);
       counters.put("flushes", c.flushes.get());
       counters.put("size_flushes", c.sizeFlushes.get());
+      counters.put("idle_flushes", c.idleFlushes.get());
       counters.put("merges_running", parts.mergeScheduler.running());
       // Merges the policy chose that no merge thread runs yet: with merges_running, 0 and 0
       // means the index's structure is settled (what the experiment waits for after a feed).

@@ -80,6 +80,11 @@ final class SegmentedWriter {
       new java.util.concurrent.atomic.AtomicLong();
 
   /**
+   * When the last record was logged ({@link System#nanoTime()}); read by {@link #maybeFlushIdle}.
+   */
+  private volatile long lastLoggedNanos = System.nanoTime();
+
+  /**
    * Elasticsearch refreshes when the version map outgrows a quarter of the indexing buffer, so
    * real-time get never holds an unbounded heap of unrefreshed documents.
    */
@@ -199,6 +204,7 @@ final class SegmentedWriter {
         }
         serial = wal.write(record);
         logBytesSinceCommit.addAndGet(record.length + 16L);
+        lastLoggedNanos = System.nanoTime();
       } finally {
         flushLock.readLock().unlock();
       }
@@ -371,6 +377,36 @@ final class SegmentedWriter {
       } finally {
         flushMutex.unlock();
       }
+    }
+  }
+
+  /**
+   * Commits when the log holds writes since the last commit and nothing was logged for {@link
+   * SegmentedConfig#flushIdleMs} (Elasticsearch's flush of an inactive shard), so a store that was
+   * fed and then went quiet restarts without replaying. Called by the store's scheduler; a flush
+   * already running (a size flush, {@code _flush}) makes this tick a no-op. A stopped log commits
+   * nothing ({@link #flush()} refuses; health reports the stop), so this does not try.
+   *
+   * @return whether it committed
+   */
+  boolean maybeFlushIdle() throws IOException {
+    if (logBytesSinceCommit.get() <= 0
+        || wal.failure().isPresent()
+        || System.nanoTime() - lastLoggedNanos < config.flushIdleMs() * 1_000_000L) {
+      return false;
+    }
+    if (!flushMutex.tryLock()) {
+      return false;
+    }
+    try {
+      if (logBytesSinceCommit.get() <= 0) {
+        return false; // another flush committed it meanwhile
+      }
+      flush();
+      stats.idleFlushes.incrementAndGet();
+      return true;
+    } finally {
+      flushMutex.unlock();
     }
   }
 

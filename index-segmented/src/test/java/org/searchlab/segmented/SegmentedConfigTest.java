@@ -28,6 +28,10 @@ class SegmentedConfigTest {
     assertEquals(SyncPolicy.REQUEST, c.wal().syncPolicy());
     assertTrue(c.periodicRefresh());
     assertTrue(!c.toBuilder().refreshIntervalMs(-1).build().periodicRefresh());
+    assertEquals(512L << 20, c.flushThresholdBytes());
+    assertEquals(300_000, c.flushIdleMs()); // indices.memory.shard_inactive_time
+    assertTrue(c.idleFlush());
+    assertTrue(!c.toBuilder().flushIdleMs(0).build().idleFlush());
   }
 
   @Test
@@ -58,5 +62,11 @@ class SegmentedConfigTest {
         InvalidRequestException.class,
         () -> SegmentedConfig.builder().deletesPctAllowed(60).build());
     assertEquals(0, SegmentedConfig.builder().searchThreads(0).build().searchThreads());
+    e =
+        assertThrows(
+            InvalidRequestException.class, () -> SegmentedConfig.builder().flushIdleMs(50).build());
+    assertTrue(e.getMessage().contains("flushIdleMs 50"), e.getMessage());
+    assertEquals(25, SegmentedOpener.idleCheckMillis(100));
+    assertEquals(5000, SegmentedOpener.idleCheckMillis(300_000));
   }
 }

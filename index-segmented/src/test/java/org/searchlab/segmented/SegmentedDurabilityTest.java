@@ -116,16 +116,49 @@ class SegmentedDurabilityTest {
       assertEquals(s.lastSerial(), s.flushedSerial(), "committed after the replay");
       copyTree(crash1, crash2); // killed again at once
       // Merges are held for a moment after a replay, then released by the refresh thread.
-      long deadline = System.nanoTime() + 60_000_000_000L;
-      while (index.stats().counter("merges_held") != 0 && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(10_000_000L);
-      }
-      assertEquals(0, index.stats().counter("merges_held"), "released after the replay");
+      assertEquals(0, awaitCounter(index, "merges_held", v -> v == 0), "released after the replay");
     }
     try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crash2, new Schema(16))) {
       assertEquals(0, index.stats().counter("replayed_operations"));
       assertEquals(0, index.stats().counter("merges_held"), "nothing replayed, nothing held");
       assertEquals(300, index.stats().docCount());
+    }
+  }
+
+  /**
+   * A store that was fed and then went quiet commits by itself (Elasticsearch's flush of an
+   * inactive shard), so a crash after that replays nothing, as after an explicit flush; while
+   * nothing new is written it does not commit again.
+   */
+  @Tag("restart")
+  @Test
+  void aStoreThatGoesIdleCommitsSoACrashAfterThatReplaysNothing() throws IOException {
+    SyntheticCorpus corpus = new SyntheticCorpus(TestSeeds.seed("SegmentedDurability.idle"), 16);
+    Path dir = tmp.resolve("idx");
+    Path crashed = tmp.resolve("crashed");
+    SegmentedConfig config = SegmentedConfig.builder().flushIdleMs(200).build();
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(dir, new Schema(16), config)) {
+      List<Operation> ops = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        ops.add(Operation.put(corpus.document(i)));
+      }
+      index.bulk(ops);
+      index.delete("doc-7");
+      IndexStats fed = index.stats();
+      assertTrue(fed.walBytes() > 0 && fed.flushedSerial() < fed.lastSerial(), fed.toString());
+      awaitCounter(index, "idle_flushes", v -> v > 0); // 200-250 ms after the last write
+      IndexStats idle = index.stats();
+      assertEquals(1, idle.counter("idle_flushes"), idle.counters().toString());
+      assertEquals(idle.lastSerial(), idle.flushedSerial(), "the commit covers every write");
+      LockSupport.parkNanos(500_000_000L); // two idle times more, nothing written
+      assertEquals(1, index.stats().counter("idle_flushes"), "nothing new, no second commit");
+      copyTree(dir, crashed); // the directory as a SIGKILL leaves it
+    }
+    try (LuceneSegmentedIndex index = LuceneSegmentedIndex.open(crashed, new Schema(16))) {
+      assertEquals(0, index.stats().counter("replayed_operations"));
+      assertEquals(299, index.stats().docCount());
+      assertEquals(corpus.document(8), index.get("doc-8").orElseThrow());
+      assertFalse(index.get("doc-7").isPresent());
     }
   }
 
@@ -161,6 +194,22 @@ class SegmentedDurabilityTest {
       assertEquals(1, index.stats().docCount(), "replaced, not added twice");
       assertEquals(doc, index.get(doc.id()).orElseThrow());
     }
+  }
+
+  /**
+   * Polls a stats counter until {@code done} holds, for at most a minute (a liveness bound, not a
+   * timing claim); returns its last value.
+   */
+  private static long awaitCounter(
+      LuceneSegmentedIndex index, String counter, java.util.function.LongPredicate done)
+      throws IOException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    long v = index.stats().counter(counter);
+    while (!done.test(v) && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(10_000_000L);
+      v = index.stats().counter(counter);
+    }
+    return v;
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

@@ -70,6 +70,14 @@ final class SegmentedOptions {
   long flushThresholdBytes = D.flushThresholdBytes();
 
   @Option(
+      names = "--flush-idle-ms",
+      description =
+          "Segmented: commit and trim the WAL once nothing was written for this long, 100 ms-1 day,"
+              + " 0 = never (Elasticsearch flushes a shard inactive for 5 minutes)."
+              + " Default: ${DEFAULT-VALUE}.")
+  long flushIdleMs = D.flushIdleMs();
+
+  @Option(
       names = "--segment-search-threads",
       description =
           "Segmented: concurrent segment search threads, 0 = sequential. Default: ${DEFAULT-VALUE}.")
@@ -109,6 +117,7 @@ final class SegmentedOptions {
         .segmentPerBatch(segmentPerBatch)
         .ramBufferMB(ramBufferMB)
         .flushThresholdBytes(flushThresholdBytes)
+        .flushIdleMs(flushIdleMs)
         .searchThreads(searchThreads)
         .slicing(Slicing.parse(slicing))
         .hnswM(common.hnswM)

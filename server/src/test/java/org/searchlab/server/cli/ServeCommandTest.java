@@ -48,6 +48,7 @@ class ServeCommandTest {
     SEGMENTED.put("segmentPerBatch", "--segment-per-batch");
     SEGMENTED.put("ramBufferMB", "--ram-buffer-mb");
     SEGMENTED.put("flushThresholdBytes", "--flush-threshold-bytes");
+    SEGMENTED.put("flushIdleMs", "--flush-idle-ms");
     SEGMENTED.put("searchThreads", "--segment-search-threads");
     SEGMENTED.put("slicing", "--slicing");
     SEGMENTED.put("hnswM", "--hnsw-m");
