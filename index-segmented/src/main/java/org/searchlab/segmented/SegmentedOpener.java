@@ -186,7 +186,7 @@ final class SegmentedOpener {
       }
       throw e;
     }
-    if (parts.refresher != null) {
+    if (config.periodicRefresh()) {
       SearcherManager manager = parts.manager;
       org.searchlab.core.BackgroundErrors errors = parts.stats.errors;
       parts.refresher.scheduleWithFixedDelay(
