@@ -14,8 +14,10 @@ import java.util.Arrays;
  * lists are also published in a flat table {@code level0[node]}, one dependent load closer for
  * searches, which spend most of their time there. The writer keeps each list's scores in a parallel
  * {@code float[]} that readers never see, so that pruning a full list costs one dot product per
- * entry instead of a full rescoring. What goes into the lists (selection, symmetric links, delete
- * repair) is {@link HnswBuilder}'s business; this class only stores and publishes.
+ * entry instead of a full rescoring. The writer also keeps, per node and level, the nodes that link
+ * to it ({@link #linkers}), which a delete needs since links are directed. What goes into the lists
+ * (selection, links back, delete repair) is {@link HnswBuilder}'s business; this class only stores
+ * and publishes.
  *
  * <p>Thread-safety: the writer methods (those documented "Writer thread") must be called by one
  * thread at a time, ordered by happens-before; every other method is safe from any thread at any
@@ -47,6 +49,10 @@ final class HnswAdjacency {
   // nodes[node][0]; written before them (release), read with acquire.
   private volatile int[][] level0 = new int[64][];
   private float[][][] scores = new float[64][][]; // writer-only, parallel to nodes
+  // Writer-only reverse links: linkers[node][level] holds, from index 1 on, the nodes whose list on
+  // that level names node, and at index 0 how many there are. Links are directed (a full list
+  // prunes without telling the dropped node), so a delete finds who links to a node here.
+  private int[][][] linkers = new int[64][][];
   private volatile long entry = -1; // level << 32 | node, or -1 when empty
   private volatile int size;
   private volatile int idUpperBound;
@@ -138,6 +144,15 @@ final class HnswAdjacency {
         }
       }
     }
+    int[][][] r = linkers;
+    for (int node = 0; node < r.length; node++) {
+      if (r[node] != null) {
+        bytes += 16L + 4L * r[node].length;
+        for (int[] in : r[node]) {
+          bytes += in == null ? 0 : 16L + 4L * in.length;
+        }
+      }
+    }
     return bytes;
   }
 
@@ -165,6 +180,11 @@ final class HnswAdjacency {
    */
   void publishNode(int node, int[][] lists, float[][] listScores) {
     ensureCapacity(node);
+    for (int level = 0; level < lists.length; level++) {
+      for (int n : lists[level]) {
+        addLinker(n, level, node);
+      }
+    }
     scores[node] = listScores;
     LIST.setRelease(level0, node, lists[0]);
     NODE.setRelease(nodes, node, lists);
@@ -176,6 +196,17 @@ final class HnswAdjacency {
 
   /** Swaps in a new list for {@code node} on {@code level} (step 2). Writer thread. */
   void replaceLinks(int node, int level, int[] ids, float[] listScores) {
+    int[] old = nodes[node][level];
+    for (int n : old) {
+      if (indexOf(ids, n) < 0) {
+        removeLinker(n, level, node);
+      }
+    }
+    for (int n : ids) {
+      if (indexOf(old, n) < 0) {
+        addLinker(n, level, node);
+      }
+    }
     scores[node][level] = listScores;
     if (level == 0) {
       LIST.setRelease(level0, node, ids);
@@ -191,6 +222,79 @@ final class HnswAdjacency {
     NODE.setRelease(nodes, node, (int[][]) null);
     LIST.setRelease(level0, node, (int[]) null);
     size--;
+  }
+
+  /**
+   * Forgets that {@code node}'s {@code lists} (no longer its published lists: the node was
+   * unpublished or handed over) link to anyone. Writer thread.
+   */
+  void forgetLinksOf(int node, int[][] lists) {
+    for (int level = 0; level < lists.length; level++) {
+      for (int n : lists[level]) {
+        removeLinker(n, level, node);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code node}'s links {@code lists} are recorded (false once {@link #forgetLinksOf}
+   * forgot them, as after a hand-over). Writer thread.
+   */
+  boolean recordsLinksOf(int node, int[][] lists) {
+    for (int level = 0; level < lists.length; level++) {
+      if (lists[level].length > 0) {
+        return indexOf(linkers(lists[level][0], level), node) >= 0;
+      }
+    }
+    return false;
+  }
+
+  /** The nodes whose list on {@code level} names {@code node}, in no order (a copy). Writer. */
+  int[] linkers(int node, int level) {
+    int[][] r = node < linkers.length ? linkers[node] : null;
+    if (r == null || level >= r.length || r[level] == null) {
+      return NO_LINKS;
+    }
+    return Arrays.copyOfRange(r[level], 1, 1 + r[level][0]);
+  }
+
+  /** The {@code i}-th of the {@link #linkerCount} nodes linking to {@code node}. Writer thread. */
+  int linker(int node, int level, int i) {
+    return linkers[node][level][1 + i];
+  }
+
+  /** How many lists on {@code level} name {@code node}. Writer thread. */
+  int linkerCount(int node, int level) {
+    int[][] r = node < linkers.length ? linkers[node] : null;
+    return r == null || level >= r.length || r[level] == null ? 0 : r[level][0];
+  }
+
+  private void addLinker(int node, int level, int from) {
+    ensureCapacity(node);
+    int[][] r = linkers[node];
+    if (r == null || level >= r.length) {
+      r = linkers[node] = r == null ? new int[level + 1][] : Arrays.copyOf(r, level + 1);
+    }
+    int[] in = r[level];
+    if (in == null) {
+      in = r[level] = new int[9];
+    } else if (in[0] + 1 == in.length) {
+      in = r[level] = Arrays.copyOf(in, 2 * in.length - 1);
+    }
+    in[++in[0]] = from;
+  }
+
+  private void removeLinker(int node, int level, int from) {
+    int[] in = linkers[node][level];
+    int count = in[0];
+    for (int i = 1; i <= count; i++) {
+      if (in[i] == from) {
+        in[i] = in[count];
+        in[0] = count - 1;
+        return;
+      }
+    }
+    throw new AssertionError(from + " was not recorded as linking to " + node + " on " + level);
   }
 
   /** Forgets the writer's scores of a removed node. Writer thread. */
@@ -222,6 +326,7 @@ final class HnswAdjacency {
     if (node >= t.length) {
       int newLength = Math.max(node + 1, t.length + (t.length >> 1));
       scores = Arrays.copyOf(scores, newLength);
+      linkers = Arrays.copyOf(linkers, newLength);
       level0 = Arrays.copyOf(level0, newLength);
       nodes = Arrays.copyOf(t, newLength);
     }

@@ -15,14 +15,25 @@ import org.searchlab.core.InvalidRequestException;
 
 /**
  * The writer of a {@link MutableHnswGraph}: insertion (neighbour search, the selection heuristic,
- * symmetric links with pruning of full lists) and delete repair (Vespa's {@code mutual_reconnect}
- * plus a fresh neighbour search for nodes left with too few links), as Lucene's {@code
- * HnswGraphBuilder} is to {@code OnHeapHnswGraph}. It decides what goes into the lists; {@link
- * HnswAdjacency} stores and publishes them.
+ * links back with the heuristic re-run on full lists) and delete repair (Vespa's {@code
+ * mutual_reconnect} plus a fresh neighbour search for nodes left with too few links or none to
+ * them), as Lucene's {@code HnswGraphBuilder} is to {@code OnHeapHnswGraph}. It decides what goes
+ * into the lists; {@link HnswAdjacency} stores and publishes them.
  *
- * <p>Links are kept symmetric, as Vespa keeps them: when a full list drops a neighbour to make
- * room, the neighbour drops the link back. That is what lets a delete find every node that links to
- * the deleted one by reading the deleted node's own lists.
+ * <p>Links are directed, as hnswlib and Lucene keep them: when a full list drops a neighbour to
+ * make room, the neighbour keeps its own link back. (Dropping it too, as Vespa does to keep links
+ * symmetric, cost recall@10 at equal ef on clustered vectors: 0.841 against hnswlib's 0.864 at ef
+ * 96.) A delete finds the nodes that link to the deleted one in {@link HnswAdjacency#linkers}.
+ *
+ * <p>Directed links need one guarantee hnswlib does without: every live node stays reachable from
+ * the entry point. A re-prune may drop a node's last link to it, and re-prunes and deletes together
+ * can leave a few nodes that link only to each other. So each write ends by checking every node
+ * that lost a link to it ({@link #adoptOrphans}): one that nothing links to is linked from its
+ * closest neighbour that can take it, and one that only a small cut-off set can reach ({@link
+ * #island}) is linked from the closest reachable node ({@link #bridge}). Measured at M 3 with 2,000
+ * inserts and 2,000 random deletes and re-inserts, reachability checked after every write: without
+ * these checks 134 of 150 seeds left a live node unreachable (symmetric links, kept before, 125 of
+ * 150); with them none did, and no node lacked a link to it.
  *
  * <p>Thread-safety: every method is for the graph's one writer thread (calls ordered by
  * happens-before), except {@link #prepare}, which only reads the graph and may run on build threads
@@ -51,6 +62,33 @@ final class HnswBuilder {
   private final SplittableRandom levelRandom;
   private final HnswSearcher writerSearcher;
   private long repairs;
+  private long bridges;
+
+  /**
+   * Nodes that lost a link to them on a level (a re-prune dropped them, or the node linking to them
+   * was deleted), packed as {@code node << 8 | level}, {@code pendingCount} of them: the end of
+   * each write checks that each is still linked and reachable ({@link #adoptOrphans}). A stack of
+   * primitives, since every re-prune of an insert pushes. Writer-only.
+   */
+  private long[] pending = new long[64];
+
+  private int pendingCount;
+
+  /**
+   * A node that this many nodes or more can reach (over links of any level, following them
+   * backwards) is taken to be reachable from the entry point; below it, {@link #island} is exact.
+   */
+  static final int ISLAND_BOUND = 64;
+
+  private final int[] islandQueue = new int[ISLAND_BOUND];
+  private int[] islandMark = new int[0];
+  private int islandEpoch;
+
+  /** {@link #addLink}'s selection scratch, sized for the largest list (level 0). Writer-only. */
+  private final int[] pruneIds;
+
+  private final float[] pruneScores;
+  private final float[][] pruneVectors;
 
   HnswBuilder(HnswAdjacency adjacency, VectorStore vectors, HnswConfig config) {
     this.adjacency = adjacency;
@@ -59,6 +97,10 @@ final class HnswBuilder {
     this.levelMultiplier = 1 / Math.log(config.m());
     this.levelRandom = new SplittableRandom(config.seed());
     this.writerSearcher = newSearcher();
+    int cap = Math.max(config.maxLinks(0), config.maxLinks(1));
+    this.pruneIds = new int[cap];
+    this.pruneScores = new float[cap];
+    this.pruneVectors = new float[cap][];
   }
 
   /** A searcher over the same graph, for one thread at a time. */
@@ -77,6 +119,11 @@ final class HnswBuilder {
   /** Repairs done so far (a diagnostic for tests and stats). */
   long repairs() {
     return repairs;
+  }
+
+  /** Cut-off nodes linked back from a reachable one so far ({@link #bridge}; a diagnostic). */
+  long bridges() {
+    return bridges;
   }
 
   void checkAbsent(int node) {
@@ -198,10 +245,152 @@ final class HnswBuilder {
       for (int i = 0; i < selected.length; i++) {
         addLink(selected[i], l, node, selectedScores[i]);
       }
+      if (selected.length > 0 && adjacency.linkerCount(node, l) == 0) {
+        // Every neighbour's list left the new node out: the closest that can take it links to it.
+        push(orphan(node, l));
+      }
     }
-    if (p.level() > entryLevel(adjacency.entry())) {
+    long e = adjacency.entry();
+    if (p.level() > entryLevel(e)) {
       adjacency.setEntry(packEntry(node, p.level()));
+      // Searches now start at the new node: the old entry point, which needed no link to it,
+      // must now have one on each of its levels and be reachable.
+      for (int l = 0; l <= entryLevel(e); l++) {
+        push(orphan(entryNode(e), l));
+      }
     }
+    adoptOrphans();
+  }
+
+  private static long orphan(int node, int level) {
+    return ((long) node << 8) | level;
+  }
+
+  private void push(long o) {
+    if (pendingCount == pending.length) {
+      pending = Arrays.copyOf(pending, 2 * pending.length);
+    }
+    pending[pendingCount++] = o;
+  }
+
+  /**
+   * Checks every queued node that lost a link to it. One that nothing links to on its level gets a
+   * link from the closest of its own neighbours on the level whose list can take it ({@link
+   * #forceLink} makes room only by dropping a node that another list also names, and queues that
+   * node in turn), else by a {@link #repair} search, which ends the same way over the nodes it
+   * finds. Then one that only a small cut-off set can reach is bridged ({@link #island}, {@link
+   * #bridge}). hnswlib tolerates both after its re-prunes; a search here must not miss live nodes.
+   */
+  private void adoptOrphans() {
+    while (pendingCount > 0) {
+      long o = pending[--pendingCount];
+      int node = (int) (o >>> 8);
+      int level = (int) (o & 0xFF);
+      int[][] lists = adjacency.lists(node);
+      if (lists == null || level >= lists.length || node == entryNode(adjacency.entry())) {
+        continue; // gone, or the entry point, where every search starts
+      }
+      if (adjacency.linkerCount(node, level) == 0
+          && !forceLinkFromAny(node, level, lists[level], adjacency.scores(node, level), -1)) {
+        repair(node, level);
+      }
+      int cut = island(node);
+      if (cut > 0) {
+        bridge(node, cut);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code node} is cut off from the entry point, as the count of nodes that can reach it
+   * (itself included; 0 when it is reachable): follows the links to it backwards, over every level,
+   * until it meets the entry point (reachable) or {@link #ISLAND_BOUND} nodes (taken for reachable;
+   * a cut-off set that large has not been seen), or runs out (cut off). A directed graph can leave
+   * a few nodes that link only to each other after its re-prunes and deletes, each with a link to
+   * it and none of them reachable; hnswlib accepts that, a search here should not miss live nodes.
+   * The nodes found stay in {@link #islandQueue}. Writer thread.
+   */
+  private int island(int node) {
+    int entry = entryNode(adjacency.entry());
+    if (entry < 0 || node == entry || !adjacency.contains(node)) {
+      return 0;
+    }
+    if (islandMark.length < adjacency.capacity()) {
+      islandMark = Arrays.copyOf(islandMark, adjacency.capacity());
+    }
+    if (++islandEpoch == 0) {
+      Arrays.fill(islandMark, 0);
+      islandEpoch = 1;
+    }
+    int head = 0;
+    int tail = 0;
+    islandQueue[tail++] = node;
+    islandMark[node] = islandEpoch;
+    while (head < tail) {
+      int n = islandQueue[head++];
+      int levels = adjacency.lists(n).length;
+      for (int l = 0; l < levels; l++) {
+        for (int i = 0, c = adjacency.linkerCount(n, l); i < c; i++) {
+          int x = adjacency.linker(n, l, i);
+          if (x == entry) {
+            return 0;
+          }
+          if (islandMark[x] != islandEpoch) {
+            if (tail == ISLAND_BOUND) {
+              return 0;
+            }
+            islandMark[x] = islandEpoch;
+            islandQueue[tail++] = x;
+          }
+        }
+      }
+    }
+    return tail;
+  }
+
+  /**
+   * Links the cut-off {@code node} from the closest reachable node on level 0 that can take it (a
+   * search from the entry point only meets reachable nodes), then queues the other {@code cut - 1}
+   * nodes that could reach it (in {@link #islandQueue}) to be checked in turn.
+   */
+  private void bridge(int node, int cut) {
+    int[] others = Arrays.copyOfRange(islandQueue, 1, cut);
+    bridges++;
+    float[] v = vectors.get(node);
+    long e = adjacency.entry();
+    HnswSearcher s = writerSearcher;
+    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), 0)};
+    s.searchLevel(v, eps, 1, config.efConstruction(), 0, AcceptBits.ALL, false, Integer.MAX_VALUE);
+    ScoreHeap results = s.results();
+    int n = results.size();
+    int[] ids = new int[n];
+    float[] scores = new float[n];
+    popBestFirst(results, ids, scores);
+    for (int i = 0; i < n; i++) {
+      if (ids[i] != node) {
+        forceLink(ids[i], 0, node, scores[i]);
+        if (indexOf(adjacency.lists(ids[i])[0], node) >= 0) {
+          break;
+        }
+      }
+    }
+    for (int o : others) {
+      push(orphan(o, 0));
+    }
+  }
+
+  /**
+   * {@link #forceLink} to {@code node} from the first of {@code from[0..count)} (all of them when
+   * {@code count} is -1), best first, that takes it; whether one did.
+   */
+  private boolean forceLinkFromAny(int node, int level, int[] from, float[] scores, int count) {
+    int n = count < 0 ? from.length : count;
+    for (int i = 0; i < n && adjacency.linkerCount(node, level) == 0; i++) {
+      if (from[i] != node) {
+        forceLink(from[i], level, node, scores[i]);
+      }
+    }
+    return adjacency.linkerCount(node, level) > 0;
   }
 
   private boolean allPresent(int[] ids) {
@@ -215,11 +404,13 @@ final class HnswBuilder {
 
   /**
    * Adds the link {@code a -> b} (closeness {@code sb}) keeping {@code a}'s list within capacity.
-   * When full, one entry goes: {@code b} itself if it is strictly closer to a better neighbour of
-   * {@code a} than to {@code a}; else the worst neighbour that {@code b} makes non-diverse; else
-   * the worst of all. This is Lucene's "worst non-diverse" pruning, restricted to the pairs the new
-   * link can change, so it costs one dot product per entry. The dropped node loses its link back,
-   * so a node whose only link this is is never the one dropped.
+   * When the list is full, the selection heuristic is run again over the list plus {@code b}, and
+   * keeps at most the capacity (2M on level 0, M above), as hnswlib's {@code
+   * mutuallyConnectNewElement} does: the list may shrink by more than one, and {@code b} itself may
+   * be left out. The dropped nodes keep their own links to {@code a}. One rule hnswlib does not
+   * have: a node that only {@code a} links to on this level stays (in place of the worst node that
+   * some other node links to, if the list would overflow), since without the link it could not be
+   * reached on this level; hnswlib leaves such nodes unreachable.
    */
   private void addLink(int a, int level, int b, float sb) {
     int[] ids = adjacency.lists(a)[level];
@@ -227,63 +418,90 @@ final class HnswBuilder {
     if (indexOf(ids, b) >= 0) {
       return;
     }
-    int pos = 0;
-    while (pos < sc.length && sc[pos] >= sb) {
-      pos++;
-    }
+    int pos = position(sc, sb);
+    int[] candIds = insertAt(ids, pos, b);
+    float[] candScores = insertAt(sc, pos, sb);
     int cap = config.maxLinks(level);
     if (ids.length < cap) {
-      adjacency.replaceLinks(a, level, insertAt(ids, pos, b), insertAt(sc, pos, sb));
+      adjacency.replaceLinks(a, level, candIds, candScores);
       return;
     }
-    float[] vb = vectors.get(b);
-    boolean keepB = isLastLink(b, level);
-    int victim = -1; // index into ids; with dropB, b itself goes
-    boolean dropB = false;
-    if (!keepB) {
-      for (int j = 0; j < pos; j++) {
-        if (VectorUtil.dotProduct(vb, vectors.get(ids[j])) > sb) {
-          dropB = true;
-          break;
-        }
-      }
-    }
-    if (!dropB) {
-      for (int i = ids.length - 1; i >= pos; i--) {
-        if (!isLastLink(ids[i], level) && VectorUtil.dotProduct(vectors.get(ids[i]), vb) > sc[i]) {
-          victim = i;
-          break;
-        }
-      }
-      if (victim < 0) {
-        if (pos == ids.length && !keepB) {
-          dropB = true;
-        } else {
-          victim = ids.length - 1;
-          while (victim > 0 && isLastLink(ids[victim], level)) {
-            victim--;
+    int count =
+        NeighborSelection.select(
+            vectors, candIds, candScores, candIds.length, cap, pruneIds, pruneScores, pruneVectors);
+    int[] newIds = Arrays.copyOf(pruneIds, count);
+    float[] newScores = Arrays.copyOf(pruneScores, count);
+    Arrays.fill(pruneVectors, 0, count, null); // hold no vector a delete has released
+    for (int i = 0; i < candIds.length; i++) {
+      int c = candIds[i];
+      if (c != b && adjacency.linkerCount(c, level) == 1 && indexOf(newIds, c) < 0) {
+        int drop = newIds.length < cap ? -1 : worstDroppable(newIds, level, b);
+        if (newIds.length < cap || drop >= 0) {
+          if (drop >= 0) {
+            newIds = removeAt(newIds, drop);
+            newScores = removeAt(newScores, drop);
           }
+          int at = position(newScores, candScores[i]);
+          newIds = insertAt(newIds, at, c);
+          newScores = insertAt(newScores, at, candScores[i]);
         }
       }
     }
-    if (dropB) {
-      removeLink(b, level, a);
-      return;
-    }
-    int dropped = ids[victim];
-    int at = victim < pos ? pos - 1 : pos;
-    int[] newIds = insertAt(removeAt(ids, victim), at, b);
-    float[] newScores = insertAt(removeAt(sc, victim), at, sb);
     adjacency.replaceLinks(a, level, newIds, newScores);
-    removeLink(dropped, level, a);
+    for (int c : ids) {
+      if (indexOf(newIds, c) < 0) {
+        push(orphan(c, level));
+      }
+    }
   }
 
   /**
-   * Whether dropping one link would isolate {@code node} on {@code level}: pruning never takes a
-   * node's last link, because links are symmetric and an isolated node is unreachable.
+   * Adds {@code a -> b} to a list that may be full, for a node {@code b} that nothing links to on
+   * {@code level}: in place of the worst node that some other node links to, without selection.
    */
-  private boolean isLastLink(int node, int level) {
-    return adjacency.lists(node)[level].length <= 1;
+  private void forceLink(int a, int level, int b, float sb) {
+    int[][] aLists = adjacency.lists(a);
+    if (aLists == null || level >= aLists.length) {
+      return;
+    }
+    int[] ids = aLists[level];
+    float[] sc = adjacency.scores(a, level);
+    if (indexOf(ids, b) >= 0) {
+      return;
+    }
+    if (ids.length >= config.maxLinks(level)) {
+      int drop = worstDroppable(ids, level, -1);
+      if (drop < 0) {
+        return;
+      }
+      push(orphan(ids[drop], level));
+      ids = removeAt(ids, drop);
+      sc = removeAt(sc, drop);
+    }
+    int at = position(sc, sb);
+    adjacency.replaceLinks(a, level, insertAt(ids, at, b), insertAt(sc, at, sb));
+  }
+
+  /** Where {@code s} goes in descending {@code scores}: after every score at least as high. */
+  private static int position(float[] scores, float s) {
+    int pos = 0;
+    while (pos < scores.length && scores[pos] >= s) {
+      pos++;
+    }
+    return pos;
+  }
+
+  /**
+   * The last entry of a list that may go without leaving its node unreachable on {@code level}:
+   * {@code b} (not linked yet) or a node that more than one list names; -1 when there is none.
+   */
+  private int worstDroppable(int[] ids, int level, int b) {
+    for (int j = ids.length - 1; j >= 0; j--) {
+      if (ids[j] == b || adjacency.linkerCount(ids[j], level) > 1) {
+        return j;
+      }
+    }
+    return -1;
   }
 
   private void removeLink(int a, int level, int b) {
@@ -312,7 +530,7 @@ final class HnswBuilder {
     }
     vectors.remove(node);
     adjacency.unpublish(node);
-    if (linkedBack(node, lists)) {
+    if (adjacency.recordsLinksOf(node, lists)) {
       detach(node, lists);
     }
     adjacency.dropScores(node);
@@ -340,9 +558,9 @@ final class HnswBuilder {
    * Hands the node {@code from} over to the absent {@code to}, whose vector is already stored and
    * equal: {@code to} takes {@code from}'s lists, every link to {@code from} is renamed, and the
    * entry point follows. No search, no selection, no pruning; the graph keeps its shape. {@code
-   * from} stays readable to searches already on it, but nothing links to it, so {@link #remove}
-   * later drops it without repair. Writer thread. The order keeps the protocol: {@code to} is
-   * published whole before any list names it.
+   * from} stays readable to searches already on it, but nothing links to it and its own links are
+   * no longer recorded as links, so {@link #remove} later drops it without repair. Writer thread.
+   * The order keeps the protocol: {@code to} is published whole before any list names it.
    */
   void handOver(int from, int to) {
     checkAbsent(to);
@@ -353,7 +571,7 @@ final class HnswBuilder {
     float[][] sc = adjacency.scores(from).clone();
     adjacency.publishNode(to, copy, sc);
     for (int l = 0; l < copy.length; l++) {
-      for (int n : copy[l]) {
+      for (int n : adjacency.linkers(from, l)) {
         int[] ids = adjacency.lists(n)[l];
         int i = indexOf(ids, from);
         if (i >= 0) {
@@ -363,6 +581,7 @@ final class HnswBuilder {
         }
       }
     }
+    adjacency.forgetLinksOf(from, lists);
     long e = adjacency.entry();
     if (entryNode(e) == from) {
       adjacency.setEntry(packEntry(to, entryLevel(e)));
@@ -370,35 +589,44 @@ final class HnswBuilder {
   }
 
   /**
-   * Whether any neighbour of {@code node} links back to it. Links are symmetric, so only a node
-   * handed over has neighbours (possibly since removed) none of which link to it.
+   * Unlinks an unpublished node: forgets its own links, removes every link to it, and reconnects
+   * the nodes it linked to and those that linked to it (remove's step 4). A node of that cluster
+   * left with too few links, or with none to it on the level, is repaired by a fresh search.
    */
-  private boolean linkedBack(int node, int[][] lists) {
-    for (int l = 0; l < lists.length; l++) {
-      for (int n : lists[l]) {
-        int[][] nl = adjacency.lists(n);
-        if (nl != null && l < nl.length && indexOf(nl[l], node) >= 0) {
-          return true;
-        }
+  private void detach(int node, int[][] lists) {
+    adjacency.forgetLinksOf(node, lists);
+    for (int level = 0; level < lists.length; level++) {
+      for (int n : lists[level]) {
+        push(orphan(n, level));
       }
     }
-    return false;
-  }
-
-  /** Unlinks an unpublished node from its neighbours and reconnects them (remove's step 4). */
-  private void detach(int node, int[][] lists) {
     for (int level = lists.length - 1; level >= 0; level--) {
-      int[] cluster = lists[level];
-      for (int n : cluster) {
+      int[] linkers = adjacency.linkers(node, level);
+      for (int n : linkers) {
         removeLink(n, level, node);
       }
+      int[] cluster = union(lists[level], linkers);
       mutualReconnect(cluster, level);
       for (int n : cluster) {
-        if (adjacency.lists(n)[level].length < minDegree(level)) {
+        if (adjacency.lists(n)[level].length < minDegree(level)
+            || adjacency.linkerCount(n, level) == 0) {
           repair(n, level);
         }
       }
     }
+    adoptOrphans();
+  }
+
+  /** {@code a}, then the entries of {@code b} not in {@code a}. */
+  private static int[] union(int[] a, int[] b) {
+    int[] u = Arrays.copyOf(a, a.length + b.length);
+    int n = a.length;
+    for (int x : b) {
+      if (indexOf(a, x) < 0) {
+        u[n++] = x;
+      }
+    }
+    return Arrays.copyOf(u, n);
   }
 
   /**
@@ -470,8 +698,23 @@ final class HnswBuilder {
     }
     HnswSearcher s = writerSearcher;
     int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), level)};
+    if (eps[0] == node) {
+      // The descent ends on the node itself (nothing is closer to its vector), whose own list on
+      // this level may be empty: start from other nodes of the level instead.
+      eps = seedsBesides(node, level);
+      if (eps.length == 0) {
+        return;
+      }
+    }
     s.searchLevel(
-        v, eps, 1, config.efConstruction(), level, AcceptBits.ALL, false, Integer.MAX_VALUE);
+        v,
+        eps,
+        eps.length,
+        config.efConstruction(),
+        level,
+        AcceptBits.ALL,
+        false,
+        Integer.MAX_VALUE);
     ScoreHeap results = s.results();
     int n = results.size();
     int[] candIds = new int[n];
@@ -499,6 +742,26 @@ final class HnswBuilder {
         }
       }
     }
+    if (adjacency.linkerCount(node, level) == 0) {
+      // No selected neighbour kept the link back: the closest candidate that can take it does.
+      forceLinkFromAny(node, level, candIds, candScores, count);
+    }
+  }
+
+  /**
+   * Nodes other than {@code node} on {@code level} to start a search from: its own neighbours on
+   * the lowest level from {@code level} up where it has any (a node on a level is on every level
+   * below), else the highest other node if it reaches {@code level}, else none.
+   */
+  private int[] seedsBesides(int node, int level) {
+    int[][] lists = adjacency.lists(node);
+    for (int l = level; l < lists.length; l++) {
+      if (lists[l].length > 0) {
+        return lists[l];
+      }
+    }
+    long h = adjacency.highestNodeExcept(node);
+    return entryNode(h) >= 0 && entryLevel(h) >= level ? new int[] {entryNode(h)} : new int[0];
   }
 
   /** The best-placed neighbour of a departing entry point, or any top node when it had none. */

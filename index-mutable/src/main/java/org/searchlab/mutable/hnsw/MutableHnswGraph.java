@@ -241,4 +241,9 @@ public final class MutableHnswGraph {
   long repairs() {
     return builder.repairs();
   }
+
+  /** Cut-off nodes linked back from a reachable one so far (a diagnostic for tests). */
+  long bridges() {
+    return builder.bridges();
+  }
 }

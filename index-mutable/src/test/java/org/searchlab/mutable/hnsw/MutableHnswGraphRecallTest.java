@@ -142,7 +142,7 @@ class MutableHnswGraphRecallTest {
       deleted[order[i]] = true;
     }
     assertEquals(N - N / 2, graph.size());
-    assertTrue(linksAreSymmetric(), "links must stay symmetric");
+    assertTrue(linkersMatchLinks(), "the recorded linkers must be exactly the links");
     for (float[] q : queries) {
       for (int node : graph.search(q, K, 100).nodes()) {
         assertTrue(!deleted[node], "deleted node " + node + " returned");
@@ -152,8 +152,27 @@ class MutableHnswGraphRecallTest {
     System.out.printf(
         "after deleting half: recall@10 ef=100 %.4f, %d repairs%n", recall, graph.repairs());
     assertTrue(recall >= 0.93, "recall " + recall);
+    assertTrue(graph.repairs() > 0, "the deletes exercised the repair");
     int reachable = reachableFromEntry();
-    assertEquals(graph.size(), reachable, "live nodes reachable from the entry point");
+    assertEquals(
+        graph.size(),
+        reachable,
+        () -> "live nodes reachable from the entry point; unreachable: " + unreachable(deleted));
+  }
+
+  /** The first live nodes the entry point cannot reach, with how many nodes link to each. */
+  private static String unreachable(boolean[] deleted) {
+    boolean[] r = TestVectors.reachable(graph, N);
+    StringBuilder sb = new StringBuilder();
+    int shown = 0;
+    for (int node = 0; node < N && shown < 10; node++) {
+      if (!deleted[node] && !r[node]) {
+        sb.append(node).append(" (linked from ");
+        sb.append(graph.adjacency().linkerCount(node, 0)).append(" on level 0) ");
+        shown++;
+      }
+    }
+    return sb.toString();
   }
 
   private static double meanRecall(
@@ -198,14 +217,33 @@ class MutableHnswGraphRecallTest {
     return sum / queries.length;
   }
 
-  private static boolean linksAreSymmetric() {
+  /** Whether every node's recorded linkers are exactly the nodes whose lists name it. */
+  private static boolean linkersMatchLinks() {
+    HnswAdjacency adjacency = graph.adjacency();
+    java.util.Map<Long, java.util.List<Integer>> expected = new java.util.HashMap<>();
     for (int node = 0; node < N; node++) {
       for (int level = 0; level <= graph.level(node); level++) {
         for (int n : graph.neighbors(node, level)) {
-          if (HnswAdjacency.indexOf(graph.neighbors(n, level), node) < 0) {
-            System.out.printf("asymmetric: %d -> %d on %d%n", node, n, level);
-            return false;
-          }
+          expected
+              .computeIfAbsent(((long) n << 8) | level, x -> new java.util.ArrayList<>())
+              .add(node);
+        }
+      }
+    }
+    for (int node = 0; node < N; node++) {
+      for (int level = 0; level <= Math.max(0, graph.level(node)); level++) {
+        int[] recorded = adjacency.linkers(node, level).clone();
+        java.util.Arrays.sort(recorded);
+        int[] want =
+            expected.getOrDefault(((long) node << 8) | level, java.util.List.of()).stream()
+                .mapToInt(Integer::intValue)
+                .sorted()
+                .toArray();
+        if (!java.util.Arrays.equals(recorded, want)) {
+          System.out.printf(
+              "node %d level %d: linkers %s, links from %s%n",
+              node, level, java.util.Arrays.toString(recorded), java.util.Arrays.toString(want));
+          return false;
         }
       }
     }

@@ -161,6 +161,60 @@ class MutableHnswGraphTest {
     assertEquals(5, g.search(data[5], 1, 10).nodes()[0]);
   }
 
+  /**
+   * Links are directed, so a full list's re-prune may drop the only link to a node: every write
+   * must end with each live node but the entry point linked from somewhere on every level it shares
+   * with another node, and reachable from the entry point. Small M and heavy churn make re-prunes
+   * constant.
+   */
+  @Test
+  void churnLeavesNoLiveNodeUnlinked() {
+    long seed = TestSeeds.seed("churnLinks");
+    SplittableRandom r = new SplittableRandom(seed);
+    int n = 2000;
+    float[][] data = vectors(r, n);
+    MutableHnswGraph g =
+        build(HnswConfig.builder().m(3).efConstruction(24).seed(seed).build(), data);
+    boolean[] live = new boolean[n];
+    java.util.Arrays.fill(live, true);
+    for (int round = 0; round < 3 * n; round++) {
+      int node = r.nextInt(n);
+      if (live[node]) {
+        assertTrue(g.remove(node));
+      } else {
+        g.insert(node, TestVectors.near(r, data[r.nextInt(n)], 0.2));
+      }
+      live[node] = !live[node];
+      if (round % 100 == 99) {
+        assertEveryNodeLinked(g, n);
+        assertEquals(g.size(), TestVectors.reachableFromEntry(g, n), "reachable, round " + round);
+      }
+    }
+    assertEveryNodeLinked(g, n);
+    assertEquals(g.size(), TestVectors.reachableFromEntry(g, n), "reachable from the entry point");
+    System.out.printf(
+        "[churn] %d live, %d repairs, %d cut-off nodes linked back%n",
+        g.size(), g.repairs(), g.bridges());
+  }
+
+  private static void assertEveryNodeLinked(MutableHnswGraph g, int n) {
+    int[] onLevel = new int[32];
+    for (int node = 0; node < n; node++) {
+      for (int l = 0; g.contains(node) && l <= g.level(node); l++) {
+        onLevel[l]++;
+      }
+    }
+    for (int node = 0; node < n; node++) {
+      for (int l = 0; g.contains(node) && l <= g.level(node); l++) {
+        if (onLevel[l] > 1 && node != g.entryNode()) {
+          assertTrue(
+              g.adjacency().linkerCount(node, l) > 0,
+              "node " + node + " has no link to it on level " + l + " of " + onLevel[l] + " nodes");
+        }
+      }
+    }
+  }
+
   private static int pickLive(MutableHnswGraph g, SplittableRandom r, int n) {
     int node;
     do {
