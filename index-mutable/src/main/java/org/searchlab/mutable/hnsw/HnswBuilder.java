@@ -63,6 +63,12 @@ final class HnswBuilder {
   private final HnswSearcher writerSearcher;
   private long repairs;
   private long bridges;
+  private long unbridged;
+
+  /** The nodes {@link #bridge}d in the current write, {@code bridgedCount} of them. */
+  private int[] bridged = new int[8];
+
+  private int bridgedCount;
 
   /**
    * Nodes that lost a link to them on a level (a re-prune dropped them, or the node linking to them
@@ -124,6 +130,15 @@ final class HnswBuilder {
   /** Cut-off nodes linked back from a reachable one so far ({@link #bridge}; a diagnostic). */
   long bridges() {
     return bridges;
+  }
+
+  /**
+   * Cut-off nodes left cut off by a write so far: no reachable list could make room for a link to
+   * them, or a bridge in the same write cut them off again (a diagnostic; a later write that
+   * touches them tries again).
+   */
+  long unbridged() {
+    return unbridged;
   }
 
   void checkAbsent(int node) {
@@ -282,6 +297,7 @@ final class HnswBuilder {
    * #bridge}). hnswlib tolerates both after its re-prunes; a search here must not miss live nodes.
    */
   private void adoptOrphans() {
+    bridgedCount = 0;
     while (pendingCount > 0) {
       long o = pending[--pendingCount];
       int node = (int) (o >>> 8);
@@ -296,9 +312,24 @@ final class HnswBuilder {
       }
       int cut = island(node);
       if (cut > 0) {
-        bridge(node, cut);
+        if (bridgedThisWrite(node)) {
+          // Bridged once already in this write and cut off again: leave it for a later write
+          // rather than chase it; this is what makes the drain end (see #bridge).
+          unbridged++;
+        } else {
+          bridge(node, cut);
+        }
       }
     }
+  }
+
+  private boolean bridgedThisWrite(int node) {
+    for (int i = 0; i < bridgedCount; i++) {
+      if (bridged[i] == node) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -352,10 +383,21 @@ final class HnswBuilder {
    * Links the cut-off {@code node} from the closest reachable node on level 0 that can take it (a
    * search from the entry point only meets reachable nodes), then queues the other {@code cut - 1}
    * nodes that could reach it (in {@link #islandQueue}) to be checked in turn.
+   *
+   * <p>The drain ends: a node is bridged at most once per write ({@link #adoptOrphans} skips one
+   * cut off again); a failed bridge queues nothing; and apart from bridges, a pop queues only nodes
+   * that keep a link to them ({@link #forceLink} and {@link #addLink} drop only those), whose own
+   * pops queue nothing but through a bridge. Before this bound a set that no list could take
+   * re-queued itself without end (the writer spun in a CI run of {@code
+   * MutableIndexConcurrencyTest}, whose vectors are two points, so every node ties).
    */
   private void bridge(int node, int cut) {
     int[] others = Arrays.copyOfRange(islandQueue, 1, cut);
     bridges++;
+    if (bridgedCount == bridged.length) {
+      bridged = Arrays.copyOf(bridged, 2 * bridged.length);
+    }
+    bridged[bridgedCount++] = node;
     float[] v = vectors.get(node);
     long e = adjacency.entry();
     HnswSearcher s = writerSearcher;
@@ -366,13 +408,18 @@ final class HnswBuilder {
     int[] ids = new int[n];
     float[] scores = new float[n];
     popBestFirst(results, ids, scores);
-    for (int i = 0; i < n; i++) {
+    boolean linked = false;
+    for (int i = 0; i < n && !linked; i++) {
       if (ids[i] != node) {
         forceLink(ids[i], 0, node, scores[i]);
-        if (indexOf(adjacency.lists(ids[i])[0], node) >= 0) {
-          break;
-        }
+        linked = indexOf(adjacency.lists(ids[i])[0], node) >= 0;
       }
+    }
+    if (!linked) {
+      // No reachable list could make room: the set stays cut off until a later write. Queuing
+      // the others would only find the same set again, and they would queue this node.
+      unbridged++;
+      return;
     }
     for (int o : others) {
       push(orphan(o, 0));

@@ -246,4 +246,9 @@ public final class MutableHnswGraph {
   long bridges() {
     return builder.bridges();
   }
+
+  /** Cut-off nodes a write had to leave cut off (a diagnostic; see {@code HnswBuilder}). */
+  long unbridged() {
+    return builder.unbridged();
+  }
 }

@@ -197,6 +197,43 @@ class MutableHnswGraphTest {
         g.size(), g.repairs(), g.bridges());
   }
 
+  /**
+   * Churn over vectors that are all one of two points, as in a catalogue full of copies: every
+   * score ties, so a bridge that links one cut-off node can cut off another. Each write must still
+   * end (the bound in {@code HnswBuilder.bridge}; before it the writer spun here), and every live
+   * node must stay reachable.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(300) // a liveness bound: the test takes about a second
+  void churnOverTiedVectorsEndsEveryWriteAndKeepsNodesReachable() {
+    long seed = TestSeeds.seed("churnTies");
+    SplittableRandom r = new SplittableRandom(seed);
+    int n = 400;
+    float[][] points = {new float[DIM], new float[DIM]};
+    points[0][0] = 1f;
+    points[1][0] = -1f;
+    float[][] data = new float[n][];
+    for (int i = 0; i < n; i++) {
+      data[i] = points[r.nextInt(2)];
+    }
+    MutableHnswGraph g = build(HnswConfig.builder().efConstruction(32).seed(seed).build(), data);
+    boolean[] live = new boolean[n];
+    java.util.Arrays.fill(live, true);
+    for (int round = 0; round < 5 * n; round++) {
+      int node = r.nextInt(n);
+      if (live[node]) {
+        assertTrue(g.remove(node));
+      } else {
+        g.insert(node, points[r.nextInt(2)]);
+      }
+      live[node] = !live[node];
+    }
+    System.out.printf(
+        "[ties] %d live, %d repairs, %d bridges, %d left cut off by a write%n",
+        g.size(), g.repairs(), g.bridges(), g.unbridged());
+    assertEquals(g.size(), TestVectors.reachableFromEntry(g, n), "reachable from the entry point");
+  }
+
   private static void assertEveryNodeLinked(MutableHnswGraph g, int n) {
     int[] onLevel = new int[32];
     for (int node = 0; node < n; node++) {
