@@ -64,6 +64,15 @@ final class HnswBuilder {
   private long repairs;
   private long bridges;
   private long unbridged;
+  private long sweeps;
+  private long sweepBridges;
+
+  /** Writes since the last {@link #sweep}; one runs every {@link #sweepInterval} writes. */
+  private int writesSinceSweep;
+
+  private int[] sweepMark = new int[0];
+  private int[] sweepQueue = new int[0];
+  private int sweepEpoch;
 
   /** The nodes {@link #bridge}d in the current write, {@code bridgedCount} of them. */
   private int[] bridged = new int[8];
@@ -139,6 +148,16 @@ final class HnswBuilder {
    */
   long unbridged() {
     return unbridged;
+  }
+
+  /** Sweeps run so far ({@link #sweep}; a diagnostic). */
+  long sweeps() {
+    return sweeps;
+  }
+
+  /** Cut-off nodes the sweeps linked back so far (a diagnostic). */
+  long sweepBridges() {
+    return sweepBridges;
   }
 
   void checkAbsent(int node) {
@@ -297,6 +316,142 @@ final class HnswBuilder {
    * #bridge}). hnswlib tolerates both after its re-prunes; a search here must not miss live nodes.
    */
   private void adoptOrphans() {
+    drainPending();
+    if (++writesSinceSweep >= sweepInterval()) {
+      sweep();
+    }
+  }
+
+  /**
+   * Writes between two sweeps: an eighth of the graph, at least {@link #ISLAND_BOUND}, so that a
+   * sweep (a walk over every link) costs a few link reads per write.
+   */
+  private int sweepInterval() {
+    return Math.max(ISLAND_BOUND, adjacency.size() / 8);
+  }
+
+  /**
+   * Links back every live node that the entry point cannot reach, as Lucene's {@code
+   * HnswGraphBuilder.connectComponents} does when it finishes a graph: marks what a walk from the
+   * entry point over the links of every level reaches, then for each live node left unmarked links
+   * it from the closest reachable node on level 0 that can take it ({@link #forceLink}) and marks
+   * what it reaches in turn. A write bridges only cut-off sets below {@link #ISLAND_BOUND} ({@link
+   * #island}); larger ones, which take many identical vectors (hundreds of nodes on one point, as
+   * in {@code MutableIndexConcurrencyTest}), wait for this. A link a sweep drops to make room may
+   * cut a node off again, so the walk repeats until one links nothing, at most four times. Writer
+   * thread; returns the live nodes the last walk found cut off (0 but for a graph whose every
+   * reachable list is full of nodes nothing else links to).
+   */
+  int sweep() {
+    writesSinceSweep = 0;
+    sweeps++;
+    int left = 0;
+    for (int round = 0; round < 4; round++) {
+      left = sweepOnce(round < 3);
+      drainPending();
+      if (left >= 0) {
+        break;
+      }
+    }
+    return left;
+  }
+
+  /**
+   * One walk of {@link #sweep}: -1 when it linked some node back (and {@code link} was set), else
+   * the live nodes it found cut off.
+   */
+  private int sweepOnce(boolean link) {
+    int entry = entryNode(adjacency.entry());
+    if (entry < 0) {
+      return 0;
+    }
+    int bound = adjacency.idUpperBound();
+    if (sweepMark.length < bound) {
+      sweepMark = new int[adjacency.capacity()];
+      sweepQueue = new int[adjacency.capacity()];
+      sweepEpoch = 0;
+    }
+    if (++sweepEpoch == 0) {
+      Arrays.fill(sweepMark, 0);
+      sweepEpoch = 1;
+    }
+    int reached = mark(entry);
+    if (reached == adjacency.size()) {
+      return 0;
+    }
+    int linked = 0;
+    int left = 0;
+    for (int node = 0; node < bound; node++) {
+      if (sweepMark[node] == sweepEpoch || !adjacency.contains(node)) {
+        continue;
+      }
+      if (link && sweepBridge(node)) {
+        linked++;
+        reached += mark(node);
+      } else {
+        left++;
+      }
+    }
+    sweepBridges += linked;
+    return linked > 0 ? -1 : left;
+  }
+
+  /** Marks what {@code from} reaches that is not marked yet, over every level; their count. */
+  private int mark(int from) {
+    int tail = 0;
+    sweepQueue[tail++] = from;
+    sweepMark[from] = sweepEpoch;
+    for (int head = 0; head < tail; head++) {
+      int[][] lists = adjacency.lists(sweepQueue[head]);
+      for (int l = 0; lists != null && l < lists.length; l++) {
+        int[] list = lists[l];
+        for (int x : list) {
+          if (sweepMark[x] != sweepEpoch) {
+            sweepMark[x] = sweepEpoch;
+            sweepQueue[tail++] = x;
+          }
+        }
+      }
+    }
+    return tail;
+  }
+
+  /**
+   * Links the cut-off {@code node} on level 0 from the closest marked node whose list has room,
+   * else from the closest one that can drop a link another list also holds; whether one did.
+   */
+  private boolean sweepBridge(int node) {
+    float[] v = vectors.get(node);
+    long e = adjacency.entry();
+    HnswSearcher s = writerSearcher;
+    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), 0)};
+    s.searchLevel(v, eps, 1, config.efConstruction(), 0, AcceptBits.ALL, false, Integer.MAX_VALUE);
+    ScoreHeap results = s.results();
+    int n = results.size();
+    int[] ids = new int[n];
+    float[] scores = new float[n];
+    popBestFirst(results, ids, scores);
+    int cap = config.maxLinks(0);
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; i < n; i++) {
+        int a = ids[i];
+        if (a == node || sweepMark[a] != sweepEpoch) {
+          continue;
+        }
+        if (pass == 0 && adjacency.lists(a)[0].length >= cap) {
+          continue;
+        }
+        forceLink(a, 0, node, scores[i]);
+        if (indexOf(adjacency.lists(a)[0], node) >= 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Empties the queue of nodes that lost a link; see {@link #adoptOrphans}. */
+  private void drainPending() {
     bridgedCount = 0;
     while (pendingCount > 0) {
       long o = pending[--pendingCount];

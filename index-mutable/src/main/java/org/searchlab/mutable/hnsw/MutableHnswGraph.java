@@ -247,6 +247,24 @@ public final class MutableHnswGraph {
     return builder.bridges();
   }
 
+  /**
+   * Links back every live node the entry point cannot reach; writes run one every eighth of the
+   * graph's size in writes (see {@code HnswBuilder#sweep}). Returns the nodes left cut off. Writer
+   * thread.
+   */
+  int sweep() {
+    return builder.sweep();
+  }
+
+  /** Sweeps run so far, and the nodes they linked back (diagnostics for tests). */
+  long sweeps() {
+    return builder.sweeps();
+  }
+
+  long sweepBridges() {
+    return builder.sweepBridges();
+  }
+
   /** Cut-off nodes a write had to leave cut off (a diagnostic; see {@code HnswBuilder}). */
   long unbridged() {
     return builder.unbridged();
