@@ -421,16 +421,10 @@ final class HnswBuilder {
    * else from the closest one that can drop a link another list also holds; whether one did.
    */
   private boolean sweepBridge(int node) {
-    float[] v = vectors.get(node);
-    long e = adjacency.entry();
-    HnswSearcher s = writerSearcher;
-    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), 0)};
-    s.searchLevel(v, eps, 1, config.efConstruction(), 0, AcceptBits.ALL, false, Integer.MAX_VALUE);
-    ScoreHeap results = s.results();
-    int n = results.size();
-    int[] ids = new int[n];
-    float[] scores = new float[n];
-    popBestFirst(results, ids, scores);
+    Beam beam = beamFromEntry(node);
+    int[] ids = beam.ids();
+    float[] scores = beam.scores();
+    int n = ids.length;
     int cap = config.maxLinks(0);
     for (int pass = 0; pass < 2; pass++) {
       for (int i = 0; i < n; i++) {
@@ -448,6 +442,27 @@ final class HnswBuilder {
       }
     }
     return false;
+  }
+
+  /** Level-0 nodes, best first, with their scores. */
+  private record Beam(int[] ids, float[] scores) {}
+
+  /**
+   * The {@code efConstruction} closest nodes to {@code node}'s vector on level 0 that a search from
+   * the entry point reaches (so all of them reachable), best first.
+   */
+  private Beam beamFromEntry(int node) {
+    float[] v = vectors.get(node);
+    long e = adjacency.entry();
+    HnswSearcher s = writerSearcher;
+    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), 0)};
+    s.searchLevel(v, eps, 1, config.efConstruction(), 0, AcceptBits.ALL, false, Integer.MAX_VALUE);
+    ScoreHeap results = s.results();
+    int n = results.size();
+    int[] ids = new int[n];
+    float[] scores = new float[n];
+    popBestFirst(results, ids, scores);
+    return new Beam(ids, scores);
   }
 
   /** Empties the queue of nodes that lost a link; see {@link #adoptOrphans}. */
@@ -553,16 +568,10 @@ final class HnswBuilder {
       bridged = Arrays.copyOf(bridged, 2 * bridged.length);
     }
     bridged[bridgedCount++] = node;
-    float[] v = vectors.get(node);
-    long e = adjacency.entry();
-    HnswSearcher s = writerSearcher;
-    int[] eps = {s.greedyDescent(v, entryNode(e), entryLevel(e), 0)};
-    s.searchLevel(v, eps, 1, config.efConstruction(), 0, AcceptBits.ALL, false, Integer.MAX_VALUE);
-    ScoreHeap results = s.results();
-    int n = results.size();
-    int[] ids = new int[n];
-    float[] scores = new float[n];
-    popBestFirst(results, ids, scores);
+    Beam beam = beamFromEntry(node);
+    int[] ids = beam.ids();
+    float[] scores = beam.scores();
+    int n = ids.length;
     boolean linked = false;
     for (int i = 0; i < n && !linked; i++) {
       if (ids[i] != node) {
