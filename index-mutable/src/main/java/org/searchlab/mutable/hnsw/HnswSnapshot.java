@@ -153,8 +153,8 @@ final class HnswSnapshot {
           scores[level] = new float[n];
           for (int i = 0; i < n; i++) {
             int to = in.readInt();
-            // Checked here, before the checksum at the end of the file can be: a corrupt id must
-            // not reach the graph being published (with directed links it once sized a table).
+            // Checked before the checksum can be: publishing records who links to whom, and a
+            // corrupt id would size the writer's tables by it.
             if (to < 0 || to >= bound) {
               throw new IOException(
                   file + " is corrupt: node " + node + " links to " + to + ", outside 0.." + bound);
