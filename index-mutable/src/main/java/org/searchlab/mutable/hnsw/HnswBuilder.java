@@ -70,6 +70,12 @@ final class HnswBuilder {
   /** Writes since the last {@link #sweep}; one runs every {@link #sweepInterval} writes. */
   private int writesSinceSweep;
 
+  /**
+   * Nodes handed over ({@link #handOver}) and not yet removed: still published, so readers already
+   * on them can go on, but meant to be unreachable; a {@link #sweep} must not link them back.
+   */
+  private final java.util.BitSet handedOver = new java.util.BitSet();
+
   private int[] sweepMark = new int[0];
   private int[] sweepQueue = new int[0];
   private int sweepEpoch;
@@ -382,7 +388,7 @@ final class HnswBuilder {
     int linked = 0;
     int left = 0;
     for (int node = 0; node < bound; node++) {
-      if (sweepMark[node] == sweepEpoch || !adjacency.contains(node)) {
+      if (sweepMark[node] == sweepEpoch || !adjacency.contains(node) || handedOver.get(node)) {
         continue;
       }
       if (link && sweepBridge(node)) {
@@ -741,6 +747,7 @@ final class HnswBuilder {
     }
     vectors.remove(node);
     adjacency.unpublish(node);
+    handedOver.clear(node);
     if (adjacency.recordsLinksOf(node, lists)) {
       detach(node, lists);
     }
@@ -793,6 +800,7 @@ final class HnswBuilder {
       }
     }
     adjacency.forgetLinksOf(from, lists);
+    handedOver.set(from);
     long e = adjacency.entry();
     if (entryNode(e) == from) {
       adjacency.setEntry(packEntry(to, entryLevel(e)));

@@ -244,6 +244,38 @@ class MutableHnswGraphTest {
   /** {@code HnswBuilder}'s sweep interval for a graph below 512 nodes. */
   private static final int ISLAND_SWEEP_WRITES = HnswBuilder.ISLAND_BOUND;
 
+  /**
+   * A node handed over stays published until it is removed, with nothing linking to it. A sweep in
+   * between must leave it so: linked back, it would keep that link after its removal (a removal of
+   * a handed-over node does no repair), and lists would name a node that is gone.
+   */
+  @Test
+  void aSweepLeavesAHandedOverNodeUnlinked() {
+    SplittableRandom r = new SplittableRandom(TestSeeds.seed("sweepHandOver"));
+    int n = 300;
+    float[][] data = vectors(r, n);
+    MutableHnswGraph g = build(HnswConfig.DEFAULT, data);
+    for (int from = 0; from < 20; from++) {
+      g.vectors().set(n + from, data[from]);
+      g.handOver(from, n + from);
+    }
+    g.sweep();
+    for (int from = 0; from < 20; from++) {
+      for (int l = 0; l <= g.level(n + from); l++) {
+        assertEquals(0, g.adjacency().linkerCount(from, l), "links to handed-over node " + from);
+      }
+      assertTrue(g.remove(from));
+    }
+    for (int node = 20; node < n + 20; node++) {
+      for (int l = 0; l <= g.level(node); l++) {
+        for (int x : g.neighbors(node, l)) {
+          assertTrue(g.contains(x), "node " + node + " links to " + x + ", which is gone");
+        }
+      }
+    }
+    assertEquals(n, TestVectors.reachableFromEntry(g, n + 20), "reachable from the entry point");
+  }
+
   private static void assertEveryNodeLinked(MutableHnswGraph g, int n) {
     int[] onLevel = new int[32];
     for (int node = 0; node < n; node++) {
