@@ -78,6 +78,12 @@ public final class ProcessCpu implements CpuMeter {
           }
         } catch (NoSuchFileException e) {
           // the thread ended while we listed the others
+        } catch (IOException e) {
+          // A thread that ends between the open and the read of its file fails the read with
+          // ESRCH ("No such process"), not as a missing file; any other failure is real.
+          if (Files.exists(t)) {
+            throw e;
+          }
         }
       }
     }
