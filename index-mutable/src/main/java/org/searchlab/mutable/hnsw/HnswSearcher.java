@@ -50,6 +50,13 @@ final class HnswSearcher implements GraphSearcher {
   private int[] toExplore = new int[0];
   private int exploreMultiplier;
   private int minToScore;
+
+  /**
+   * Where the loads of {@link #touchFirstLines} and of the next candidate's links go, so that the
+   * JIT keeps them; never read.
+   */
+  private float touched;
+
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
   private float[][] batchVectors = new float[64][];
@@ -362,6 +369,14 @@ final class HnswSearcher implements GraphSearcher {
         break;
       }
       int[] links = graph.links(ScoreHeap.node(top), level);
+      if (candidates.size() > 0) {
+        // The next candidate is most often the one popped after this expansion: start the load of
+        // its link list now, so that it arrives while this batch is scored.
+        int[] next = graph.links(candidates.topNode(), level);
+        if (next.length > 0) {
+          touched += next[0];
+        }
+      }
       if (filterFirst) {
         floor = expandFilterFirst(query, links, ef, level, accept, floor);
         continue;
@@ -370,6 +385,9 @@ final class HnswSearcher implements GraphSearcher {
       // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
       int count = gather(links);
       scored += count;
+      if (!int8) {
+        touchFirstLines(count);
+      }
       scoreBatch(query, count);
       for (int i = 0; i < count; i++) {
         float s = batchScores[i];
@@ -386,6 +404,23 @@ final class HnswSearcher implements GraphSearcher {
       }
     }
     return true;
+  }
+
+  /**
+   * Loads the first element of every float vector of the batch before the scoring pass. Java has no
+   * prefetch instruction (hnswlib prefetches the next neighbour's vector); these loads do not
+   * depend on one another, so the cache misses of all the batch's first lines are in flight
+   * together and the four-way kernel starts on lines that are already arriving. On 100,000
+   * synthetic 384-d vectors (150 MB, far beyond the cache), this and the touch of the next
+   * candidate's links in {@link #beam} made a search at ef 192 about 6–10% faster in paired passes
+   * on one graph; on the Debian vectors it was within the noise.
+   */
+  private void touchFirstLines(int count) {
+    float sum = 0;
+    for (int i = 0; i < count; i++) {
+      sum += batchVectors[i][0];
+    }
+    touched += sum;
   }
 
   /** {@code batchScores[i]} = the bound query's dot product with batch entry {@code i}. */
