@@ -15,6 +15,11 @@ vectors="$1" docs="${2:-62665}" queries="${3:-1000}" out="${4:-hnswlib-compare.j
 efs="${EFS:-10,16,24,32,48,64,96,128,192,256}"
 py="${HNSWLIB_PYTHON:-python3}"
 rounds="${ROUNDS:-1}"
+# Both sides on transparent huge pages, where the kernel gives them on request: the launcher asks
+# for them for the Java heap, numpy asks for them for its arrays, and glibc's malloc (which holds
+# hnswlib's index) asks only with this tunable (glibc 2.35 and later; older ones ignore it).
+# HNSWLIB_GLIBC_TUNABLES= (empty) runs hnswlib's index on 4 KB pages.
+tunables="${HNSWLIB_GLIBC_TUNABLES-glibc.malloc.hugetlb=1}"
 tag() { "$py" -c 'import json,sys
 for line in sys.stdin:
     if line.startswith("{"):
@@ -23,7 +28,7 @@ for line in sys.stdin:
 for round in $(seq 1 "$rounds"); do
   "$root/bin/searchlab" hnsw-bench --vectors "$vectors" --docs "$docs" --queries "$queries" \
     --ef "$efs" --impl "${IMPLS:-mutable,lucene}" | tag "$round" | tee -a "$out"
-  "$py" "$here/hnswlib_bench.py" --vectors "$vectors" --docs "$docs" --queries "$queries" \
+  GLIBC_TUNABLES="$tunables" "$py" "$here/hnswlib_bench.py" --vectors "$vectors" --docs "$docs" --queries "$queries" \
     --ef "$efs" | tag "$round" | tee -a "$out"
 done
 "$py" "$here/table.py" "$out"

@@ -49,6 +49,18 @@ def recall(docs, queries, labels, kth, k):
     return float(np.mean(np.sum(scores >= (kth[:, None] - 1e-5), axis=1) / k))
 
 
+def anon_huge_pages_mb():
+    """This process's memory on transparent huge pages now (AnonHugePages), in MB; None off Linux."""
+    try:
+        with open("/proc/self/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("AnonHugePages:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
 def interpolate(points, target):
     """QPS at `target` recall, log-linear between the two points around it, else None."""
     pts = sorted(points)
@@ -82,6 +94,7 @@ def main():
     c0, t0 = cpu_seconds(), time.perf_counter()
     index.add_items(docs, np.arange(a.docs), num_threads=1)
     build, build_cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    huge_mb = anon_huge_pages_mb()
 
     points = []
     for ef in [int(x) for x in a.ef.split(",")]:
@@ -102,7 +115,7 @@ def main():
             "qps": round(qps, 1), "cpuQps": round(len(queries) / float(np.median(cpu)), 1),
             "buildSeconds": round(build, 2), "buildCpuSeconds": round(build_cpu, 2),
             "buildThreads": 1, "buildDocsPerSecPerThread": round(a.docs / build, 1),
-            
+            "anonHugePagesMB": huge_mb,
         }), flush=True)
     print(json.dumps({"impl": "hnswlib", "summary": True,
                       "qpsAtRecall095": interpolate(points, 0.95),

@@ -63,7 +63,11 @@ public final class ServerProcess implements AutoCloseable {
             "-XX:+ExitOnOutOfMemoryError",
             // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
             // time out exactly (a thread that exits would take its CPU time with it).
-            "-XX:-UseDynamicNumberOfCompilerThreads",
+            "-XX:-UseDynamicNumberOfCompilerThreads"));
+    // The runner's huge-page setting, which the launcher chose as it does for serve.
+    cmd.addAll(org.searchlab.bench.report.HugePages.childFlags());
+    cmd.addAll(
+        List.of(
             "-cp",
             // The launcher passes the distribution's class path, so the server runs with what
             // ships and nothing of the benchmark's; tests run with their own class path.

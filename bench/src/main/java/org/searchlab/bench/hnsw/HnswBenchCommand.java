@@ -394,6 +394,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
     m.put("buildThreads", impl.buildThreads());
     m.put("buildDocsPerSecPerThread", round(n / impl.buildSeconds() / impl.buildThreads(), 1));
     m.put("visitedPerQuery", round(visited / (double) nq, 1));
+    m.put("transparentHugePages", org.searchlab.bench.report.HugePages.enabled());
+    long huge = org.searchlab.bench.report.HugePages.anonHugePageBytes();
+    m.put("anonHugePagesMB", huge < 0 ? null : round(huge / 1048576.0, 1));
     // The cost of one expansion: search CPU time over the nodes whose distance it computed.
     m.put("nsPerVisited", round(searchCpuSeconds * 1e9 / Math.max(1, visited), 1));
     // On a shared machine wall time depends on the neighbours; CPU time much less so.

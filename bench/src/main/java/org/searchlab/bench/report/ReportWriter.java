@@ -81,11 +81,12 @@ public final class ReportWriter {
       md.append(
           String.format(
               Locale.ROOT,
-              "- Machine: %d cores, %s; JDK %s; commit `%s`%n- Corpus: %d documents, %d-d"
-                  + " embeddings, %s%n- Variants: %s; run time %s%n",
+              "- Machine: %d cores, %s; JDK %s, transparent huge pages %s; commit `%s`%n- Corpus:"
+                  + " %d documents, %d-d embeddings, %s%n- Variants: %s; run time %s%n",
               any.machine().cores(),
               any.machine().cpuModel(),
               any.jdk(),
+              any.machine().transparentHugePages() ? "on" : "off",
               any.commit(),
               any.docs(),
               any.dim(),

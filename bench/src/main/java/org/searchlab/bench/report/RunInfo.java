@@ -25,14 +25,18 @@ public record RunInfo(
    *
    * @param cores available processors
    * @param cpuModel {@code model name} from {@code /proc/cpuinfo}
+   * @param transparentHugePages whether the runner and its servers ran with transparent huge pages
+   *     ({@link HugePages}); false in results written before it was recorded
    */
   public record Machine(
-      @JsonProperty("cores") int cores, @JsonProperty("cpu_model") String cpuModel) {}
+      @JsonProperty("cores") int cores,
+      @JsonProperty("cpu_model") String cpuModel,
+      @JsonProperty("transparent_huge_pages") boolean transparentHugePages) {}
 
   /** Detects the machine, JDK and commit of the tree at {@code home}. */
   public static RunInfo detect(Path home, String profile, int docs, int dim) {
     return new RunInfo(
-        new Machine(Runtime.getRuntime().availableProcessors(), cpuModel()),
+        new Machine(Runtime.getRuntime().availableProcessors(), cpuModel(), HugePages.enabled()),
         System.getProperty("java.vendor") + " " + System.getProperty("java.version"),
         commit(home),
         profile,

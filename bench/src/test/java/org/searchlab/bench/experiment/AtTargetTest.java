@@ -13,7 +13,7 @@ import org.searchlab.bench.report.RunInfo;
  */
 class AtTargetTest {
   private static final RunInfo INFO =
-      new RunInfo(new RunInfo.Machine(2, "cpu"), "jdk", "abc", "test", 1000, 32);
+      new RunInfo(new RunInfo.Machine(2, "cpu", false), "jdk", "abc", "test", 1000, 32);
 
   private static ResultRow cell(int candidates, double qps, double cores, double avgMs) {
     return Rows.query(

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * input, not measurements): sections, ratio arithmetic, the findings' verdicts and the PNGs.
  */
 class ReportWriterTest {
-  private static final RunInfo.Machine MACHINE = new RunInfo.Machine(2, "test cpu");
+  private static final RunInfo.Machine MACHINE = new RunInfo.Machine(2, "test cpu", true);
 
   private static ResultRow query(
       String variant,
@@ -188,6 +188,7 @@ class ReportWriterTest {
       assertTrue(md.contains(section), "missing " + section);
     }
     // mutable 400 ÷ segmented 200 QPS/core for vector; 100 ÷ 200 for lexical.
+    assertTrue(md.contains("transparent huge pages on"), md);
     assertTrue(md.contains("| vector filtered | 2.00 [2.00–2.00] | 2.00 [2.00–2.00] |"), md);
     assertTrue(md.contains("| lexical | 0.50 [0.50–0.50] | 0.50 [0.50–0.50] |"), md);
     assertTrue(

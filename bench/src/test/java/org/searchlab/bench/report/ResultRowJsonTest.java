@@ -39,7 +39,7 @@ class ResultRowJsonTest {
             null,
             null,
             "test",
-            new RunInfo.Machine(2, "cpu"),
+            new RunInfo.Machine(2, "cpu", false),
             "jdk",
             "abc",
             1000,
@@ -74,6 +74,11 @@ class ResultRowJsonTest {
       assertTrue(n.has(f), f + " in " + line);
     }
     assertEquals(row, json.readValue(line, ResultRow.class));
+    assertTrue(n.get("machine").has("transparent_huge_pages"), line);
+    // A row written before the huge-page setting was recorded reads as "off".
+    ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("machine"))
+        .remove("transparent_huge_pages");
+    assertEquals(row, json.treeToValue(n, ResultRow.class));
     assertEquals(3, row.rounds());
     assertEquals(180.0, row.qpsPerCoreLow());
     assertEquals(0.75, row.intervalCoverage(), 1e-12);
