@@ -11,7 +11,8 @@ import java.util.List;
  * measures the servers as {@code searchlab serve} runs them, and every result says which it was:
  * the mutable store keeps its vectors and links on the heap, where 2 MB pages spare a graph search
  * most of its TLB misses, while Lucene reads its vectors through memory-mapped files in the page
- * cache, which stays on 4 KB pages.
+ * cache, which the flag does not reach (whether the kernel backs the page cache with large pages
+ * depends on its version and the file system).
  *
  * <p>Thread-safety: stateless.
  */
