@@ -10,7 +10,6 @@ import static org.searchlab.mutable.hnsw.HnswAdjacency.removeAt;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.InvalidRequestException;
 
 /**
@@ -215,7 +214,7 @@ final class HnswBuilder {
     float[][] sc = new float[level + 1][];
     float[] batchScores = new float[to - from];
     for (int j = from; j < to; j++) {
-      batchScores[j - from] = VectorUtil.dotProduct(v, vectors.get(batch[j]));
+      batchScores[j - from] = BulkDot.dot(v, vectors.get(batch[j]));
     }
     long e = adjacency.entry();
     int ep = entryNode(e);
@@ -865,7 +864,7 @@ final class HnswBuilder {
       int[] li = adjacency.lists(cluster[i])[level];
       for (int j = i + 1; j < c; j++) {
         if (indexOf(li, cluster[j]) < 0) {
-          float s = VectorUtil.dotProduct(vi, vectors.get(cluster[j]));
+          float s = BulkDot.dot(vi, vectors.get(cluster[j]));
           pairs[np++] = ScoreHeap.encode((i << 16) | j, s);
         }
       }

@@ -173,7 +173,7 @@ final class HnswSearcher implements GraphSearcher {
 
   /**
    * The top {@code k} of the results, best first, with their scores recomputed by {@link
-   * VectorUtil#dotProduct}: the beam may have scored them with {@link BulkDot}'s four-way kernel,
+   * VectorUtil#dotProduct}: the beam may have scored them with {@link BulkDot}'s batched kernels,
    * whose last bits can differ, and a reported score must not depend on which path found the hit.
    * With int8 codes this is the rescoring: the best {@code k × oversample} by int8 score are
    * rescored by their floats and the best {@code k} of those kept. A node whose float vanished
@@ -265,7 +265,7 @@ final class HnswSearcher implements GraphSearcher {
       return Float.NaN;
     }
     scored++;
-    return VectorUtil.dotProduct(query, v);
+    return BulkDot.dot(query, v);
   }
 
   /**
@@ -410,10 +410,10 @@ final class HnswSearcher implements GraphSearcher {
    * Loads the first element of every float vector of the batch before the scoring pass. Java has no
    * prefetch instruction (hnswlib prefetches the next neighbour's vector); these loads do not
    * depend on one another, so the cache misses of all the batch's first lines are in flight
-   * together and the four-way kernel starts on lines that are already arriving. On 100,000
-   * synthetic 384-d vectors (150 MB, far beyond the cache), this and the touch of the next
-   * candidate's links in {@link #beam} made a search at ef 192 about 6–10% faster in paired passes
-   * on one graph; on the Debian vectors it was within the noise.
+   * together and the batched kernels start on lines that are already arriving. On 100,000 synthetic
+   * 384-d vectors (150 MB, far beyond the cache), this and the touch of the next candidate's links
+   * in {@link #beam} made a search at ef 192 about 6–10% faster in paired passes on one graph; on
+   * the Debian vectors it was within the noise.
    */
   private void touchFirstLines(int count) {
     float sum = 0;

@@ -1,7 +1,5 @@
 package org.searchlab.mutable.hnsw;
 
-import org.apache.lucene.util.VectorUtil;
-
 /**
  * The neighbour selection heuristic of Malkov &amp; Yashunin (Algorithm 4, without extending the
  * candidates and without keeping pruned connections): walk the candidates from the closest, and
@@ -45,7 +43,7 @@ final class NeighborSelection {
       float score = scores[i];
       boolean diverse = true;
       for (int j = 0; j < selected; j++) {
-        if (VectorUtil.dotProduct(v, scratch[j]) > score) {
+        if (BulkDot.dot(v, scratch[j]) > score) {
           diverse = false;
           break;
         }

@@ -16,8 +16,8 @@
  *
  * <p>Distances: {@link org.apache.lucene.util.VectorUtil#dotProduct} (SIMD through the incubator
  * vector module), except in the beam search's inner loop, which scores a node's unvisited
- * neighbours four at a time as Lucene's memory-mapped scorer does ({@code BulkDot}); its hits are
- * rescored with {@code VectorUtil} before they are returned.
+ * neighbours eight or four at a time, as Lucene's memory-mapped scorer does four ({@code BulkDot});
+ * its hits are rescored with {@code VectorUtil} before they are returned.
  *
  * <p>Quantization: with {@link org.searchlab.core.VectorQuantization#INT8} the store also keeps an
  * int8 <em>code</em> per vector ({@code Int8Codes}: one scale per vector, components in [−127,

@@ -14,9 +14,9 @@ import org.searchlab.testing.TestSeeds;
  */
 class SearchKernelsTest {
   @Test
-  void fourWayKernelRunsUnderTheProjectsFlags() {
+  void batchedKernelsRunUnderTheProjectsFlags() {
     // Surefire runs with --add-modules jdk.incubator.vector, as the launcher does.
-    assertTrue(BulkDot.FOUR_WAY, "the four-way kernel is off: is jdk.incubator.vector missing?");
+    assertTrue(BulkDot.BATCHED, "the batched kernels are off: is jdk.incubator.vector missing?");
   }
 
   @Test
@@ -24,19 +24,108 @@ class SearchKernelsTest {
     long seed = TestSeeds.seed("SearchKernelsTest.bulk");
     SplittableRandom random = new SplittableRandom(seed);
     for (int dim : new int[] {1, 3, 15, 16, 17, 64, 100, 384, 385, 768}) {
-      int count = 1 + random.nextInt(40);
-      float[] query = TestVectors.gaussianUnit(random, dim);
-      float[][] vectors = new float[count][];
-      for (int i = 0; i < count; i++) {
-        vectors[i] = TestVectors.gaussianUnit(random, dim);
-      }
-      float[] scores = new float[count];
-      BulkDot.score(query, vectors, scores, count);
-      for (int i = 0; i < count; i++) {
-        float expected = VectorUtil.dotProduct(query, vectors[i]);
-        assertEquals(expected, scores[i], 1e-5f, "dim " + dim + ", vector " + i + " of " + count);
+      // Every batch size up to 20 (each mix of the eight-, four-, three-, two- and one-vector
+      // paths), then a random one up to 40.
+      for (int count = 1; count <= 21; count++) {
+        checkBatch(random, dim, count <= 20 ? count : 1 + random.nextInt(40));
       }
     }
+  }
+
+  private static void checkBatch(SplittableRandom random, int dim, int count) {
+    float[] query = TestVectors.gaussianUnit(random, dim);
+    float[][] vectors = new float[count][];
+    for (int i = 0; i < count; i++) {
+      vectors[i] = TestVectors.gaussianUnit(random, dim);
+    }
+    float[] scores = new float[count];
+    BulkDot.score(query, vectors, scores, count);
+    for (int i = 0; i < count; i++) {
+      float expected = VectorUtil.dotProduct(query, vectors[i]);
+      assertEquals(expected, scores[i], 1e-5f, "dim " + dim + ", vector " + i + " of " + count);
+    }
+  }
+
+  /**
+   * The kernels give the bits of a fixed summation order, written out here lane by lane in plain
+   * Java, after enough calls that C2 has compiled them: with {@code reduceLanes(ADD)} (whose order
+   * C2 chooses) they did not, and two builds of one graph in one JVM could differ.
+   */
+  @Test
+  void kernelsSumInAFixedOrderOnceCompiled() {
+    long seed = TestSeeds.seed("SearchKernelsTest.order");
+    SplittableRandom random = new SplittableRandom(seed);
+    int lanes = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+    int dim = 9 * lanes + 3; // two four-accumulator steps, one single step, a scalar tail
+    float[] query = TestVectors.gaussianUnit(random, dim);
+    float[][] vectors = new float[13][]; // eight, four, then one alone
+    for (int i = 0; i < vectors.length; i++) {
+      vectors[i] = TestVectors.gaussianUnit(random, dim);
+    }
+    float[] scores = new float[vectors.length];
+    for (int call = 0; call < 30_000; call++) { // warm up: let C2 compile both kernels
+      BulkDot.score(query, vectors, scores, vectors.length);
+      BulkDot.dot(query, vectors[call % vectors.length]);
+    }
+    BulkDot.score(query, vectors, scores, vectors.length);
+    for (int i = 0; i < vectors.length; i++) {
+      float expected =
+          i < 12
+              ? oneAccumulator(query, vectors[i], lanes)
+              : fourAccumulators(query, vectors[i], lanes);
+      assertEquals(
+          Float.floatToIntBits(expected), Float.floatToIntBits(scores[i]), "batch vector " + i);
+      assertEquals(
+          Float.floatToIntBits(fourAccumulators(query, vectors[i], lanes)),
+          Float.floatToIntBits(BulkDot.dot(query, vectors[i])),
+          "single vector " + i);
+    }
+  }
+
+  /** The batched kernels' order: one lane-wise accumulator, lanes in order, then the tail. */
+  private static float oneAccumulator(float[] q, float[] v, int lanes) {
+    float[] acc = new float[lanes];
+    int i = 0;
+    for (; i + lanes <= q.length; i += lanes) {
+      for (int l = 0; l < lanes; l++) {
+        acc[l] = Math.fma(v[i + l], q[i + l], acc[l]);
+      }
+    }
+    float s = 0;
+    for (int l = 0; l < lanes; l++) {
+      s += acc[l];
+    }
+    for (; i < q.length; i++) {
+      s = Math.fma(q[i], v[i], s);
+    }
+    return s;
+  }
+
+  /** {@code BulkDot.dot}'s order: four accumulators, then one, combined as (0 + 1) + (2 + 3). */
+  private static float fourAccumulators(float[] q, float[] v, int lanes) {
+    float[][] acc = new float[4][lanes];
+    int i = 0;
+    for (; i + 4 * lanes <= q.length; i += 4 * lanes) {
+      for (int a = 0; a < 4; a++) {
+        for (int l = 0; l < lanes; l++) {
+          int at = i + a * lanes + l;
+          acc[a][l] = Math.fma(v[at], q[at], acc[a][l]);
+        }
+      }
+    }
+    for (; i + lanes <= q.length; i += lanes) {
+      for (int l = 0; l < lanes; l++) {
+        acc[0][l] = Math.fma(v[i + l], q[i + l], acc[0][l]);
+      }
+    }
+    float s = 0;
+    for (int l = 0; l < lanes; l++) {
+      s += (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+    }
+    for (; i < q.length; i++) {
+      s = Math.fma(q[i], v[i], s);
+    }
+    return s;
   }
 
   @Test
