@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# hnsw-bench (the mutable graph, Lucene's single segment) and hnswlib, back to back on the same
-# vectors, then one table. Needs python3 with hnswlib and numpy; HNSWLIB_PYTHON names another
+# hnsw-bench (the mutable graph, Lucene's single segment) and hnswlib on the same vectors, in
+# lock-step, then one table. Needs python3 with hnswlib and numpy; HNSWLIB_PYTHON names another
 # interpreter (a venv: python3 -m venv /tmp/hv && /tmp/hv/bin/pip install hnswlib numpy).
 #
-#   [ROUNDS=3] bench/hnswlib/compare.sh data/debian/vectors.fvecs 62665 1000 [out.jsonl]
+#   [ROUNDS=3] [PASSES=5] bench/hnswlib/compare.sh data/debian/vectors.fvecs 62665 1000 [out.jsonl]
 #
-# ROUNDS (default 1) repeats the pair, alternating the implementations, each round building its
-# graphs again; the table gives the median over rounds and the range, since one pass on a shared
-# machine moves by 20% from run to run. Every JSON line gets its round number.
+# hnsw-bench starts hnswlib_bench.py --serve as its --peer: the three build one after another,
+# then every ef gets PASSES timed passes of each, alternating, the peer idle while Java measures
+# and the other way round. A pass on this shared machine moves by 20% from one minute to the next,
+# so ratios come from passes seconds apart: per ef the median of the paired pass ratios, and at
+# recall 0.95 and 0.99 the median over passes of the two curves interpolated pass by pass.
+# ROUNDS (default 1) repeats the whole run, graphs built again; every JSON line gets its round.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -25,10 +28,11 @@ for line in sys.stdin:
     if line.startswith("{"):
         r = json.loads(line); r["round"] = int(sys.argv[1]); print(json.dumps(r), flush=True)' "$1"; }
 : >"$out"
+peer="$(printf '%q ' env "GLIBC_TUNABLES=$tunables" "$py" "$here/hnswlib_bench.py" --serve \
+  --vectors "$vectors" --docs "$docs" --queries "$queries")"
 for round in $(seq 1 "$rounds"); do
   "$root/bin/searchlab" hnsw-bench --vectors "$vectors" --docs "$docs" --queries "$queries" \
-    --ef "$efs" --impl "${IMPLS:-mutable,lucene}" | tag "$round" | tee -a "$out"
-  GLIBC_TUNABLES="$tunables" "$py" "$here/hnswlib_bench.py" --vectors "$vectors" --docs "$docs" --queries "$queries" \
-    --ef "$efs" | tag "$round" | tee -a "$out"
+    --ef "$efs" --impl "${IMPLS:-mutable,lucene}" --rounds "${PASSES:-5}" --peer "$peer" \
+    | tag "$round" | tee -a "$out"
 done
 "$py" "$here/table.py" "$out"

@@ -11,6 +11,13 @@ queries runs in C++ and Python costs nothing per query.
 
 Prints one JSON line per ef in hnsw-bench's field names, then a summary line with the QPS
 interpolated at recall 0.95 and 0.99 (log-linear between the two efs around the target).
+
+With --serve it is instead a peer of `searchlab hnsw-bench --peer`, which starts it and, so that
+both sides meet the same machine, never runs at the same time as it: it reads one command per line
+on stdin and answers each with one JSON line on stdout, then waits for the next.
+  build      builds the index            -> {"impl", "buildSeconds", "buildCpuSeconds", "anonHugePagesMB"}
+  pass EF    one timed pass at this ef   -> {"wall", "cpu", "recallSum"} (seconds; recall summed over queries)
+Standard input closing ends it.
 """
 import argparse
 import json
@@ -71,6 +78,40 @@ def interpolate(points, target):
     return None  # not bracketed: extend --ef downwards or upwards
 
 
+def build_index(a, docs, dim):
+    """hnswlib's index over docs, built on one thread: (index, wall seconds, CPU seconds)."""
+    index = hnswlib.Index(space="ip", dim=dim)
+    index.init_index(max_elements=a.docs, ef_construction=a.ef_construction, M=a.m,
+                     random_seed=a.seed)
+    index.set_num_threads(1)
+    c0, t0 = cpu_seconds(), time.perf_counter()
+    index.add_items(docs, np.arange(a.docs), num_threads=1)
+    return index, time.perf_counter() - t0, cpu_seconds() - c0
+
+
+def serve(a, docs, queries, kth, k, dim):
+    """The --serve loop: build and timed passes on command, one JSON answer line each."""
+    index = None
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "build":
+            index, build, build_cpu = build_index(a, docs, dim)
+            answer = {"impl": "hnswlib", "buildSeconds": build, "buildCpuSeconds": build_cpu,
+                      "anonHugePagesMB": anon_huge_pages_mb()}
+        elif words[0] == "pass" and len(words) == 2 and index is not None:
+            index.set_ef(max(int(words[1]), k))
+            c0, t0 = cpu_seconds(), time.perf_counter()
+            labels, _ = index.knn_query(queries, k=k, num_threads=1)
+            wall, cpu = time.perf_counter() - t0, cpu_seconds() - c0
+            answer = {"wall": wall, "cpu": cpu,
+                      "recallSum": recall(docs, queries, labels.astype(np.int64), kth, k) * len(queries)}
+        else:
+            answer = {"error": "unknown command (build, then pass EF): " + line.strip()[:40]}
+        print(json.dumps(answer), flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--vectors", required=True)
@@ -81,19 +122,18 @@ def main():
     p.add_argument("--ef", default="16,32,64,128,256")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--serve", action="store_true",
+                   help="be hnsw-bench's --peer: build and pass on command (see above)")
     a = p.parse_args()
     k = 10
     data, dim = read_fvecs(a.vectors, a.docs + a.queries)
     docs, queries = data[: a.docs], data[a.docs :]
     kth = kth_best(docs, queries, k)
+    if a.serve:
+        serve(a, docs, queries, kth, k, dim)
+        return
 
-    index = hnswlib.Index(space="ip", dim=dim)
-    index.init_index(max_elements=a.docs, ef_construction=a.ef_construction, M=a.m,
-                     random_seed=a.seed)
-    index.set_num_threads(1)
-    c0, t0 = cpu_seconds(), time.perf_counter()
-    index.add_items(docs, np.arange(a.docs), num_threads=1)
-    build, build_cpu = time.perf_counter() - t0, cpu_seconds() - c0
+    index, build, build_cpu = build_index(a, docs, dim)
     huge_mb = anon_huge_pages_mb()
 
     points = []

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Markdown tables from compare.sh's JSON lines: recall and QPS per ef, then QPS at recall.
 
-With several rounds, each cell is the median over rounds, the range follows in brackets, and a
-last table gives each implementation's ratio to hnswlib per round (rounds pair the runs made back
-to back) and the median of those ratios.
+With several rounds, each cell is the median over rounds and the range follows in brackets. The
+last table gives each implementation's ratio to hnswlib: hnsw-bench measured them in lock-step
+(--peer), so each round's ratio is already the median over pairs of passes seconds apart; the
+table lists it per round, then the median over rounds.
 """
 import json
 import statistics
@@ -60,19 +61,14 @@ for i in impls:
     print(f"| {i} | " + " | ".join(cols) + " |")
 if "hnswlib" in impls and len(impls) > 1:
     print()
-    print("| impl ÷ hnswlib, per round | QPS at 0.95 | QPS at 0.99 | build time |")
+    print("| impl ÷ hnswlib, paired passes, per round | QPS at 0.95 | QPS at 0.99 | build time |")
     print("|---|---|---|---|")
-    ref = {s.get("round", 1): s for s in summaries if s["impl"] == "hnswlib"}
     for i in impls:
         if i == "hnswlib":
             continue
         cols = []
-        for key in ("qpsAtRecall095", "qpsAtRecall099", "buildSeconds"):
-            ratios = []
-            for s in (s for s in summaries if s["impl"] == i):
-                h = ref.get(s.get("round", 1))
-                if h and s.get(key) and h.get(key):
-                    ratios.append(s[key] / h[key])
+        for key in ("qpsAtRecall095VsHnswlib", "qpsAtRecall099VsHnswlib", "buildSecondsVsHnswlib"):
+            ratios = [s[key] for s in summaries if s["impl"] == i and s.get(key) is not None]
             cols.append("–" if not ratios else
                         ", ".join(f"{r:.2f}" for r in ratios) + f" (median {statistics.median(ratios):.2f})")
         print(f"| {i} | " + " | ".join(cols) + " |")

@@ -129,6 +129,16 @@ public final class HnswBenchCommand implements Callable<Integer> {
               + " does) or heap (default ${DEFAULT-VALUE}).")
   FloatStorage floatStorage;
 
+  @Option(
+      names = "--peer",
+      description =
+          "A command (run by /bin/sh -c) that starts another implementation speaking the peer"
+              + " protocol of bench/hnswlib/hnswlib_bench.py --serve. It is built after ours and"
+              + " measured in the same alternating passes, never at the same time as ours, and"
+              + " every line gets the paired ratio to it (bench/hnswlib/compare.sh runs hnswlib"
+              + " this way).")
+  String peer;
+
   /** Where the int8 graph's floats live (picocli rejects any other value, naming these). */
   enum FloatStorage {
     mapped,
@@ -143,13 +153,41 @@ public final class HnswBenchCommand implements Callable<Integer> {
 
     int[] search(float[] query, int ef) throws IOException;
 
+    /** Nodes whose distance one search computed, or -1 when the implementation does not say. */
     long visited(float[] query, int ef) throws IOException;
+
+    /**
+     * One timed pass over every query at {@code ef}: wall seconds, CPU seconds of the searching
+     * thread, and the recall@10 summed over the queries.
+     */
+    default double[] pass(BenchVectors v, float[] kth, int ef) throws IOException {
+      long cpu0 = THREADS.getCurrentThreadCpuTime();
+      long wall0 = System.nanoTime();
+      double sum = 0;
+      for (int q = 0; q < v.queries().length; q++) {
+        sum += v.recall(q, search(v.queries()[q], ef), kth[q], K);
+      }
+      return new double[] {
+        (System.nanoTime() - wall0) / 1e9, (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9, sum
+      };
+    }
 
     double buildSeconds();
 
     double buildCpuSeconds();
 
     int buildThreads();
+
+    /** Whether this implementation ran on transparent huge pages (null: unknown). */
+    default Boolean transparentHugePages() {
+      return org.searchlab.bench.report.HugePages.enabled();
+    }
+
+    /** Its memory on transparent huge pages now, in MB (null: unknown). */
+    default Double anonHugePagesMB() {
+      long huge = org.searchlab.bench.report.HugePages.anonHugePageBytes();
+      return huge < 0 ? null : round(huge / 1048576.0, 1);
+    }
   }
 
   @Override
@@ -177,6 +215,12 @@ public final class HnswBenchCommand implements Callable<Integer> {
               default -> throw new IllegalArgumentException("unknown --impl " + impl);
             });
       }
+      int peerIndex = -1;
+      if (peer != null) {
+        built.add(buildPeer(peer));
+        peerIndex = built.size() - 1;
+      }
+      String peerLabel = peerIndex < 0 ? null : label(built.get(peerIndex).name());
       ObjectMapper json = new ObjectMapper();
       int lucene = -1;
       for (int i = 0; i < built.size(); i++) {
@@ -188,11 +232,12 @@ public final class HnswBenchCommand implements Callable<Integer> {
       // left the first (smallest) efs measured while the JIT was still compiling the search loop.
       for (Impl impl : built) {
         for (int ef : efs) {
-          for (float[] q : v.queries()) {
-            impl.search(q, ef);
-          }
+          impl.pass(v, kth, ef);
         }
       }
+      // Per ef, per implementation, per round: the pass's wall seconds; and each recall.
+      List<double[][]> walls = new ArrayList<>();
+      List<double[]> recalls = new ArrayList<>();
       List<List<double[]>> curves = new ArrayList<>();
       for (int i = 0; i < built.size(); i++) {
         curves.add(new ArrayList<>());
@@ -205,25 +250,22 @@ public final class HnswBenchCommand implements Callable<Integer> {
         for (int round = -1; round < rounds; round++) { // round -1 warms up
           for (int j = 0; j < n; j++) {
             int i = (round & 1) == 0 ? j : n - 1 - j; // alternate who goes first
-            Impl impl = built.get(i);
-            long cpu0 = THREADS.getCurrentThreadCpuTime();
-            long wall0 = System.nanoTime();
-            double sum = 0;
-            for (int q = 0; q < v.queries().length; q++) {
-              sum += v.recall(q, impl.search(v.queries()[q], ef), kth[q], K);
-            }
+            double[] pass = built.get(i).pass(v, kth, ef);
             if (round >= 0) {
-              wall[i][round] = (System.nanoTime() - wall0) / 1e9;
-              cpu[i][round] = (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9;
+              wall[i][round] = pass[0];
+              cpu[i][round] = pass[1];
             }
-            recall[i] = sum;
+            recall[i] = pass[2];
           }
         }
+        walls.add(wall);
+        recalls.add(recall);
         for (int i = 0; i < n; i++) {
           Impl impl = built.get(i);
           long visited = 0;
           for (float[] q : v.queries()) {
-            visited += impl.visited(q, ef);
+            long one = impl.visited(q, ef);
+            visited = one < 0 || visited < 0 ? -1 : visited + one;
           }
           Map<String, Object> line =
               line(impl, v, ef, recall[i], median(wall[i]), median(cpu[i]), visited);
@@ -238,6 +280,14 @@ public final class HnswBenchCommand implements Callable<Integer> {
             }
             line.put("qpsVsLucene", round(median(ratios), 3));
           }
+          if (peerIndex >= 0 && i != peerIndex) {
+            // Side by side with the peer's pass of the same round, seconds apart.
+            double[] ratios = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+              ratios[r] = wall[peerIndex][r] / wall[i][r];
+            }
+            line.put("qpsVs" + peerLabel, round(median(ratios), 3));
+          }
           System.out.println(json.writeValueAsString(line));
         }
       }
@@ -248,6 +298,23 @@ public final class HnswBenchCommand implements Callable<Integer> {
         summary.put("qpsAtRecall095", interpolatedQps(curves.get(i), 0.95));
         summary.put("qpsAtRecall099", interpolatedQps(curves.get(i), 0.99));
         summary.put("buildSeconds", round(built.get(i).buildSeconds(), 2));
+        if (peerIndex >= 0 && i != peerIndex) {
+          summary.put("peer", built.get(peerIndex).name());
+          for (double target : new double[] {0.95, 0.99}) {
+            List<Double> ratios =
+                pairedRatiosAtRecall(walls, recalls, i, peerIndex, target, v.queries().length);
+            String key = "qpsAtRecall" + (target == 0.95 ? "095" : "099") + "Vs" + peerLabel;
+            summary.put(
+                key,
+                ratios.isEmpty()
+                    ? null
+                    : round(median(ratios.stream().mapToDouble(Double::doubleValue).toArray()), 3));
+            summary.put(key + "PerPass", ratios);
+          }
+          summary.put(
+              "buildSecondsVs" + peerLabel,
+              round(built.get(i).buildSeconds() / built.get(peerIndex).buildSeconds(), 3));
+        }
         System.out.println(json.writeValueAsString(summary));
       }
     } finally {
@@ -259,6 +326,40 @@ public final class HnswBenchCommand implements Callable<Integer> {
       LuceneHnswIndex.deleteRecursively(dir);
     }
     return 0;
+  }
+
+  /** "hnswlib" → "Hnswlib", for field names such as {@code qpsVsHnswlib}. */
+  static String label(String name) {
+    String letters = name.replaceAll("[^A-Za-z0-9]", "");
+    return letters.isEmpty()
+        ? "Peer"
+        : Character.toUpperCase(letters.charAt(0)) + letters.substring(1);
+  }
+
+  /**
+   * Per round, implementation {@code i}'s QPS at {@code target} recall over the peer's, each
+   * interpolated on that round's passes (the recall of a pass does not change between rounds; its
+   * time does): the ratio of two curves measured seconds apart, pass by pass. Rounds where either
+   * curve does not bracket the target are left out.
+   */
+  static List<Double> pairedRatiosAtRecall(
+      List<double[][]> walls, List<double[]> recalls, int i, int peer, double target, int nq) {
+    int rounds = walls.get(0)[i].length;
+    List<Double> out = new ArrayList<>();
+    for (int r = 0; r < rounds; r++) {
+      List<double[]> mine = new ArrayList<>();
+      List<double[]> theirs = new ArrayList<>();
+      for (int e = 0; e < walls.size(); e++) {
+        mine.add(new double[] {recalls.get(e)[i] / nq, nq / walls.get(e)[i][r]});
+        theirs.add(new double[] {recalls.get(e)[peer] / nq, nq / walls.get(e)[peer][r]});
+      }
+      Double a = interpolatedQps(mine, target);
+      Double b = interpolatedQps(theirs, target);
+      if (a != null && b != null) {
+        out.add(round(a / b, 3));
+      }
+    }
+    return out;
   }
 
   private static final java.lang.management.ThreadMXBean THREADS =
@@ -328,6 +429,72 @@ public final class HnswBenchCommand implements Callable<Integer> {
     };
   }
 
+  /** Starts the peer and has it build its index, after ours, while this process waits. */
+  private static Impl buildPeer(String command) throws IOException {
+    PeerProcess process = new PeerProcess(command);
+    com.fasterxml.jackson.databind.JsonNode built = process.call("build");
+    String name = built.path("impl").asText("peer");
+    double seconds = built.path("buildSeconds").asDouble();
+    double cpu = built.path("buildCpuSeconds").asDouble();
+    Double huge =
+        built.path("anonHugePagesMB").isNumber() ? built.get("anonHugePagesMB").asDouble() : null;
+    final class Peer implements Impl, AutoCloseable {
+      @Override
+      public Boolean transparentHugePages() {
+        return null; // its own business: hnswlib's glibc asks for them when GLIBC_TUNABLES says so
+      }
+
+      @Override
+      public Double anonHugePagesMB() {
+        return huge;
+      }
+
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public int[] search(float[] query, int ef) {
+        throw new UnsupportedOperationException("the peer searches whole passes only");
+      }
+
+      @Override
+      public long visited(float[] query, int ef) {
+        return -1;
+      }
+
+      @Override
+      public double[] pass(BenchVectors v, float[] kth, int ef) throws IOException {
+        com.fasterxml.jackson.databind.JsonNode a = process.call("pass " + ef);
+        return new double[] {
+          a.path("wall").asDouble(), a.path("cpu").asDouble(), a.path("recallSum").asDouble()
+        };
+      }
+
+      @Override
+      public double buildSeconds() {
+        return seconds;
+      }
+
+      @Override
+      public double buildCpuSeconds() {
+        return cpu;
+      }
+
+      @Override
+      public int buildThreads() {
+        return 1;
+      }
+
+      @Override
+      public void close() throws IOException {
+        process.close();
+      }
+    }
+    return new Peer();
+  }
+
   private Impl buildLucene(BenchVectors v, Path dir) throws IOException {
     long cpu0 = processCpuNanos();
     LuceneHnswIndex index = LuceneHnswIndex.build(dir, v.docs(), m, efConstruction);
@@ -393,12 +560,13 @@ public final class HnswBenchCommand implements Callable<Integer> {
     m.put("buildSeconds", round(impl.buildSeconds(), 2));
     m.put("buildThreads", impl.buildThreads());
     m.put("buildDocsPerSecPerThread", round(n / impl.buildSeconds() / impl.buildThreads(), 1));
-    m.put("visitedPerQuery", round(visited / (double) nq, 1));
-    m.put("transparentHugePages", org.searchlab.bench.report.HugePages.enabled());
-    long huge = org.searchlab.bench.report.HugePages.anonHugePageBytes();
-    m.put("anonHugePagesMB", huge < 0 ? null : round(huge / 1048576.0, 1));
+    m.put("visitedPerQuery", visited < 0 ? null : round(visited / (double) nq, 1));
+    m.put("transparentHugePages", impl.transparentHugePages());
+    m.put("anonHugePagesMB", impl.anonHugePagesMB());
     // The cost of one expansion: search CPU time over the nodes whose distance it computed.
-    m.put("nsPerVisited", round(searchCpuSeconds * 1e9 / Math.max(1, visited), 1));
+    m.put(
+        "nsPerVisited",
+        visited < 0 ? null : round(searchCpuSeconds * 1e9 / Math.max(1, visited), 1));
     // On a shared machine wall time depends on the neighbours; CPU time much less so.
     m.put("cpuQps", round(nq / searchCpuSeconds, 1));
     m.put("buildCpuSeconds", round(impl.buildCpuSeconds(), 2));
