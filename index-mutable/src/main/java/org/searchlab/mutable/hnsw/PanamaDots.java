@@ -1,6 +1,7 @@
 package org.searchlab.mutable.hnsw;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -12,9 +13,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Eight accumulators, the query slice and the loads fit AVX2's sixteen registers; more would
  * spill.
  *
- * <p>Deterministic: an accumulator's lanes are summed in lane order ({@link #sum}), not by {@code
- * reduceLanes(ADD)}, whose order is unspecified and does differ between the interpreter and C2's
- * intrinsic. With {@code reduceLanes} a near-tie between two candidates could go either way
+ * <p>Deterministic: an accumulator's lanes are summed in a fixed order ({@link #sum}), not by
+ * {@code reduceLanes(ADD)}, whose order is unspecified and does differ between the interpreter and
+ * C2's intrinsic. With {@code reduceLanes} a near-tie between two candidates could go either way
  * depending on whether the kernel was compiled yet, so two builds of the same vectors with the same
  * seed in one JVM gave different graphs ({@code
  * MutableHnswGraphTest.oneBuildThreadEqualsSequentialInserts…} failed at one seed in some tens).
@@ -27,13 +28,33 @@ final class PanamaDots {
 
   private PanamaDots() {}
 
-  /** The lanes of {@code v} summed in lane order: the same bits in every JIT tier. */
+  // Rotations by half, a quarter, … of the lanes (lane i takes lane i + k, wrapping).
+  private static final VectorShuffle<Float> ROT8 = VectorShuffle.iota(SPECIES, 8, 1, true);
+  private static final VectorShuffle<Float> ROT4 = VectorShuffle.iota(SPECIES, 4, 1, true);
+  private static final VectorShuffle<Float> ROT2 = VectorShuffle.iota(SPECIES, 2, 1, true);
+  private static final VectorShuffle<Float> ROT1 = VectorShuffle.iota(SPECIES, 1, 1, true);
+
+  /**
+   * The lanes of {@code v} summed as a fixed tree: add the vector rotated by half its lanes, then
+   * by a quarter, and so on, and take lane 0 (for eight lanes, ((a0 + a4) + (a2 + a6)) + ((a1 + a5)
+   * + (a3 + a7))). Lane-wise adds give the same bits in every JIT tier; the tree costs three
+   * shuffles and three adds on AVX2 where summing lane by lane cost eight extractions and seven
+   * dependent adds.
+   */
   private static float sum(FloatVector v) {
-    float s = 0;
-    for (int l = 0; l < LANES; l++) {
-      s += v.lane(l);
+    if (LANES >= 16) {
+      v = v.add(v.rearrange(ROT8));
     }
-    return s;
+    if (LANES >= 8) {
+      v = v.add(v.rearrange(ROT4));
+    }
+    if (LANES >= 4) {
+      v = v.add(v.rearrange(ROT2));
+    }
+    if (LANES >= 2) {
+      v = v.add(v.rearrange(ROT1));
+    }
+    return v.lane(0);
   }
 
   /**

@@ -47,9 +47,10 @@ class SearchKernelsTest {
   }
 
   /**
-   * The kernels give the bits of a fixed summation order, written out here lane by lane in plain
-   * Java, after enough calls that C2 has compiled them: with {@code reduceLanes(ADD)} (whose order
-   * C2 chooses) they did not, and two builds of one graph in one JVM could differ.
+   * The kernels give the bits of their documented summation order (four accumulators or one, then
+   * the lane tree), written out lane by lane in plain Java, after enough calls that C2 has compiled
+   * them. C2's own {@code reduceLanes(ADD)} happens to use the same tree, so the test below,
+   * against the interpreter, is the one that catches a return to it.
    */
   @Test
   void kernelsSumInAFixedOrderOnceCompiled() {
@@ -82,7 +83,57 @@ class SearchKernelsTest {
     }
   }
 
-  /** The batched kernels' order: one lane-wise accumulator, lanes in order, then the tail. */
+  /**
+   * The property itself: the kernels give the same bits interpreted ({@code -Xint}, in a child JVM)
+   * as compiled by C2 here. {@code reduceLanes(ADD)} fails this (its interpreted order is
+   * sequential, C2's a tree), which is what made two builds of one graph differ.
+   */
+  @Test
+  void kernelsGiveTheSameBitsInterpretedAsCompiled() throws Exception {
+    long seed = TestSeeds.seed("SearchKernelsTest.tiers");
+    for (int call = 0; call < 30_000; call++) { // let C2 compile them here
+      KernelBits.bits(seed + call % 7);
+    }
+    int[] compiled = KernelBits.bits(seed);
+    String javaBin = ProcessHandle.current().info().command().orElseThrow();
+    Process child =
+        new ProcessBuilder(
+                javaBin,
+                "--add-modules",
+                "jdk.incubator.vector",
+                "-Xint",
+                "-cp",
+                System.getProperty("java.class.path"),
+                KernelBits.class.getName(),
+                Long.toString(seed))
+            .redirectErrorStream(false)
+            .start();
+    String out =
+        new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertTrue(child.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the -Xint child ran");
+    assertEquals(0, child.exitValue(), "the -Xint child's exit status; output: " + out);
+    int[] interpreted = out.lines().mapToInt(Integer::parseInt).toArray();
+    assertEquals(compiled.length, interpreted.length, out);
+    for (int i = 0; i < compiled.length; i++) {
+      assertEquals(
+          compiled[i], interpreted[i], "score " + i + " (the first 13 batched, then alone)");
+    }
+  }
+
+  /** The kernels' lane sum: add the lanes rotated by half, a quarter, …; lane 0. */
+  private static float tree(float[] lanes) {
+    float[] v = lanes.clone();
+    for (int k = v.length / 2; k >= 1; k /= 2) {
+      float[] rotated = new float[v.length];
+      for (int l = 0; l < v.length; l++) {
+        rotated[l] = v[l] + v[(l + k) % v.length];
+      }
+      v = rotated;
+    }
+    return v[0];
+  }
+
+  /** The batched kernels' order: one lane-wise accumulator, the lane tree, then the tail. */
   private static float oneAccumulator(float[] q, float[] v, int lanes) {
     float[] acc = new float[lanes];
     int i = 0;
@@ -91,10 +142,7 @@ class SearchKernelsTest {
         acc[l] = Math.fma(v[i + l], q[i + l], acc[l]);
       }
     }
-    float s = 0;
-    for (int l = 0; l < lanes; l++) {
-      s += acc[l];
-    }
+    float s = tree(acc);
     for (; i < q.length; i++) {
       s = Math.fma(q[i], v[i], s);
     }
@@ -118,10 +166,11 @@ class SearchKernelsTest {
         acc[0][l] = Math.fma(v[i + l], q[i + l], acc[0][l]);
       }
     }
-    float s = 0;
+    float[] combined = new float[lanes];
     for (int l = 0; l < lanes; l++) {
-      s += (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
+      combined[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l]);
     }
+    float s = tree(combined);
     for (; i < q.length; i++) {
       s = Math.fma(q[i], v[i], s);
     }

@@ -1,0 +1,47 @@
+package org.searchlab.mutable.hnsw;
+
+import java.util.SplittableRandom;
+
+/**
+ * Prints the bits of the graph's kernels for seeded vectors, one score per line: run by {@link
+ * SearchKernelsTest} in a child JVM with {@code -Xint}, so that the interpreter's results can be
+ * compared with C2's.
+ */
+public final class KernelBits {
+  private KernelBits() {}
+
+  /** The scores {@link #main} prints: a batch of 13 (eight, four, one), then each alone. */
+  static int[] bits(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    int dim = 75; // with 8 lanes: two four-accumulator steps, one single step, a tail of 3
+    // Plain uniform floats: no library call (VectorUtil.l2normalize sums by reduceLanes too) and
+    // no Math.log or cos, so the inputs are the same bits in every tier.
+    float[] query = uniform(random, dim);
+    float[][] vectors = new float[13][];
+    for (int i = 0; i < vectors.length; i++) {
+      vectors[i] = uniform(random, dim);
+    }
+    float[] scores = new float[vectors.length];
+    BulkDot.score(query, vectors, scores, vectors.length);
+    int[] out = new int[2 * vectors.length];
+    for (int i = 0; i < vectors.length; i++) {
+      out[i] = Float.floatToIntBits(scores[i]);
+      out[vectors.length + i] = Float.floatToIntBits(BulkDot.dot(query, vectors[i]));
+    }
+    return out;
+  }
+
+  private static float[] uniform(SplittableRandom random, int dim) {
+    float[] v = new float[dim];
+    for (int d = 0; d < dim; d++) {
+      v[d] = (float) (random.nextDouble() * 2 - 1);
+    }
+    return v;
+  }
+
+  public static void main(String[] args) {
+    for (int b : bits(Long.parseLong(args[0]))) {
+      System.out.println(b);
+    }
+  }
+}
