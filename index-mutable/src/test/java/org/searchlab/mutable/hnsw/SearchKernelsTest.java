@@ -56,7 +56,7 @@ class SearchKernelsTest {
   void kernelsSumInAFixedOrderOnceCompiled() {
     long seed = TestSeeds.seed("SearchKernelsTest.order");
     SplittableRandom random = new SplittableRandom(seed);
-    int lanes = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+    int lanes = PanamaDots.lanes();
     int dim = 9 * lanes + 3; // two four-accumulator steps, one single step, a scalar tail
     float[] query = TestVectors.gaussianUnit(random, dim);
     float[][] vectors = new float[13][]; // eight, four, then one alone
