@@ -34,6 +34,7 @@ final class NeighborSelection {
       int[] out,
       float[] outScores,
       float[][] scratch) {
+    float[] dots = new float[scratch.length];
     int selected = 0;
     for (int i = 0; i < count && selected < max; i++) {
       float[] v = vectors.get(ids[i]);
@@ -42,10 +43,22 @@ final class NeighborSelection {
       }
       float score = scores[i];
       boolean diverse = true;
-      for (int j = 0; j < selected; j++) {
+      int j = 0;
+      if (BulkDot.BATCHED) {
+        // Four kept neighbours per pass: the candidate's vector (often a cache miss) is read once
+        // for four dot products, while the kept ones are already in cache.
+        for (; diverse && j + 4 <= selected; j += 4) {
+          PanamaDots.dot4(v, scratch, j, dots);
+          diverse =
+              !(dots[j] > score)
+                  && !(dots[j + 1] > score)
+                  && !(dots[j + 2] > score)
+                  && !(dots[j + 3] > score);
+        }
+      }
+      for (; diverse && j < selected; j++) {
         if (BulkDot.dot(v, scratch[j]) > score) {
           diverse = false;
-          break;
         }
       }
       if (diverse) {
