@@ -430,9 +430,19 @@ public final class HnswBenchCommand implements Callable<Integer> {
   }
 
   /** Starts the peer and has it build its index, after ours, while this process waits. */
-  private static Impl buildPeer(String command) throws IOException {
+  static Impl buildPeer(String command) throws IOException {
     PeerProcess process = new PeerProcess(command);
-    com.fasterxml.jackson.databind.JsonNode built = process.call("build");
+    com.fasterxml.jackson.databind.JsonNode built;
+    try {
+      built = process.call("build");
+    } catch (IOException | RuntimeException e) {
+      try {
+        process.close(); // do not leave the peer running after a failed build
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
     String name = built.path("impl").asText("peer");
     double seconds = built.path("buildSeconds").asDouble();
     double cpu = built.path("buildCpuSeconds").asDouble();

@@ -48,14 +48,18 @@ final class PeerProcess implements AutoCloseable {
 
   /** Sends one command and returns the peer's answer. */
   JsonNode call(String command) throws IOException {
-    in.write(command + "\n");
-    in.flush();
+    try {
+      in.write(command + "\n");
+      in.flush();
+    } catch (IOException e) { // its input is closed: it has gone
+      throw new IOException(exited(command), e);
+    }
     String line = out.readLine();
     while (line != null && !line.startsWith("{")) {
       line = out.readLine(); // anything else it prints (a library's banner) is not an answer
     }
     if (line == null) {
-      throw new IOException("the peer exited before answering '" + command + "'");
+      throw new IOException(exited(command));
     }
     JsonNode answer = JSON.readTree(line);
     if (answer.has("error")) {
@@ -64,9 +68,23 @@ final class PeerProcess implements AutoCloseable {
     return answer;
   }
 
+  private String exited(String command) {
+    try {
+      process.waitFor(1, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    String status = process.isAlive() ? "" : " (exit status " + process.exitValue() + ")";
+    return "the peer exited before answering '" + command + "'" + status;
+  }
+
   @Override
   public void close() throws IOException {
-    in.close(); // end of input ends the peer
+    try {
+      in.close(); // end of input ends the peer
+    } catch (IOException e) {
+      // it has gone already, its input with it
+    }
     try {
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
         process.destroyForcibly();
