@@ -110,6 +110,8 @@ final class HnswBuilder {
   private final float[] pruneScores;
   private final float[][] pruneVectors;
 
+  private final float[] pruneDots;
+
   HnswBuilder(HnswAdjacency adjacency, VectorStore vectors, HnswConfig config) {
     this.adjacency = adjacency;
     this.vectors = vectors;
@@ -121,6 +123,7 @@ final class HnswBuilder {
     this.pruneIds = new int[cap];
     this.pruneScores = new float[cap];
     this.pruneVectors = new float[cap][];
+    this.pruneDots = new float[cap];
   }
 
   /** A searcher over the same graph, for one thread at a time. */
@@ -225,6 +228,7 @@ final class HnswBuilder {
       eps = new int[] {searcher.greedyDescent(v, ep, epLevel, level)};
     }
     float[][] scratch = new float[config.maxLinks(0)][];
+    float[] dots = new float[scratch.length];
     for (int l = level; l >= 0; l--) {
       ScoreHeap results = searcher.results();
       if (eps != null && eps.length > 0 && l <= epLevel) {
@@ -251,7 +255,8 @@ final class HnswBuilder {
       int[] out = new int[max];
       float[] outScores = new float[max];
       int count =
-          NeighborSelection.select(vectors, candIds, candScores, n, max, out, outScores, scratch);
+          NeighborSelection.select(
+              vectors, candIds, candScores, n, max, out, outScores, scratch, dots);
       ids[l] = Arrays.copyOf(out, count);
       sc[l] = Arrays.copyOf(outScores, count);
     }
@@ -644,7 +649,15 @@ final class HnswBuilder {
     }
     int count =
         NeighborSelection.select(
-            vectors, candIds, candScores, candIds.length, cap, pruneIds, pruneScores, pruneVectors);
+            vectors,
+            candIds,
+            candScores,
+            candIds.length,
+            cap,
+            pruneIds,
+            pruneScores,
+            pruneVectors,
+            pruneDots);
     int[] newIds = Arrays.copyOf(pruneIds, count);
     float[] newScores = Arrays.copyOf(pruneScores, count);
     Arrays.fill(pruneVectors, 0, count, null); // hold no vector a delete has released
@@ -951,7 +964,15 @@ final class HnswBuilder {
     float[] outScores = new float[max];
     int selected =
         NeighborSelection.select(
-            vectors, candIds, candScores, count, max, out, outScores, new float[max][]);
+            vectors,
+            candIds,
+            candScores,
+            count,
+            max,
+            out,
+            outScores,
+            new float[max][],
+            new float[max]);
     for (int i = 0; i < selected; i++) {
       if (indexOf(adjacency.lists(node)[level], out[i]) < 0) {
         addLink(node, level, out[i], outScores[i]);

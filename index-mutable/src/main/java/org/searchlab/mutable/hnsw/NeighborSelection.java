@@ -23,6 +23,8 @@ final class NeighborSelection {
    * @param count how many candidates are valid
    * @param out receives the selected nodes (length {@code max})
    * @param outScores receives their scores
+   * @param scratch holds the kept vectors (length {@code max} or more)
+   * @param dots holds the dot products with them (the same length as {@code scratch})
    * @return the number selected
    */
   static int select(
@@ -33,8 +35,8 @@ final class NeighborSelection {
       int max,
       int[] out,
       float[] outScores,
-      float[][] scratch) {
-    float[] dots = new float[scratch.length];
+      float[][] scratch,
+      float[] dots) {
     int selected = 0;
     for (int i = 0; i < count && selected < max; i++) {
       float[] v = vectors.get(ids[i]);
