@@ -11,6 +11,9 @@
 # so ratios come from passes seconds apart: per ef the median of the paired pass ratios, and at
 # recall 0.95 and 0.99 the median over passes of the two curves interpolated pass by pass.
 # ROUNDS (default 1) repeats the whole run, graphs built again; every JSON line gets its round.
+# BUILD_ROUNDS (default 1) builds every implementation that many times, alternating, before the
+# passes: the build ratio is then the median of ratios of builds seconds apart, not of one build
+# each minutes apart (the first build in the JVM pays for JIT compilation; each is listed).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -32,7 +35,8 @@ peer="$(printf '%q ' env "GLIBC_TUNABLES=$tunables" "$py" "$here/hnswlib_bench.p
   --vectors "$vectors" --docs "$docs" --queries "$queries")"
 for round in $(seq 1 "$rounds"); do
   "$root/bin/searchlab" hnsw-bench --vectors "$vectors" --docs "$docs" --queries "$queries" \
-    --ef "$efs" --impl "${IMPLS:-mutable,lucene}" --rounds "${PASSES:-5}" --peer "$peer" \
+    --ef "$efs" --impl "${IMPLS:-mutable,lucene}" --rounds "${PASSES:-5}" \
+    --build-rounds "${BUILD_ROUNDS:-1}" --peer "$peer" \
     | tag "$round" | tee -a "$out"
 done
 "$py" "$here/table.py" "$out"

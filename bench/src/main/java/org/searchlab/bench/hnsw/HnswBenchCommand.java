@@ -106,6 +106,18 @@ public final class HnswBenchCommand implements Callable<Integer> {
   int rounds;
 
   @Option(
+      names = "--build-rounds",
+      defaultValue = "1",
+      description =
+          "Builds per implementation before the passes, alternating between the implementations"
+              + " (who goes first alternates too) so that a slow spell of the machine meets both;"
+              + " the last graphs are searched. buildSeconds is then the median build and"
+              + " buildSecondsVs<Peer> the median of the per-round ratios. The first build in a"
+              + " fresh JVM includes JIT compilation: buildSecondsPerRound lists each"
+              + " (default ${DEFAULT-VALUE}).")
+  int buildRounds;
+
+  @Option(
       names = "--quantization",
       defaultValue = "none",
       description =
@@ -176,6 +188,14 @@ public final class HnswBenchCommand implements Callable<Integer> {
 
     double buildCpuSeconds();
 
+    /**
+     * Builds the peer's index again in the same process ({@code --build-rounds}); ours rebuild
+     * anew.
+     */
+    default void buildAgain() throws IOException {
+      throw new UnsupportedOperationException(name() + " is built anew, not again");
+    }
+
     int buildThreads();
 
     /** Whether this implementation ran on transparent huge pages (null: unknown). */
@@ -195,6 +215,10 @@ public final class HnswBenchCommand implements Callable<Integer> {
     if (rounds < 1) {
       throw new org.searchlab.core.InvalidRequestException("--rounds " + rounds + " must be ≥ 1");
     }
+    if (buildRounds < 1 || buildRounds > 20) {
+      throw new org.searchlab.core.InvalidRequestException(
+          "--build-rounds " + buildRounds + " must be between 1 and 20");
+    }
     BenchVectors v;
     if (vectors != null) {
       v = BenchVectors.fvecs(vectors, docs, queries);
@@ -208,17 +232,47 @@ public final class HnswBenchCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("hnsw-bench-lucene");
     try {
       for (String impl : impls) {
-        built.add(
-            switch (impl) {
-              case "mutable" -> buildMutable(v);
-              case "lucene" -> buildLucene(v, dir);
-              default -> throw new IllegalArgumentException("unknown --impl " + impl);
-            });
+        if (!impl.equals("mutable") && !impl.equals("lucene")) {
+          throw new IllegalArgumentException("unknown --impl " + impl);
+        }
+        built.add(null);
       }
       int peerIndex = -1;
       if (peer != null) {
-        built.add(buildPeer(peer));
+        built.add(null);
         peerIndex = built.size() - 1;
+      }
+      // Per implementation, per build round: wall and CPU seconds of the build.
+      double[][] buildWall = new double[built.size()][buildRounds];
+      double[][] buildCpu = new double[built.size()][buildRounds];
+      for (int br = 0; br < buildRounds; br++) {
+        for (int j = 0; j < built.size(); j++) {
+          int i = (br & 1) == 0 ? j : built.size() - 1 - j; // alternate who builds first
+          Impl old = built.get(i);
+          if (i == peerIndex && old != null) {
+            old.buildAgain();
+          } else {
+            built.set(i, null);
+            if (old instanceof AutoCloseable c) {
+              c.close(); // the last round's graph is the one searched
+            }
+            built.set(
+                i,
+                i == peerIndex
+                    ? buildPeer(peer)
+                    : impls.get(i).equals("mutable")
+                        ? buildMutable(v)
+                        : buildLucene(v, dir.resolve("build" + br)));
+          }
+          buildWall[i][br] = built.get(i).buildSeconds();
+          buildCpu[i][br] = built.get(i).buildCpuSeconds();
+        }
+      }
+      double[] medianBuild = new double[built.size()];
+      double[] medianBuildCpu = new double[built.size()];
+      for (int i = 0; i < built.size(); i++) {
+        medianBuild[i] = median(buildWall[i]);
+        medianBuildCpu[i] = median(buildCpu[i]);
       }
       String peerLabel = peerIndex < 0 ? null : label(built.get(peerIndex).name());
       ObjectMapper json = new ObjectMapper();
@@ -268,7 +322,16 @@ public final class HnswBenchCommand implements Callable<Integer> {
             visited = one < 0 || visited < 0 ? -1 : visited + one;
           }
           Map<String, Object> line =
-              line(impl, v, ef, recall[i], median(wall[i]), median(cpu[i]), visited);
+              line(
+                  impl,
+                  v,
+                  ef,
+                  recall[i],
+                  median(wall[i]),
+                  median(cpu[i]),
+                  visited,
+                  medianBuild[i],
+                  medianBuildCpu[i]);
           curves
               .get(i)
               .add(new double[] {recall[i] / v.queries().length, (double) line.get("qps")});
@@ -297,7 +360,10 @@ public final class HnswBenchCommand implements Callable<Integer> {
         summary.put("summary", true);
         summary.put("qpsAtRecall095", interpolatedQps(curves.get(i), 0.95));
         summary.put("qpsAtRecall099", interpolatedQps(curves.get(i), 0.99));
-        summary.put("buildSeconds", round(built.get(i).buildSeconds(), 2));
+        summary.put("buildSeconds", round(medianBuild[i], 2));
+        if (buildRounds > 1) {
+          summary.put("buildSecondsPerRound", rounded(buildWall[i], 2));
+        }
         if (peerIndex >= 0 && i != peerIndex) {
           summary.put("peer", built.get(peerIndex).name());
           for (double target : new double[] {0.95, 0.99}) {
@@ -311,9 +377,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
                     : round(median(ratios.stream().mapToDouble(Double::doubleValue).toArray()), 3));
             summary.put(key + "PerPass", ratios);
           }
-          summary.put(
-              "buildSecondsVs" + peerLabel,
-              round(built.get(i).buildSeconds() / built.get(peerIndex).buildSeconds(), 3));
+          double[] buildRatios = pairedRatios(buildWall[i], buildWall[peerIndex]);
+          summary.put("buildSecondsVs" + peerLabel, round(median(buildRatios), 3));
+          if (buildRounds > 1) {
+            summary.put("buildSecondsVs" + peerLabel + "PerRound", rounded(buildRatios, 3));
+          }
         }
         System.out.println(json.writeValueAsString(summary));
       }
@@ -326,6 +394,29 @@ public final class HnswBenchCommand implements Callable<Integer> {
       LuceneHnswIndex.deleteRecursively(dir);
     }
     return 0;
+  }
+
+  /**
+   * Round by round, {@code mine[r] / theirs[r]}: builds measured one after the other, so that a
+   * slow minute of the machine weighs on both sides of a ratio.
+   */
+  static double[] pairedRatios(double[] mine, double[] theirs) {
+    if (mine.length != theirs.length) {
+      throw new IllegalArgumentException(mine.length + " rounds against " + theirs.length);
+    }
+    double[] out = new double[mine.length];
+    for (int r = 0; r < mine.length; r++) {
+      out[r] = mine[r] / theirs[r];
+    }
+    return out;
+  }
+
+  private static List<Double> rounded(double[] xs, int digits) {
+    List<Double> out = new ArrayList<>();
+    for (double x : xs) {
+      out.add(round(x, digits));
+    }
+    return out;
   }
 
   /** "hnswlib" → "Hnswlib", for field names such as {@code qpsVsHnswlib}. */
@@ -444,11 +535,25 @@ public final class HnswBenchCommand implements Callable<Integer> {
       throw e;
     }
     String name = built.path("impl").asText("peer");
-    double seconds = built.path("buildSeconds").asDouble();
-    double cpu = built.path("buildCpuSeconds").asDouble();
-    Double huge =
-        built.path("anonHugePagesMB").isNumber() ? built.get("anonHugePagesMB").asDouble() : null;
     final class Peer implements Impl, AutoCloseable {
+      private double seconds;
+      private double cpu;
+      private Double huge;
+
+      private void took(com.fasterxml.jackson.databind.JsonNode built) {
+        seconds = built.path("buildSeconds").asDouble();
+        cpu = built.path("buildCpuSeconds").asDouble();
+        huge =
+            built.path("anonHugePagesMB").isNumber()
+                ? built.get("anonHugePagesMB").asDouble()
+                : null;
+      }
+
+      @Override
+      public void buildAgain() throws IOException {
+        took(process.call("build"));
+      }
+
       @Override
       public Boolean transparentHugePages() {
         return null; // its own business: hnswlib's glibc asks for them when GLIBC_TUNABLES says so
@@ -502,7 +607,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
         process.close();
       }
     }
-    return new Peer();
+    Peer p = new Peer();
+    p.took(built);
+    return p;
   }
 
   private Impl buildLucene(BenchVectors v, Path dir) throws IOException {
@@ -555,7 +662,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
       double recallSum,
       double searchSeconds,
       double searchCpuSeconds,
-      long visited) {
+      long visited,
+      double buildSeconds,
+      double buildCpuSeconds) {
     int nq = v.queries().length;
     int n = v.docs().length;
     Map<String, Object> m = new LinkedHashMap<>();
@@ -567,9 +676,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
     m.put("ef", ef);
     m.put("recallAt10", round(recallSum / nq, 4));
     m.put("qps", round(nq / searchSeconds, 1));
-    m.put("buildSeconds", round(impl.buildSeconds(), 2));
+    m.put("buildSeconds", round(buildSeconds, 2));
     m.put("buildThreads", impl.buildThreads());
-    m.put("buildDocsPerSecPerThread", round(n / impl.buildSeconds() / impl.buildThreads(), 1));
+    m.put("buildDocsPerSecPerThread", round(n / buildSeconds / impl.buildThreads(), 1));
     m.put("visitedPerQuery", visited < 0 ? null : round(visited / (double) nq, 1));
     m.put("transparentHugePages", impl.transparentHugePages());
     m.put("anonHugePagesMB", impl.anonHugePagesMB());
@@ -579,8 +688,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
         visited < 0 ? null : round(searchCpuSeconds * 1e9 / Math.max(1, visited), 1));
     // On a shared machine wall time depends on the neighbours; CPU time much less so.
     m.put("cpuQps", round(nq / searchCpuSeconds, 1));
-    m.put("buildCpuSeconds", round(impl.buildCpuSeconds(), 2));
-    m.put("buildDocsPerCpuSec", round(n / impl.buildCpuSeconds(), 1));
+    m.put("buildCpuSeconds", round(buildCpuSeconds, 2));
+    m.put("buildDocsPerCpuSec", round(n / buildCpuSeconds, 1));
     return m;
   }
 
