@@ -262,6 +262,10 @@ public final class HnswBenchCommand implements Callable<Integer> {
             if (old instanceof AutoCloseable c) {
               c.close(); // the last round's graph is the one searched
             }
+            if (old != null && impls.get(i).equals("lucene")) {
+              // An earlier round's segment is not searched: do not keep N indexes on disk.
+              LuceneHnswIndex.deleteRecursively(dir.resolve("build" + (br - 1)));
+            }
             built.set(
                 i,
                 i == peerIndex
@@ -343,19 +347,12 @@ public final class HnswBenchCommand implements Callable<Integer> {
               .add(new double[] {recall[i] / v.queries().length, (double) line.get("qps")});
           if (lucene >= 0) {
             // Side by side: this pass's qps over Lucene's pass of the same round, median.
-            double[] ratios = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-              ratios[r] = wall[lucene][r] / wall[i][r];
-            }
-            line.put("qpsVsLucene", round(median(ratios), 3));
+            // (A pass's QPS ratio is the inverse of its time ratio.)
+            line.put("qpsVsLucene", round(median(pairedRatios(wall[lucene], wall[i])), 3));
           }
           if (peerIndex >= 0 && i != peerIndex) {
             // Side by side with the peer's pass of the same round, seconds apart.
-            double[] ratios = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-              ratios[r] = wall[peerIndex][r] / wall[i][r];
-            }
-            line.put("qpsVs" + peerLabel, round(median(ratios), 3));
+            line.put("qpsVs" + peerLabel, round(median(pairedRatios(wall[peerIndex], wall[i])), 3));
           }
           System.out.println(json.writeValueAsString(line));
         }
@@ -403,8 +400,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Round by round, {@code mine[r] / theirs[r]}: builds measured one after the other, so that a
-   * slow minute of the machine weighs on both sides of a ratio.
+   * Round by round, {@code mine[r] / theirs[r]}: two timings taken one after the other (builds, or
+   * passes), so that a slow minute of the machine weighs on both sides of a ratio.
    */
   static double[] pairedRatios(double[] mine, double[] theirs) {
     if (mine.length != theirs.length) {

@@ -107,6 +107,37 @@ class HnswBenchBuildRoundsTest {
     }
   }
 
+  @Test
+  void luceneIsBuiltAgainEachRoundToo() throws Exception {
+    // Each round after the first closes the previous Lucene index and deletes its directory.
+    List<JsonNode> lines =
+        run(
+            new String[] {
+              "--docs",
+              "200",
+              "--queries",
+              "5",
+              "--dim",
+              "8",
+              "--ef",
+              "16",
+              "--impl",
+              "mutable,lucene",
+              "--rounds",
+              "1",
+              "--build-rounds",
+              "2"
+            });
+    int summaries = 0;
+    for (JsonNode line : lines) {
+      if (line.path("summary").asBoolean()) {
+        summaries++;
+        assertEquals(2, line.get("buildSecondsPerRound").size(), line.toString());
+      }
+    }
+    assertEquals(2, summaries, lines.toString());
+  }
+
   private static List<JsonNode> run(String[] args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream old = System.out;
