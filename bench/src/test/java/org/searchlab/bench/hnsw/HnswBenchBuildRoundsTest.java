@@ -83,22 +83,7 @@ class HnswBenchBuildRoundsTest {
 
   @Test
   void oneBuildRoundKeepsTheSingleBuild() throws Exception {
-    List<JsonNode> lines =
-        run(
-            new String[] {
-              "--docs",
-              "200",
-              "--queries",
-              "5",
-              "--dim",
-              "8",
-              "--ef",
-              "16",
-              "--impl",
-              "mutable,lucene",
-              "--rounds",
-              "1"
-            });
+    List<JsonNode> lines = runSmall(1);
     for (JsonNode line : lines) {
       if (line.path("summary").asBoolean()) {
         assertEquals(null, line.get("buildSecondsPerRound"), line.toString());
@@ -110,24 +95,7 @@ class HnswBenchBuildRoundsTest {
   @Test
   void luceneIsBuiltAgainEachRoundToo() throws Exception {
     // Each round after the first closes the previous Lucene index and deletes its directory.
-    List<JsonNode> lines =
-        run(
-            new String[] {
-              "--docs",
-              "200",
-              "--queries",
-              "5",
-              "--dim",
-              "8",
-              "--ef",
-              "16",
-              "--impl",
-              "mutable,lucene",
-              "--rounds",
-              "1",
-              "--build-rounds",
-              "2"
-            });
+    List<JsonNode> lines = runSmall(2);
     int summaries = 0;
     for (JsonNode line : lines) {
       if (line.path("summary").asBoolean()) {
@@ -136,6 +104,27 @@ class HnswBenchBuildRoundsTest {
       }
     }
     assertEquals(2, summaries, lines.toString());
+  }
+
+  /** The mutable graph and Lucene on 200 small synthetic vectors, one timed pass at ef 16. */
+  private static List<JsonNode> runSmall(int buildRounds) throws Exception {
+    return run(
+        new String[] {
+          "--docs",
+          "200",
+          "--queries",
+          "5",
+          "--dim",
+          "8",
+          "--ef",
+          "16",
+          "--impl",
+          "mutable,lucene",
+          "--rounds",
+          "1",
+          "--build-rounds",
+          Integer.toString(buildRounds)
+        });
   }
 
   private static List<JsonNode> run(String[] args) throws Exception {
