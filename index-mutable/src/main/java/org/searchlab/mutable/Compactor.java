@@ -57,7 +57,10 @@ final class Compactor implements AutoCloseable {
     this.errors = errors;
     this.writer = writer;
     this.config = config;
-    this.thread = new Thread(this::loop, "mutable-index-compactor");
+    this.thread =
+        new Thread(
+            org.searchlab.core.FeedNiceness.niced(config.feedNiceness(), this::loop),
+            "mutable-index-compactor");
     thread.setDaemon(true);
   }
 

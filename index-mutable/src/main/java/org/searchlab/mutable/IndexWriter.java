@@ -16,6 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
 import org.searchlab.core.DocumentExistsException;
+import org.searchlab.core.FeedNiceness;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.StoreStoppedException;
@@ -107,12 +108,17 @@ final class IndexWriter implements AutoCloseable {
 
   private record Control(Callable<?> body, CompletableFuture<Object> done) implements Task {}
 
-  IndexWriter(IndexParts parts, WriteAheadLog wal, int batchMax, Runnable afterBatch) {
+  /**
+   * @param niceness the writer thread's feed niceness; the graph-build threads it starts inherit it
+   *     (a Linux thread starts with its creator's nice value)
+   */
+  IndexWriter(
+      IndexParts parts, WriteAheadLog wal, int batchMax, double niceness, Runnable afterBatch) {
     this.parts = parts;
     this.wal = wal;
     this.batchMax = batchMax;
     this.afterBatch = afterBatch;
-    this.thread = new Thread(this::loop, "mutable-index-writer");
+    this.thread = new Thread(FeedNiceness.niced(niceness, this::loop), "mutable-index-writer");
     thread.setDaemon(true);
   }
 

@@ -32,6 +32,12 @@ import org.searchlab.mutable.hnsw.HnswConfig;
  * @param writerBatch operations the writer takes from its queue at once (one WAL write and one
  *     fsync each), 1 to 100,000; larger amortises fsyncs, smaller lowers per-write latency under
  *     load. Default 2048.
+ * @param feedNiceness how much the write path yields the cores to searches (Vespa's {@code
+ *     feeding.niceness}), 0.0 to 1.0: the writer, its graph-build threads, the compactor and the
+ *     snapshot thread run at Linux nice {@code round(19 × feedNiceness)}, so a search never waits
+ *     in the run queue behind them while they still take every core searches leave idle. 0.0 runs
+ *     them as any other thread. Default 0.0 (the embedding application's threads decide); {@code
+ *     searchlab serve} runs the store at {@link #SERVER_FEED_NICENESS}. See {@code FeedNiceness}
  */
 public record MutableConfig(
     HnswConfig hnsw,
@@ -40,7 +46,15 @@ public record MutableConfig(
     Duration snapshotInterval,
     double compactionRatio,
     int compactionMinDocs,
-    int writerBatch) {
+    int writerBatch,
+    double feedNiceness) {
+
+  /**
+   * The feed niceness {@code searchlab serve} gives the store unless told otherwise: 1.0, the
+   * nicest, so that a server's searches keep their cores while it absorbs writes (measurements in
+   * the module's README, "Writes and queries sharing the cores").
+   */
+  public static final double SERVER_FEED_NICENESS = 1.0;
 
   /**
    * The store's default HNSW build threads: the available processors, at most 256 (the graph's own
@@ -57,7 +71,8 @@ public record MutableConfig(
           Duration.ofMinutes(10),
           0.1,
           4096,
-          2048);
+          2048,
+          0.0);
 
   public MutableConfig {
     Objects.requireNonNull(hnsw, "hnsw");
@@ -81,6 +96,7 @@ public record MutableConfig(
     if (writerBatch < 1 || writerBatch > 100_000) {
       throw new InvalidRequestException("writerBatch " + writerBatch + " is outside [1, 100000]");
     }
+    org.searchlab.core.FeedNiceness.check(feedNiceness);
   }
 
   /** A builder starting from {@link #DEFAULT}. */
@@ -98,6 +114,7 @@ public record MutableConfig(
     b.compactionRatio = compactionRatio;
     b.compactionMinDocs = compactionMinDocs;
     b.writerBatch = writerBatch;
+    b.feedNiceness = feedNiceness;
     return b;
   }
 
@@ -113,6 +130,7 @@ public record MutableConfig(
     private double compactionRatio;
     private int compactionMinDocs;
     private int writerBatch;
+    private double feedNiceness;
 
     private Builder() {}
 
@@ -151,6 +169,11 @@ public record MutableConfig(
       return this;
     }
 
+    public Builder feedNiceness(double v) {
+      feedNiceness = v;
+      return this;
+    }
+
     public MutableConfig build() {
       return new MutableConfig(
           hnsw,
@@ -159,7 +182,8 @@ public record MutableConfig(
           snapshotInterval,
           compactionRatio,
           compactionMinDocs,
-          writerBatch);
+          writerBatch,
+          feedNiceness);
     }
   }
 }

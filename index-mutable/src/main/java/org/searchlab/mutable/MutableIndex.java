@@ -95,9 +95,13 @@ public final class MutableIndex implements SearchIndex {
               parts,
               wal,
               config.writerBatch(),
+              config.feedNiceness(),
               () -> compactorRef[0].maybeSignal(retiredCountUnlocked()));
       writer.adoptRetired(loaded.retired());
       replayed = replay(snapshotSerial);
+      // Build threads the replay started have the opening thread's priority: the writer starts
+      // its own, which inherit its feed niceness.
+      parts.vectors.graph().releaseBuildThreads();
     } catch (IOException | RuntimeException | Error e) {
       // Of what this open starts, only the log runs yet (its files, and its syncer thread under the
       // async policy) besides the vectors' scratch file: close both, or every failed open leaks
@@ -132,7 +136,10 @@ public final class MutableIndex implements SearchIndex {
       snapshotTimer =
           Executors.newSingleThreadScheduledExecutor(
               r -> {
-                Thread t = new Thread(r, "mutable-index-snapshot");
+                Thread t =
+                    new Thread(
+                        org.searchlab.core.FeedNiceness.niced(config.feedNiceness(), r),
+                        "mutable-index-snapshot");
                 t.setDaemon(true);
                 return t;
               });
@@ -403,6 +410,8 @@ public final class MutableIndex implements SearchIndex {
     // Settings, constant for the life of the index, listed with the counters so that /metrics and
     // /_admin/stats show what the numbers were measured with.
     counters.put("build_threads", (long) config.hnsw().buildThreads());
+    counters.put(
+        "feed_nice", (long) org.searchlab.core.FeedNiceness.niceValue(config.feedNiceness()));
     int live = parts.ids.liveCount();
     int retired = parts.ids.limit() - live - parts.ids.freeCount();
     return new IndexStats(

@@ -56,7 +56,7 @@ class CompactorTest {
     wal =
         WriteAheadLog.open(
             dir.resolve("wal"), WalConfig.builder().syncPolicy(SyncPolicy.ASYNC).build());
-    writer = new IndexWriter(parts, wal, 64, () -> {});
+    writer = new IndexWriter(parts, wal, 64, 0.0, () -> {});
     writer.start();
     compactor =
         new Compactor(

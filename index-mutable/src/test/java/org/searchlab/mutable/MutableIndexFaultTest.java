@@ -140,6 +140,7 @@ class MutableIndexFaultTest {
               parts,
               wal,
               16,
+              0.0,
               () -> {
                 if (++batches[0] == 2) {
                   throw new OutOfMemoryError("injected: the writer thread dies");

@@ -3,6 +3,7 @@ package org.searchlab.mutable;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
+import org.searchlab.core.FeedNiceness;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
@@ -180,6 +182,24 @@ class WritePathTest {
       assertTrue(index.get(d.id()).isPresent(), d.id());
     }
     assertNearest(index, docs.get(42).embedding(), docs.get(42).id());
+  }
+
+  @Test
+  void theWriterRunsAtTheFeedNicenessAndReportsIt() throws IOException {
+    assumeTrue(
+        FeedNiceness.currentThreadNice().orElse(-1) == 0, "needs Linux and a test JVM at nice 0");
+    MutableIndex nice = open("nice", config(2).toBuilder().feedNiceness(1.0).build());
+    MutableIndex plain = open("plain", config(2).toBuilder().feedNiceness(0.0).build());
+    List<Document> docs = corpus.documents(300);
+    feed(nice, docs, 100);
+    feed(plain, docs, 100);
+    assertEquals(19, nice.writer().onWriter(() -> FeedNiceness.currentThreadNice().getAsInt()));
+    assertEquals(0, plain.writer().onWriter(() -> FeedNiceness.currentThreadNice().getAsInt()));
+    assertEquals(19L, nice.stats().counters().get("feed_nice"));
+    assertEquals(0L, plain.stats().counters().get("feed_nice"));
+    // Niceness changes who runs first, never what is written: both answer alike.
+    SearchRequest q = SearchRequest.builder().text(docs.get(7).title()).build();
+    assertEquals(plain.search(q).ids(), nice.search(q).ids());
   }
 
   @Test

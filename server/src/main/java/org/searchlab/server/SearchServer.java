@@ -52,8 +52,9 @@ public final class SearchServer implements AutoCloseable {
     this.metrics = new ServerMetrics();
     metrics.bindIndex(index);
     SearchService service = new SearchService(index, embedder, metrics);
-    this.searchPool = pool("search", config.searchThreads(), config.searchQueue());
-    this.writePool = pool("write", config.writeThreads(), config.writeQueue());
+    this.searchPool = pool("search", config.searchThreads(), config.searchQueue(), 0.0);
+    this.writePool =
+        pool("write", config.writeThreads(), config.writeQueue(), config.feedNiceness());
     metrics.bindExecutor("search", searchPool);
     metrics.bindExecutor("write", writePool);
     Routing routing =
@@ -166,13 +167,16 @@ public final class SearchServer implements AutoCloseable {
     channel.closeFuture().sync();
   }
 
-  private static ThreadPoolExecutor pool(String name, int threads, int queue) {
+  private static ThreadPoolExecutor pool(String name, int threads, int queue, double niceness) {
     BlockingQueue<Runnable> q =
         queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue);
     AtomicInteger n = new AtomicInteger();
     ThreadFactory tf =
         r -> {
-          Thread t = new Thread(r, "searchlab-" + name + "-" + n.incrementAndGet());
+          Thread t =
+              new Thread(
+                  org.searchlab.core.FeedNiceness.niced(niceness, r),
+                  "searchlab-" + name + "-" + n.incrementAndGet());
           t.setDaemon(true);
           return t;
         };

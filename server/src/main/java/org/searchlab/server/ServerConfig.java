@@ -33,6 +33,9 @@ import org.searchlab.core.VectorQuantization;
  *     index_options.type} ({@code hnsw} for {@code NONE}, {@code int8_hnsw} for {@code INT8})
  * @param security credentials, accepted host names, and whether a non-loopback bind without
  *     credentials is accepted
+ * @param feedNiceness how much the write threads yield the cores to searches, 0.0 to 1.0 (Vespa's
+ *     {@code feeding.niceness}; Linux nice {@code round(19 × feedNiceness)}, see {@code
+ *     FeedNiceness}); threads they start (Lucene's merge threads) inherit it. Default 0.0
  */
 public record ServerConfig(
     String host,
@@ -50,7 +53,8 @@ public record ServerConfig(
     int hnswEfConstruction,
     ServerLimits limits,
     ServerSecurity security,
-    VectorQuantization quantization) {
+    VectorQuantization quantization,
+    double feedNiceness) {
 
   /** Elasticsearch's default {@code http.max_content_length}: 100 MB. */
   public static final int DEFAULT_MAX_CONTENT_LENGTH = 100 * 1024 * 1024;
@@ -72,7 +76,8 @@ public record ServerConfig(
           0,
           ServerLimits.DEFAULT,
           ServerSecurity.DEFAULT,
-          VectorQuantization.NONE);
+          VectorQuantization.NONE,
+          0.0);
 
   public ServerConfig {
     if (host == null || host.isBlank()) {
@@ -91,6 +96,7 @@ public record ServerConfig(
     if (limits == null || security == null || quantization == null) {
       throw new InvalidRequestException("limits, security and quantization are required");
     }
+    org.searchlab.core.FeedNiceness.check(feedNiceness);
     if (indexName == null || !indexName.matches("[a-z0-9][a-z0-9_.-]*")) {
       throw new InvalidRequestException(
           "index name '" + indexName + "' must be lower-case letters, digits, '_', '.', '-'");
@@ -131,6 +137,7 @@ public record ServerConfig(
     b.limits = limits;
     b.security = security;
     b.quantization = quantization;
+    b.feedNiceness = feedNiceness;
     return b;
   }
 
@@ -155,6 +162,7 @@ public record ServerConfig(
     private ServerLimits limits;
     private ServerSecurity security;
     private VectorQuantization quantization;
+    private double feedNiceness;
 
     private Builder() {}
 
@@ -228,6 +236,11 @@ public record ServerConfig(
       return this;
     }
 
+    public Builder feedNiceness(double v) {
+      feedNiceness = v;
+      return this;
+    }
+
     public Builder quantization(VectorQuantization v) {
       quantization = v;
       return this;
@@ -255,7 +268,8 @@ public record ServerConfig(
           hnswEfConstruction,
           limits,
           security,
-          quantization);
+          quantization,
+          feedNiceness);
     }
   }
 }

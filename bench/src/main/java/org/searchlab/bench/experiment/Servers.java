@@ -228,6 +228,7 @@ final class Servers implements AutoCloseable {
       // The mutable store feeds with its graph build threads (serve --build-threads): say how
       // many, next to the feed rate they explain.
       Long buildThreads = s.admin.storeCounter("build_threads");
+      Long feedNice = s.admin.storeCounter("feed_nice");
       ctx.progress.step(
           Phases.FEED,
           v.label()
@@ -235,7 +236,8 @@ final class Servers implements AutoCloseable {
               + ProcedureRun.describe(feed)
               + ", segments "
               + n
-              + (buildThreads == null ? "" : ", build threads " + buildThreads));
+              + (buildThreads == null ? "" : ", build threads " + buildThreads)
+              + (feedNice == null ? "" : ", write threads at nice " + feedNice));
       return s;
     } catch (IOException | InterruptedException | RuntimeException e) {
       s.close();

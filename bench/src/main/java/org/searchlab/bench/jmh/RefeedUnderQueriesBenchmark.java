@@ -23,6 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
+import org.searchlab.core.FeedNiceness;
 import org.searchlab.core.Operation;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.Schema;
@@ -41,7 +42,9 @@ import org.searchlab.testing.data.SyntheticCorpus;
  * second are {@code BATCH / mean}. {@code refeed = changed} alternates two corpora under the same
  * ids (every put changes text and vector: postings and graph work); {@code identical} puts the fed
  * documents again. {@code buildThreads} sets the mutable store's graph build threads (0 = its
- * default, the cores). Write-ahead log in async mode (see {@link BenchStores}).
+ * default, the cores). {@code niceness} is the mutable store's feed niceness, given to the refeed
+ * thread too (it analyses the text, as a server's write thread does); the segmented store ignores
+ * it. Write-ahead log in async mode (see {@link BenchStores}).
  *
  * <p>Thread-safety: one {@link Scope#Benchmark} index shared by the group's threads; cursors are
  * per thread.
@@ -75,6 +78,9 @@ public class RefeedUnderQueriesBenchmark {
   @Param({"0"})
   int buildThreads;
 
+  @Param({"0.0"})
+  double niceness;
+
   private Path dir;
   private SearchIndex index;
   private final List<List<List<Operation>>> passes = new ArrayList<>();
@@ -84,6 +90,14 @@ public class RefeedUnderQueriesBenchmark {
   @State(Scope.Thread)
   public static class Cursor {
     int next;
+
+    /** Runs on the refeed thread, which then writes at the store's feed niceness. */
+    @Setup(Level.Trial)
+    public void nice(RefeedUnderQueriesBenchmark b) {
+      if (b.store.equals("mutable")) {
+        FeedNiceness.applyToCurrentThread(b.niceness);
+      }
+    }
   }
 
   @Setup(Level.Trial)
@@ -98,6 +112,7 @@ public class RefeedUnderQueriesBenchmark {
               schema,
               d.toBuilder()
                   .wal(BenchStores.ASYNC_WAL)
+                  .feedNiceness(niceness)
                   .hnsw(
                       d.hnsw().toBuilder()
                           .buildThreads(buildThreads == 0 ? d.hnsw().buildThreads() : buildThreads)

@@ -70,6 +70,19 @@ final class BatchInserter {
     return pool;
   }
 
+  /**
+   * Ends the build threads (they finish their work first); the next parallel insert starts new ones
+   * from its own thread. A Linux thread starts with its creator's nice value, so the store calls
+   * this after the replay on the opening thread, and the writer's build threads then share the
+   * writer's priority. Writer-only.
+   */
+  void releaseThreads() {
+    if (pool != null) {
+      pool.shutdown();
+      pool = null;
+    }
+  }
+
   void insertAll(int[] nodes, float[][] vectors) {
     Set<Integer> seen = new HashSet<>();
     for (int node : nodes) {

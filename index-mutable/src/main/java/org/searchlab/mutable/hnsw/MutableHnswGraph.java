@@ -35,6 +35,14 @@ public final class MutableHnswGraph {
     this.searchers = ThreadLocal.withInitial(builder::newSearcher);
   }
 
+  /**
+   * Ends the parallel insert's build threads; the next parallel insert starts new ones from the
+   * thread that calls it, with that thread's nice value. Call from the writing thread.
+   */
+  public void releaseBuildThreads() {
+    batchInserter.releaseThreads();
+  }
+
   /** An empty graph over {@code vectors}, which the graph writes through on insert and remove. */
   public static MutableHnswGraph create(VectorStore vectors, HnswConfig config) {
     if (vectors.size() != 0) {

@@ -7,11 +7,13 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.searchlab.core.DataDirectory;
+import org.searchlab.core.FeedNiceness;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.server.SearchServer;
@@ -112,6 +114,16 @@ public final class ServeCommand implements Callable<Integer> {
   int writeQueue = ServerConfig.DEFAULT.writeQueue();
 
   @Option(
+      names = "--feed-niceness",
+      description =
+          "How much the write path yields the cores to searches, 0.0-1.0 (Vespa's"
+              + " feeding.niceness; Linux nice round(19 x value) for the write threads and the"
+              + " threads they start). Default: 1.0 for the mutable store (writes take the idle"
+              + " cores, searches keep their latency), 0.0 for the segmented store (as"
+              + " Elasticsearch).")
+  Double feedNiceness;
+
+  @Option(
       names = "--retry-after",
       description = "Retry-After seconds sent with a 429. Default: ${DEFAULT-VALUE}.")
   int retryAfter = ServerConfig.DEFAULT.retryAfterSeconds();
@@ -152,6 +164,7 @@ public final class ServeCommand implements Callable<Integer> {
             .searchQueue(searchQueue)
             .writeThreads(writeThreads)
             .writeQueue(writeQueue)
+            .feedNiceness(feedNiceness(kind))
             .retryAfterSeconds(retryAfter)
             .indexName(indexName)
             .documentType(documentType)
@@ -212,8 +225,20 @@ public final class ServeCommand implements Callable<Integer> {
   private SearchIndex openStore(Store kind, Path dir, Schema schema) throws java.io.IOException {
     return switch (kind) {
       case SEGMENTED -> LuceneSegmentedIndex.open(dir, schema, segmented.config(common));
-      case MUTABLE -> MutableIndex.open(dir, schema, mutable.config(common));
+      case MUTABLE ->
+          MutableIndex.open(
+              dir,
+              schema,
+              mutable.config(common).toBuilder().feedNiceness(feedNiceness(kind)).build());
     };
+  }
+
+  /** {@code --feed-niceness}, or the store's default. */
+  double feedNiceness(Store kind) {
+    if (feedNiceness != null) {
+      return FeedNiceness.check(feedNiceness);
+    }
+    return kind == Store.MUTABLE ? MutableConfig.SERVER_FEED_NICENESS : 0.0;
   }
 
   /**

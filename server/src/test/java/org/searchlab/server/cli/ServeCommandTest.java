@@ -66,6 +66,7 @@ class ServeCommandTest {
     MUTABLE.put("compactionRatio", "--compaction-ratio");
     MUTABLE.put("compactionMinDocs", "--compaction-min-docs");
     MUTABLE.put("writerBatch", "--writer-batch");
+    MUTABLE.put("feedNiceness", "--feed-niceness");
     HNSW.put("m", "--hnsw-m");
     HNSW.put("efConstruction", "--ef-construction");
     HNSW.put("seed", "--hnsw-seed");
@@ -175,6 +176,24 @@ class ServeCommandTest {
     assertEquals(0.5, m.hnsw().filterFirstThreshold());
     assertEquals(3, m.hnsw().buildThreads());
     assertEquals(SyncPolicy.ASYNC, m.wal().syncPolicy());
+  }
+
+  @Test
+  void feedNicenessDefaultsPerStoreAndBadValuesNameTheRange() {
+    ServeCommand cmd = new ServeCommand();
+    new CommandLine(cmd).parseArgs();
+    assertEquals(MutableConfig.SERVER_FEED_NICENESS, cmd.feedNiceness(ServeCommand.Store.MUTABLE));
+    assertEquals(0.0, cmd.feedNiceness(ServeCommand.Store.SEGMENTED));
+    ServeCommand set = new ServeCommand();
+    new CommandLine(set).parseArgs("--feed-niceness", "0.5");
+    assertEquals(0.5, set.feedNiceness(ServeCommand.Store.MUTABLE));
+    assertEquals(0.5, set.feedNiceness(ServeCommand.Store.SEGMENTED));
+    ServeCommand bad = new ServeCommand();
+    new CommandLine(bad).parseArgs("--feed-niceness", "2");
+    InvalidRequestException e =
+        assertThrows(
+            InvalidRequestException.class, () -> bad.feedNiceness(ServeCommand.Store.MUTABLE));
+    assertTrue(e.getMessage().contains("2.0") && e.getMessage().contains("1.0"), e.getMessage());
   }
 
   @Test
