@@ -67,13 +67,15 @@ public final class FeedNiceness {
   }
 
   /**
-   * Gives the calling thread the nice value of {@code niceness}; 0.0 leaves it alone.
+   * Gives the calling thread the nice value of {@code niceness} when that is lower priority than it
+   * has; 0.0, or a thread already at that nice value or nicer, is left alone (a priority is never
+   * raised: that would need privilege, and with it would override whoever niced the process).
    *
-   * @return whether the thread now runs at that nice value
+   * @return whether this call lowered the thread's priority
    */
   public static boolean applyToCurrentThread(double niceness) {
     int nice = niceValue(niceness);
-    if (nice == 0) {
+    if (nice == 0 || currentThreadNice().orElse(Integer.MIN_VALUE) >= nice) {
       return false;
     }
     if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {

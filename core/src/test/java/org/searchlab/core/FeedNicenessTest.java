@@ -103,4 +103,24 @@ class FeedNicenessTest {
     assertEquals(0, seen.get());
     assertFalse(FeedNiceness.applyToCurrentThread(0.0));
   }
+
+  @Test
+  void aThreadAlreadyNicerIsNeverRaised() throws Exception {
+    assumeTrue(linuxAtNiceZero(), "needs Linux and a test JVM at nice 0");
+    AtomicReference<Object> seen = new AtomicReference<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                boolean first = FeedNiceness.applyToCurrentThread(1.0);
+                boolean second = FeedNiceness.applyToCurrentThread(0.5);
+                seen.set(first + " " + second + " " + niceOfCurrentThread());
+              } catch (IOException e) {
+                seen.set(e);
+              }
+            });
+    t.start();
+    t.join();
+    assertEquals("true false 19", seen.get());
+  }
 }
