@@ -84,43 +84,36 @@ class FeedNicenessTest {
     assertEquals(0, niceOfCurrentThread(), "the test's own thread is untouched");
   }
 
+  /**
+   * Runs {@code body} on a fresh thread (whose priority the test may change) and returns its value.
+   */
+  private static <T> T onNewThread(java.util.concurrent.Callable<T> body) throws Exception {
+    java.util.concurrent.FutureTask<T> task = new java.util.concurrent.FutureTask<>(body);
+    Thread t = new Thread(task);
+    t.start();
+    return task.get();
+  }
+
   @Test
   void zeroLeavesTheThreadAlone() throws Exception {
     assumeTrue(linuxAtNiceZero(), "needs Linux and a test JVM at nice 0");
-    AtomicReference<Object> seen = new AtomicReference<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                boolean applied = FeedNiceness.applyToCurrentThread(0.0);
-                seen.set(applied ? "applied" : niceOfCurrentThread());
-              } catch (IOException e) {
-                seen.set(e);
-              }
-            });
-    t.start();
-    t.join();
-    assertEquals(0, seen.get());
+    Object seen =
+        onNewThread(
+            () -> FeedNiceness.applyToCurrentThread(0.0) ? "applied" : niceOfCurrentThread());
+    assertEquals(0, seen);
     assertFalse(FeedNiceness.applyToCurrentThread(0.0));
   }
 
   @Test
   void aThreadAlreadyNicerIsNeverRaised() throws Exception {
     assumeTrue(linuxAtNiceZero(), "needs Linux and a test JVM at nice 0");
-    AtomicReference<Object> seen = new AtomicReference<>();
-    Thread t =
-        new Thread(
+    String seen =
+        onNewThread(
             () -> {
-              try {
-                boolean first = FeedNiceness.applyToCurrentThread(1.0);
-                boolean second = FeedNiceness.applyToCurrentThread(0.5);
-                seen.set(first + " " + second + " " + niceOfCurrentThread());
-              } catch (IOException e) {
-                seen.set(e);
-              }
+              boolean first = FeedNiceness.applyToCurrentThread(1.0);
+              boolean second = FeedNiceness.applyToCurrentThread(0.5);
+              return first + " " + second + " " + niceOfCurrentThread();
             });
-    t.start();
-    t.join();
-    assertEquals("true false 19", seen.get());
+    assertEquals("true false 19", seen);
   }
 }
