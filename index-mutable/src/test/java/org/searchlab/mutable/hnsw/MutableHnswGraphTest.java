@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
+import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.FilterThresholds;
@@ -315,11 +316,21 @@ class MutableHnswGraphTest {
         QueryPlan.EXACT, g.search(q, 5, 20, even, 500, new FilterThresholds(0.6, 0.7)).plan());
     GraphHits ff = g.search(q, 5, 20, even, 500, new FilterThresholds(0.1, 0.7));
     assertEquals(QueryPlan.FILTER_FIRST, ff.plan());
-    GraphHits exact = g.search(q, 5, 20, even, 500, new FilterThresholds(1, 1));
-    assertArrayEquals(exact.nodes(), ff.nodes());
-    for (int node : ff.nodes()) {
+    // Filter-first is an approximate graph search (Lucene's ACORN-1 variant): it may miss a true
+    // neighbour (about 1 query in 80 here, over 200 seeds), so it is checked for what it promises,
+    // not for equality with the exact scan. Its recall is measured in MutableHnswGraphRecallTest.
+    assertEquals(5, ff.size());
+    for (int i = 0; i < ff.size(); i++) {
+      int node = ff.nodes()[i];
       assertEquals(0, node % 2);
+      assertEquals(VectorScores.fromDot(VectorUtil.dotProduct(q, data[node])), ff.scores()[i]);
+      if (i > 0) {
+        assertTrue(ff.scores()[i - 1] >= ff.scores()[i]);
+      }
     }
+    GraphHits exact = g.search(q, 5, 20, even, 500, new FilterThresholds(1, 1));
+    assertEquals(QueryPlan.EXACT, exact.plan());
+    assertEquals(10, exact.nodes()[0]);
     AcceptBits none = node -> false;
     assertEquals(0, g.search(q, 5, 20, none, 0, FilterThresholds.INDEX_DEFAULT).size());
   }
