@@ -167,6 +167,15 @@ final class ExperimentCommand implements Callable<Integer> {
   Integer rounds;
 
   @Option(
+      names = "--feeds",
+      description =
+          "Independent feeds of the default segmented index, each on its own server, which the"
+              + " rounds take in turn, so that ratios against it include the variation of the"
+              + " segment structure a feed leaves (overrides the profile: standard and full 3,"
+              + " quick 1).")
+  Integer feeds;
+
+  @Option(
       names = "--calibration-queries",
       description = "Calibration queries, disjoint from the measured ones (overrides the profile).")
   Integer calibrationQueries;
@@ -248,6 +257,9 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     if (calibrationQueries != null) {
       b.calibrationQueries(calibrationQueries);
+    }
+    if (feeds != null) {
+      b.feeds(feeds);
     }
     Profile p = b.build();
     List<Variant> vs = new ArrayList<>();

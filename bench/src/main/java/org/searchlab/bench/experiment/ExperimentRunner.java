@@ -101,6 +101,7 @@ public final class ExperimentRunner {
       planned += cells * PairedRounds.seconds(profile);
       int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
       feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
+      feedDocs += (long) Servers.extraFeeds(profile, variants) * corpus.docs().size();
       cells += writeCells;
       planned += writeCells * PairedRounds.seconds(profile);
     }

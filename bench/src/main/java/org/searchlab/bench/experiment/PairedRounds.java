@@ -99,22 +99,17 @@ final class PairedRounds {
         List<ExactAnswer> truths = QualityCheck.truths(exact, quality, t, f);
         Map<String, List<List<String>>> answers = new LinkedHashMap<>();
         for (Variant v : variants) {
-          Session s = servers.session(v);
-          answers.put(
-              v.label(), s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target))));
+          answerAtSetting(answers, v, t, f, target);
         }
         List<List<String>> pairs = pairs(variants);
         QualityCheck.Result q = QualityCheck.evaluate(truths, answers, pairs);
-        // A beam calibrated on other queries may fall just short on these: take the next beam of
-        // the grid until the measured queries reach the target too (the report shows the beam).
+        // A beam calibrated on other queries (and on a variant's first feed) may fall just short
+        // on these: take the next beam of the grid until the measured queries reach the target on
+        // every feed too (the report shows the beam).
         boolean bumped = false;
         for (Variant v : variants) {
-          while (target != null
-              && q.recall().getOrDefault(v.label(), 0.0) < target
-              && calibration.bump(v, t, f, target)) {
-            Session s = servers.session(v);
-            answers.put(
-                v.label(), s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target))));
+          while (target != null && minRecall(q, v) < target && calibration.bump(v, t, f, target)) {
+            answerAtSetting(answers, v, t, f, target);
             q = QualityCheck.evaluate(truths, answers, pairs);
             bumped = true;
           }
@@ -123,26 +118,30 @@ final class PairedRounds {
         // the same measured queries, and its requests when the calibrated beam reaches the target.
         for (Variant v : variants) {
           Setting lo = calibration.below(v, t, f, target);
-          if (lo != null && q.recall().getOrDefault(v.label(), 0.0) >= target) {
-            Session s = servers.session(v);
-            answers.put(v.label() + BELOW, s.ids(s.requests(quality, t, f, lo)));
+          if (lo != null && minRecall(q, v) >= target) {
+            for (int i = 0; i < servers.feeds(v); i++) {
+              Session s = servers.session(v, i);
+              answers.put(feedLabel(v, i) + BELOW, s.ids(s.requests(quality, t, f, lo)));
+            }
           }
         }
         if (answers.keySet().stream().anyMatch(n -> n.endsWith(BELOW))) {
           q = QualityCheck.evaluate(truths, answers, pairs);
         }
         for (Variant v : variants) {
-          Session s = servers.session(v);
-          requests.put(
-              key(v, t, f),
-              s.requests(corpus.queries(), t, f, calibration.setting(v, t, f, target)));
-          Double atBeam = q.recall().get(v.label());
-          Double below = q.recall().get(v.label() + BELOW);
-          if (target != null && t != QueryType.LEXICAL && atBeam != null) {
-            Setting lo = below == null ? null : calibration.below(v, t, f, target);
-            brackets.put(key(v, t, f), new Bracket(lo, below, atBeam));
-            if (lo != null) {
-              requests.put(key(v, t, f) + BELOW, s.requests(corpus.queries(), t, f, lo));
+          for (int i = 0; i < servers.feeds(v); i++) {
+            Session s = servers.session(v, i);
+            String k = key(v, t, f, i);
+            requests.put(
+                k, s.requests(corpus.queries(), t, f, calibration.setting(v, t, f, target)));
+            Double atBeam = q.recall().get(feedLabel(v, i));
+            Double below = q.recall().get(feedLabel(v, i) + BELOW);
+            if (target != null && t != QueryType.LEXICAL && atBeam != null) {
+              Setting lo = below == null ? null : calibration.below(v, t, f, target);
+              brackets.put(k, new Bracket(lo, below, atBeam));
+              if (lo != null) {
+                requests.put(k + BELOW, s.requests(corpus.queries(), t, f, lo));
+              }
             }
           }
         }
@@ -155,11 +154,12 @@ final class PairedRounds {
                   .map(x -> x.get(0) + "|" + x.get(1))
                   .orElse("");
           // A carrier row for the four measures; the summary rows copy them.
+          // With several feeds, recall is their mean; overlap is the first feed's.
           qualityOf.put(
               key(v, t, f),
               Rows.query(ctx.info, v.label(), "", t, f, 0, null, null, EMPTY)
-                  .withQuality(q.recall().get(v.label()), q.overlap().get(pair))
-                  .withIdQuality(q.recallIds().get(v.label()), q.overlapIds().get(pair)));
+                  .withQuality(meanOverFeeds(q.recall(), v), q.overlap().get(pair))
+                  .withIdQuality(meanOverFeeds(q.recallIds(), v), q.overlapIds().get(pair)));
         }
         // Recorded before any progress line, so that the checks are not counted as part of the
         // last timed cell (see Progress).
@@ -195,6 +195,7 @@ final class PairedRounds {
           for (int clients : p.clients()) {
             for (Variant v : order) {
               Setting g = calibration.setting(v, t, f, target);
+              int feed = servers.feedOfRound(v, round);
               ctx.progress.cell(
                   phaseOf(v),
                   String.format(
@@ -205,12 +206,13 @@ final class PairedRounds {
                       t.label(),
                       f ? " filtered" : "",
                       clients,
-                      t == QueryType.LEXICAL ? "" : " candidates=" + g.candidates()),
+                      (t == QueryType.LEXICAL ? "" : " candidates=" + g.candidates())
+                          + (servers.feeds(v) > 1 ? " feed " + (feed + 1) : "")),
                   seconds(p));
               CellStats c =
                   servers
-                      .session(v)
-                      .cell(requests.get(key(v, t, f)), clients, p.warmup(), p.duration());
+                      .session(v, feed)
+                      .cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
               if (c.errors() > 0) {
                 ctx.log.printf(
                     "WARNING: %s %s: %d failed requests in the cell%n",
@@ -224,7 +226,7 @@ final class PairedRounds {
                           t,
                           f,
                           clients,
-                          servers.segments(v),
+                          servers.segments(v, feed),
                           null,
                           c)
                       .withCandidates(g.k(), g.candidates(), t == QueryType.LEXICAL ? null : target)
@@ -233,11 +235,11 @@ final class PairedRounds {
               perCell
                   .computeIfAbsent(key(v, t, f) + "|" + clients, k -> new ArrayList<>())
                   .add(row);
-              Bracket b = brackets.get(key(v, t, f));
+              Bracket b = brackets.get(key(v, t, f, feed));
               if (b != null && clients == curveClients) {
                 ResultRow lower = null;
                 if (b.beam() != null) {
-                  lower = measureBelow(v, t, f, clients, target, round, b, requests);
+                  lower = measureBelow(v, feed, t, f, clients, target, round, b, requests);
                   perCell
                       .computeIfAbsent(key(v, t, f) + "|" + clients + BELOW, k -> new ArrayList<>())
                       .add(lower);
@@ -305,6 +307,7 @@ final class PairedRounds {
   /** One round's cell at the beam below the calibrated one, right after the calibrated cell. */
   private ResultRow measureBelow(
       Variant v,
+      int feed,
       QueryType t,
       boolean f,
       int clients,
@@ -328,11 +331,19 @@ final class PairedRounds {
         seconds(p));
     CellStats c =
         servers
-            .session(v)
-            .cell(requests.get(key(v, t, f) + BELOW), clients, p.warmup(), p.duration());
+            .session(v, feed)
+            .cell(requests.get(key(v, t, f, feed) + BELOW), clients, p.warmup(), p.duration());
     ResultRow row =
         Rows.query(
-                ctx.info, v.label(), Phases.BELOW_BEAM, t, f, clients, servers.segments(v), null, c)
+                ctx.info,
+                v.label(),
+                Phases.BELOW_BEAM,
+                t,
+                f,
+                clients,
+                servers.segments(v, feed),
+                null,
+                c)
             .withCandidates(b.beam().k(), b.beam().candidates(), target)
             .withQuality(b.recallBelow(), null)
             .withRound(round);
@@ -478,6 +489,53 @@ final class PairedRounds {
 
   private static String key(Variant v, QueryType t, boolean f) {
     return v.label() + "|" + t.label() + "|" + f;
+  }
+
+  /** The key of {@code v}'s {@code feed}-th feed (0-based; the first keeps the plain key). */
+  private static String key(Variant v, QueryType t, boolean f, int feed) {
+    return feed == 0 ? key(v, t, f) : key(v, t, f) + "#" + (feed + 1);
+  }
+
+  /**
+   * The name of a feed's answers in a quality check: the variant's label for its first feed (the
+   * overlap pairs name it), {@code label#n} for the n-th.
+   */
+  private static String feedLabel(Variant v, int feed) {
+    return feed == 0 ? v.label() : v.label() + "#" + (feed + 1);
+  }
+
+  /** Puts the answers of every feed of {@code v} at its current setting into {@code answers}. */
+  private void answerAtSetting(
+      Map<String, List<List<String>>> answers, Variant v, QueryType t, boolean f, Double target)
+      throws IOException, InterruptedException {
+    for (int i = 0; i < servers.feeds(v); i++) {
+      Session s = servers.session(v, i);
+      answers.put(
+          feedLabel(v, i), s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target))));
+    }
+  }
+
+  /** The lowest recall@10 over {@code v}'s feeds (0 where one is missing). */
+  private double minRecall(QualityCheck.Result q, Variant v) {
+    double min = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < servers.feeds(v); i++) {
+      min = Math.min(min, q.recall().getOrDefault(feedLabel(v, i), 0.0));
+    }
+    return min;
+  }
+
+  /** The mean of a per-name measure over {@code v}'s feeds, null where a feed has none. */
+  private Double meanOverFeeds(Map<String, Double> measure, Variant v) {
+    double sum = 0;
+    int n = servers.feeds(v);
+    for (int i = 0; i < n; i++) {
+      Double x = measure.get(feedLabel(v, i));
+      if (x == null) {
+        return null;
+      }
+      sum += x;
+    }
+    return sum / n;
   }
 
   private static double[] values(List<ResultRow> rows, ToDoubleFunction<ResultRow> f) {

@@ -38,6 +38,14 @@ import org.searchlab.core.VectorQuantization;
  * @param quantization the vectors of searchlab's stores in the main phases: {@code none} (floats,
  *     the default and the benchmark's setting) or {@code int8} ({@code serve --quantization int8},
  *     Elasticsearch {@code int8_hnsw}); the grid and the segment sweep keep floats
+ * @param feeds independent feeds of each default (not force-merged) segmented variant, 1 or more:
+ *     the segment structure a feed leaves depends on when the 1 s refreshes and the background
+ *     merges happen (11 to 21 segments for the same 100k documents on one machine), and the query
+ *     cost with it, so one feed makes a ratio against that index reproducible only within its
+ *     structure. With N feeds the paired rounds take the N indexes in turn (round r measures feed
+ *     (r - 1) mod N), and the intervals over rounds include the variation between feeds. Each feed
+ *     costs its feed time, a server and a JIT warm-up; the write phases, the calibration curve and
+ *     the force-merged copy use the first
  */
 public record Profile(
     String name,
@@ -60,7 +68,8 @@ public record Profile(
     List<Double> recallTargets,
     int calibrationQueries,
     boolean fixedCandidates,
-    VectorQuantization quantization) {
+    VectorQuantization quantization,
+    int feeds) {
 
   public Profile {
     Objects.requireNonNull(name, "name");
@@ -81,6 +90,9 @@ public record Profile(
     }
     if (mainPhases && rounds < 1) {
       throw new IllegalArgumentException("rounds must be 1 or more; got " + rounds);
+    }
+    if (feeds < 1) {
+      throw new IllegalArgumentException("feeds must be 1 or more; got " + feeds);
     }
     if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
       throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
@@ -122,6 +134,10 @@ public record Profile(
    * client counts (1, 4, 16, 64) in 6 paired rounds of 0.2 s warm-up + 0.9 s cells (72 cells a
    * round, ~8 min), the calibration grid (~3 min with its curve cells), and the sweep over 100 … 1
    * segments on 30k docs with 1 s cells (~2.5 min); the rest is feeds, merges and server starts.
+   * The default segmented index is fed three times, each feed on its own server, and the rounds
+   * take the three in turn: on one machine the same feed left it with 11 to 21 segments, and one
+   * feed made its ratios move by up to 30% between runs while their intervals were a few percent
+   * wide.
    * Recall is measured on 1,000 of the measured queries and calibrated on 1,000 others: with 200
    * each, a force-merged graph's recall@10 differed by 0.03 between the two sets, and the beam
    * chosen for it moved from 40 to 400 between two runs. The benchmark's 7 client counts and 20 s
@@ -147,6 +163,7 @@ public record Profile(
         .gridDocs(0)
         .serverHeap("3g")
         .mainPhases(true)
+        .feeds(3)
         .build();
   }
 
@@ -175,6 +192,7 @@ public record Profile(
         .gridDocs(0)
         .serverHeap("12g")
         .mainPhases(true)
+        .feeds(3)
         .build();
   }
 
@@ -242,6 +260,7 @@ public record Profile(
     b.calibrationQueries = calibrationQueries;
     b.fixedCandidates = fixedCandidates;
     b.quantization = quantization;
+    b.feeds = feeds;
     return b;
   }
 
@@ -271,8 +290,14 @@ public record Profile(
     private int calibrationQueries = 100;
     private boolean fixedCandidates;
     private VectorQuantization quantization = VectorQuantization.NONE;
+    private int feeds = 1;
 
     private Builder() {}
+
+    public Builder feeds(int v) {
+      feeds = v;
+      return this;
+    }
 
     public Builder rounds(int v) {
       rounds = v;
@@ -401,7 +426,8 @@ public record Profile(
           recallTargets,
           calibrationQueries,
           fixedCandidates,
-          quantization);
+          quantization,
+          feeds);
     }
   }
 }

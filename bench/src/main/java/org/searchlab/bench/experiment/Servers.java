@@ -32,6 +32,15 @@ final class Servers implements AutoCloseable {
   private final Map<String, Session> writers = new LinkedHashMap<>();
   private final Map<Variant, Integer> segments = new LinkedHashMap<>();
 
+  /**
+   * The further feeds of a default segmented variant ({@link Profile#feeds()} above 1): each its
+   * own server on its own index, fed the same way; the first feed is the variant's {@link
+   * #session}.
+   */
+  private final Map<Variant, List<Session>> moreFeeds = new LinkedHashMap<>();
+
+  private final Map<Variant, List<Integer>> moreFeedSegments = new LinkedHashMap<>();
+
   /** How long the merges a feed started may run on after it before the run gives up. */
   private static final Duration MERGE_SETTLE = Duration.ofMinutes(20);
 
@@ -58,6 +67,18 @@ final class Servers implements AutoCloseable {
       n += pair.stream().anyMatch(variants::contains) ? 1 : 0;
     }
     return n;
+  }
+
+  /**
+   * The feeds beyond the first that {@code p} plans: one per further feed of each default segmented
+   * variant run, for the progress estimate.
+   */
+  static int extraFeeds(Profile p, List<Variant> variants) {
+    int plain = 0;
+    for (List<Variant> pair : SEGMENTED_PAIRS) {
+      plain += variants.contains(pair.get(0)) ? 1 : 0;
+    }
+    return plain * (p.feeds() - 1);
   }
 
   /** Starts, feeds, merges and warms every variant's engine. */
@@ -96,6 +117,16 @@ final class Servers implements AutoCloseable {
           s.sessions.put(mergedVariant, fm);
           s.forceMerge(ctx, mergedVariant, fm);
         }
+        if (plain) {
+          // Further independent feeds of the default index, each on its own server (see
+          // Profile#feeds): the rounds take them in turn.
+          for (int i = 2; i <= ctx.profile.feeds(); i++) {
+            String dir = plainVariant.label() + "-feed" + i;
+            Session more =
+                s.fed(ctx, corpus, plainVariant, s.server(ctx, corpus, plainVariant, dir), i);
+            s.moreFeeds.computeIfAbsent(plainVariant, k -> new ArrayList<>()).add(more);
+          }
+        }
       }
       for (Variant v : List.of(Variant.OPENSEARCH, Variant.OPENSEARCH_FORCEMERGED)) {
         if (variants.contains(v)) {
@@ -120,6 +151,12 @@ final class Servers implements AutoCloseable {
       for (Map.Entry<Variant, Session> e : s.sessions.entrySet()) {
         ctx.progress.step(Phases.AFTER_FLUSH, e.getKey().label() + ": JIT warm-up");
         e.getValue().warmUp(corpus.queries(), ProcedureRun.jitWarmup(ctx.profile));
+        List<Session> more = s.moreFeeds.getOrDefault(e.getKey(), List.of());
+        for (int i = 0; i < more.size(); i++) {
+          ctx.progress.step(
+              Phases.AFTER_FLUSH, e.getKey().label() + " feed " + (i + 2) + ": JIT warm-up");
+          more.get(i).warmUp(corpus.queries(), ProcedureRun.jitWarmup(ctx.profile));
+        }
       }
       return s;
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -189,13 +226,24 @@ final class Servers implements AutoCloseable {
   /** Creates the index on a started engine and feeds it 0→N; closes it when that fails. */
   private Session fed(RunContext ctx, Corpus corpus, Variant v, Session s)
       throws IOException, InterruptedException {
+    return fed(ctx, corpus, v, s, 1);
+  }
+
+  /**
+   * {@link #fed(RunContext, Corpus, Variant, Session)} for the {@code feed}-th independent feed of
+   * {@code v}: the first is the variant's own (its segment count, feed row and bytes per vector); a
+   * further one records only its segment count and says what it measured in the progress log.
+   */
+  private Session fed(RunContext ctx, Corpus corpus, Variant v, Session s, int feed)
+      throws IOException, InterruptedException {
+    String name = feed == 1 ? v.label() : v.label() + " feed " + feed;
     try {
       ctx.cpuSource(v.label(), s.cpu.source());
       int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
-      ctx.progress.step(Phases.FEED, v.label() + ": PUT /product answered " + status);
-      ctx.progress.step(Phases.FEED, v.label() + ": feeding " + corpus.docs().size() + " docs");
-      FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
-      ctx.progress.fed(feed.docs(), feed.seconds());
+      ctx.progress.step(Phases.FEED, name + ": PUT /product answered " + status);
+      ctx.progress.step(Phases.FEED, name + ": feeding " + corpus.docs().size() + " docs");
+      FeedStats stats = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
+      ctx.progress.fed(stats.docs(), stats.seconds());
       s.admin.refresh();
       s.admin.flush();
       // Merges the feed started go on in the background after its last write: the queries are
@@ -211,7 +259,13 @@ final class Servers implements AutoCloseable {
         ctx.progress.step(
             Phases.FEED,
             String.format(
-                "%s: merges settled %.1f s after the feed, %s segments", v.label(), merging, n));
+                "%s: merges settled %.1f s after the feed, %s segments", name, merging, n));
+      }
+      if (feed > 1) {
+        moreFeedSegments.computeIfAbsent(v, k -> new ArrayList<>()).add(n);
+        ctx.progress.step(
+            Phases.FEED, name + ": " + ProcedureRun.describe(stats) + ", segments " + n);
+        return s;
       }
       segments.put(v, n);
       for (List<Variant> pair : SEGMENTED_PAIRS) {
@@ -219,7 +273,7 @@ final class Servers implements AutoCloseable {
           segments.put(pair.get(0), n); // fed for the force-merged one: the plain structure
         }
       }
-      ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED, n, null, feed));
+      ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED, n, null, stats));
       Map<String, Long> perVector = s.admin.vectorBytesPerVector();
       if (!perVector.isEmpty()) {
         ctx.vectorBytes(v.label(), perVector);
@@ -233,7 +287,7 @@ final class Servers implements AutoCloseable {
           Phases.FEED,
           v.label()
               + ": "
-              + ProcedureRun.describe(feed)
+              + ProcedureRun.describe(stats)
               + ", segments "
               + n
               + (buildThreads == null ? "" : ", build threads " + buildThreads)
@@ -282,12 +336,33 @@ final class Servers implements AutoCloseable {
     return segments.get(v);
   }
 
+  /** How many independent feeds of {@code v} serve queries: 1 unless {@link Profile#feeds()}. */
+  int feeds(Variant v) {
+    return 1 + moreFeeds.getOrDefault(v, List.of()).size();
+  }
+
+  /** The engine of {@code v}'s {@code i}-th feed, 0-based (0 is {@link #session}). */
+  Session session(Variant v, int i) {
+    return i == 0 ? sessions.get(v) : moreFeeds.get(v).get(i - 1);
+  }
+
+  /** The segment count of {@code v}'s {@code i}-th feed, 0-based. */
+  Integer segments(Variant v, int i) {
+    return i == 0 ? segments.get(v) : moreFeedSegments.get(v).get(i - 1);
+  }
+
+  /** The feed a round measures: rounds take the feeds in turn, round 1 the first. */
+  int feedOfRound(Variant v, int round) {
+    return (round - 1) % feeds(v);
+  }
+
   /**
    * Stops the engines that only served queries (a force-merged copy or cluster beside its plain
    * variant: their writes are not part of the procedure) and returns the engines the write phases
    * run on, by variant label.
    */
   Map<String, Session> writers() {
+    closeMoreFeeds();
     for (Variant v : List.copyOf(sessions.keySet())) {
       Session s = sessions.get(v);
       if (!writers.containsValue(s)) {
@@ -298,8 +373,18 @@ final class Servers implements AutoCloseable {
     return writers;
   }
 
+  private void closeMoreFeeds() {
+    for (List<Session> more : moreFeeds.values()) {
+      for (Session s : more) {
+        s.close();
+      }
+    }
+    moreFeeds.clear();
+  }
+
   @Override
   public void close() {
+    closeMoreFeeds();
     for (Session s : sessions.values()) {
       s.close();
     }

@@ -68,12 +68,31 @@ final class Findings {
         String.format(
             Locale.ROOT,
             "**Force-merged beats multi-segment on QPS per core for vector search: %s** (force-merged"
-                + " ÷ segmented QPS/core at %d clients%s: %s; the segmented index had %s segments).",
+                + " ÷ segmented QPS/core at %d clients%s: %s; the segmented index had %s).",
             verdict(holds, total),
             c,
             at(),
             String.join(", ", parts),
-            idx.feed("segmented", "feed").map(r -> String.valueOf(r.segments())).orElse("?")));
+            segmentsOfFeeds()));
+  }
+
+  /**
+   * The segment counts of the default index the rounds measured: one, or one per independent feed
+   * ("15, 21 and 14 segments, one per feed, taken in turn by the rounds").
+   */
+  private String segmentsOfFeeds() {
+    List<Integer> counts = idx.roundSegments("segmented");
+    if (counts.size() <= 1) {
+      return (counts.isEmpty()
+              ? idx.feed("segmented", "feed").map(r -> String.valueOf(r.segments())).orElse("?")
+              : String.valueOf(counts.get(0)))
+          + " segments";
+    }
+    List<String> parts = counts.stream().map(String::valueOf).toList();
+    return String.join(", ", parts.subList(0, parts.size() - 1))
+        + " and "
+        + parts.get(parts.size() - 1)
+        + " segments, one per independent feed, taken in turn by the rounds";
   }
 
   /** Mutable is at least as good as segmented-default on QPS per core for every query type. */

@@ -110,7 +110,9 @@ public final class ReportWriter {
             + " rounds with a distribution-free interval (the order-statistic interval of the"
             + " median, ≥ 95% coverage from 6 rounds, [min, max] with its coverage stated below 6);"
             + " a ratio's interval is the same interval over the per-round ratios, and a finding"
-            + " states a direction only when that interval excludes 1.0.\n"
+            + " states a direction only when that interval excludes 1.0."
+            + feedsMethod(idx)
+            + "\n"
             + "- Quality: recall@10 and overlap@10 are tie-aware: a returned document counts as"
             + " correct when its exact score (BM25, closeness, or their hybrid sum, from the exact"
             + " oracle) is at least the exact 10th score within a relative 1e-5 (float summation"
@@ -155,6 +157,29 @@ public final class ReportWriter {
     if (s != null) {
       l.add(s);
     }
+  }
+
+  /**
+   * The method line's sentence on independent feeds of the default segmented index, empty when the
+   * rounds measured one.
+   */
+  static String feedsMethod(RowIndex idx) {
+    List<Integer> counts = idx.roundSegments("segmented");
+    if (counts.size() <= 1) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        " The default segmented index was fed %d times, each feed on its own server (%s"
+            + " segments): the structure a feed leaves depends on when its refreshes and"
+            + " background merges happen, so round r measured feed (r - 1) mod %d, and the"
+            + " intervals of ratios against it include the variation between feeds. Its"
+            + " calibration curve, the force-merged copy and the write phases use the first"
+            + " feed; its recall@10 is the mean over the feeds, each of which reached the"
+            + " target.",
+        counts.size(),
+        counts.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")),
+        counts.size());
   }
 
   private void writesSection(StringBuilder md, RowIndex idx) {

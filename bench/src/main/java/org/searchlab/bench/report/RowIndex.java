@@ -115,6 +115,41 @@ final class RowIndex {
     return t.isEmpty() ? null : t.get(0);
   }
 
+  /**
+   * The segment counts of the indexes a variant's query rounds ran on, one per independent feed in
+   * the order the rounds took them (the rounds take the feeds in turn, so the per-round counts of
+   * one cell repeat with the number of feeds as their period; feeds of equal count that make the
+   * sequence repeat sooner are reported once).
+   */
+  List<Integer> roundSegments(String variant) {
+    Integer clients = headlineClients();
+    List<Integer> perRound =
+        rows.stream()
+            .filter(
+                r ->
+                    r.variant().equals(variant)
+                        && r.phase().equals(mainPhase(variant))
+                        && r.round() != null
+                        && r.queryType() != null
+                        && r.queryType().equals("lexical")
+                        && Boolean.FALSE.equals(r.filtered())
+                        && Objects.equals(r.clients(), clients)
+                        && r.segments() != null)
+            .sorted(java.util.Comparator.comparing(ResultRow::round))
+            .map(ResultRow::segments)
+            .toList();
+    for (int period = 1; period <= perRound.size(); period++) {
+      boolean repeats = true;
+      for (int i = period; i < perRound.size() && repeats; i++) {
+        repeats = perRound.get(i).equals(perRound.get(i - period));
+      }
+      if (repeats) {
+        return perRound.subList(0, period);
+      }
+    }
+    return perRound;
+  }
+
   Optional<ResultRow> feed(String variant, String phase) {
     return rows.stream()
         .filter(r -> !r.isQueryCell() && r.variant().equals(variant) && r.phase().equals(phase))

@@ -64,6 +64,7 @@ class ExperimentIntegrationTest {
             .duration(Duration.ofMillis(300))
             .recallQueries(20)
             .rounds(2)
+            .feeds(2)
             .calibrationQueries(20)
             .sweepDocs(400)
             .sweepSegments(List.of(4, 1))
@@ -81,12 +82,15 @@ class ExperimentIntegrationTest {
                 new PrintStream(System.out, true),
                 true)
             .run();
-    // --keep-data: every variant's index directory stays under the output
-    for (String kept : List.of("mutable", "segmented", "segmented-forcemerged", "sweep")) {
+    // --keep-data: every variant's index directory stays under the output, the second feed of
+    // the default segmented index (round 2 measured it) with its own server log
+    for (String kept :
+        List.of("mutable", "segmented", "segmented-feed2", "segmented-forcemerged", "sweep")) {
       try (var files = Files.list(out.resolve("data").resolve(kept))) {
         assertTrue(files.findAny().isPresent(), "kept data of " + kept);
       }
     }
+    assertTrue(Files.size(out.resolve("logs").resolve("segmented-feed2.log")) > 0);
     assertTrue(rows.size() > 0);
 
     ObjectMapper json = new ObjectMapper();

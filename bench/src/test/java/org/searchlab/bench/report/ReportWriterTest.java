@@ -256,6 +256,42 @@ class ReportWriterTest {
   }
 
   @Test
+  void namesTheSegmentCountOfEveryFeedTheRoundsTookInTurn(@TempDir Path dir) throws Exception {
+    // Three feeds left 15, 21 and 15 segments; six rounds took them in turn. The counts come back
+    // once per feed, in feed order, although the first and third are equal.
+    int[] feedSegments = {15, 21, 15};
+    List<ResultRow> rows = new ArrayList<>();
+    for (String v : List.of("segmented", "segmented-forcemerged")) {
+      String phase = v.endsWith("forcemerged") ? "after_merge" : "after_flush";
+      for (String t : List.of("lexical", "vector")) {
+        for (int r = 1; r <= 6; r++) {
+          Integer segments = phase.equals("after_merge") ? 1 : feedSegments[(r - 1) % 3];
+          rows.add(
+              query(v, phase, t, false, 16, 100 * r, 1.0, 2, segments, null)
+                  .withCandidates(10, 20, t.equals("vector") ? 0.95 : null)
+                  .withRound(r));
+        }
+      }
+    }
+    RowIndex idx = new RowIndex(rows);
+    assertEquals(List.of(15, 21, 15), idx.roundSegments("segmented"));
+    assertEquals(List.of(1), idx.roundSegments("segmented-forcemerged"));
+    String method = ReportWriter.feedsMethod(idx);
+    assertTrue(method.contains("fed 3 times, each feed on its own server (15, 21, 15 segments)"));
+    assertTrue(method.contains("round r measured feed (r - 1) mod 3"), method);
+    assertEquals("", ReportWriter.feedsMethod(new RowIndex(rows.subList(0, 1))));
+    new ReportWriter(dir)
+        .write(rows, "test", "synthetic", List.of("segmented", "segmented-forcemerged"), 1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("fed 3 times"), md);
+    assertTrue(
+        md.contains(
+            "the segmented index had 15, 21 and 15 segments, one per independent feed, taken in"
+                + " turn by the rounds"),
+        md);
+  }
+
+  @Test
   void comparesEachInt8VariantWithItsFloatPeer(@TempDir Path dir) throws Exception {
     List<ResultRow> rows = new ArrayList<>();
     // At exactly recall 0.95: mutable 400 QPS/core, mutable-int8 600 (1.50× its float peer).
