@@ -40,6 +40,9 @@ final class Calibration {
   private final Servers servers;
   private final Map<String, Setting> chosen = new LinkedHashMap<>();
 
+  /** Per feed ({@code key#feed}), the settings {@link #bump} moved up from the calibrated one. */
+  private final Map<String, Setting> moved = new LinkedHashMap<>();
+
   /**
    * @param queries the calibration queries
    * @param exact exact search over the corpus
@@ -187,43 +190,56 @@ final class Calibration {
    * does not fix the candidates, else the benchmark's.
    */
   Setting setting(Variant v, QueryType t, boolean filtered, Double target) {
-    if (target == null || t == QueryType.LEXICAL) {
-      return Setting.BENCHMARK;
-    }
-    return chosen.getOrDefault(key(v, t, filtered, target), Setting.BENCHMARK);
+    return setting(v, t, filtered, target, 0);
   }
 
   /**
-   * The beam of the grid just below the one a cell runs at, for the estimate at exactly the target
-   * recall; null when the cell runs at the smallest beam, is not calibrated or has no target.
+   * The setting a cell of {@code v}'s {@code feed}-th independent feed (0-based, see {@link
+   * Profile#feeds()}) runs at: the calibrated one (calibrated on the first feed) until {@link
+   * #bump} moved that feed's own.
    */
-  Setting below(Variant v, QueryType t, boolean filtered, Double target) {
+  Setting setting(Variant v, QueryType t, boolean filtered, Double target, int feed) {
+    if (target == null || t == QueryType.LEXICAL) {
+      return Setting.BENCHMARK;
+    }
+    Setting own = moved.get(key(v, t, filtered, target) + "#" + feed);
+    return own != null ? own : chosen.getOrDefault(key(v, t, filtered, target), Setting.BENCHMARK);
+  }
+
+  /**
+   * The beam of the grid just below the one a cell of {@code v}'s {@code feed}-th feed runs at, for
+   * the estimate at exactly the target recall; null when the cell runs at the smallest beam, is not
+   * calibrated or has no target.
+   */
+  Setting below(Variant v, QueryType t, boolean filtered, Double target, int feed) {
     if (target == null || t == QueryType.LEXICAL) {
       return null;
     }
-    Setting now = chosen.get(key(v, t, filtered, target));
+    Setting now = setting(v, t, filtered, target, feed);
     List<Setting> grid = grid(t);
     int i = grid.indexOf(now);
     return i > 0 ? grid.get(i - 1) : null;
   }
 
   /**
-   * Moves a cell's setting to the next larger beam of the grid, when the measured queries fall
-   * short of the target at the calibrated one; false when it already is the largest (or the type is
-   * not calibrated).
+   * Moves the setting of a cell of {@code v}'s {@code feed}-th feed to the next larger beam of the
+   * grid, when that feed's measured queries fall short of the target at its current one; false when
+   * it already is the largest (or the type is not calibrated). Each feed moves on its own: a feed
+   * whose structure needs a larger beam does not raise the others' (with one shared beam, the feeds
+   * that reached the target at 10 were measured at 60, and the ratio against them doubled).
    */
-  boolean bump(Variant v, QueryType t, boolean filtered, double target) {
-    String key = key(v, t, filtered, target);
-    Setting now = chosen.get(key);
+  boolean bump(Variant v, QueryType t, boolean filtered, double target, int feed) {
+    Setting now = setting(v, t, filtered, target, feed);
     List<Setting> grid = grid(t);
     int i = grid.indexOf(now);
-    if (now == null || i < 0 || i == grid.size() - 1) {
+    if (!chosen.containsKey(key(v, t, filtered, target)) || i < 0 || i == grid.size() - 1) {
       return false;
     }
-    chosen.put(key, grid.get(i + 1));
+    moved.put(key(v, t, filtered, target) + "#" + feed, grid.get(i + 1));
     ctx.log.printf(
-        "%s %s%s: measured recall@10 below %.2f at k=%d candidates=%d; now candidates=%d%n",
+        "%s%s %s%s: measured recall@10 below %.2f at k=%d candidates=%d; now candidates=%d%n",
         v.label(),
+        feed == 0 ? "" : " feed " + (feed + 1),
         t.label(),
         filtered ? " filtered" : "",
         target,

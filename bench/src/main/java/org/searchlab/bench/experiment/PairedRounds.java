@@ -104,22 +104,29 @@ final class PairedRounds {
         List<List<String>> pairs = pairs(variants);
         QualityCheck.Result q = QualityCheck.evaluate(truths, answers, pairs);
         // A beam calibrated on other queries (and on a variant's first feed) may fall just short
-        // on these: take the next beam of the grid until the measured queries reach the target on
-        // every feed too (the report shows the beam).
+        // on these: take the next beam of the grid until the measured queries reach the target,
+        // each feed on its own (the report shows the beams).
         boolean bumped = false;
         for (Variant v : variants) {
-          while (target != null && minRecall(q, v) < target && calibration.bump(v, t, f, target)) {
-            answerAtSetting(answers, v, t, f, target);
-            q = QualityCheck.evaluate(truths, answers, pairs);
-            bumped = true;
+          for (int i = 0; i < servers.feeds(v); i++) {
+            while (target != null
+                && q.recall().getOrDefault(feedLabel(v, i), 0.0) < target
+                && calibration.bump(v, t, f, target, i)) {
+              Session s = servers.session(v, i);
+              answers.put(
+                  feedLabel(v, i),
+                  s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target, i))));
+              q = QualityCheck.evaluate(truths, answers, pairs);
+              bumped = true;
+            }
           }
         }
         // The beam below the calibrated one, for the estimate at exactly the target: its recall on
         // the same measured queries, and its requests when the calibrated beam reaches the target.
         for (Variant v : variants) {
-          Setting lo = calibration.below(v, t, f, target);
-          if (lo != null && minRecall(q, v) >= target) {
-            for (int i = 0; i < servers.feeds(v); i++) {
+          for (int i = 0; i < servers.feeds(v); i++) {
+            Setting lo = calibration.below(v, t, f, target, i);
+            if (lo != null && q.recall().getOrDefault(feedLabel(v, i), 0.0) >= target) {
               Session s = servers.session(v, i);
               answers.put(feedLabel(v, i) + BELOW, s.ids(s.requests(quality, t, f, lo)));
             }
@@ -133,11 +140,11 @@ final class PairedRounds {
             Session s = servers.session(v, i);
             String k = key(v, t, f, i);
             requests.put(
-                k, s.requests(corpus.queries(), t, f, calibration.setting(v, t, f, target)));
+                k, s.requests(corpus.queries(), t, f, calibration.setting(v, t, f, target, i)));
             Double atBeam = q.recall().get(feedLabel(v, i));
             Double below = q.recall().get(feedLabel(v, i) + BELOW);
             if (target != null && t != QueryType.LEXICAL && atBeam != null) {
-              Setting lo = below == null ? null : calibration.below(v, t, f, target);
+              Setting lo = below == null ? null : calibration.below(v, t, f, target, i);
               brackets.put(k, new Bracket(lo, below, atBeam));
               if (lo != null) {
                 requests.put(k + BELOW, s.requests(corpus.queries(), t, f, lo));
@@ -154,12 +161,13 @@ final class PairedRounds {
                   .map(x -> x.get(0) + "|" + x.get(1))
                   .orElse("");
           // A carrier row for the four measures; the summary rows copy them.
-          // With several feeds, recall is their mean; overlap is the first feed's.
+          // With several feeds, recall is the lowest over them (each ran at its own beam, and
+          // the lowest is the one the target is checked against); overlap is the first feed's.
           qualityOf.put(
               key(v, t, f),
               Rows.query(ctx.info, v.label(), "", t, f, 0, null, null, EMPTY)
-                  .withQuality(meanOverFeeds(q.recall(), v), q.overlap().get(pair))
-                  .withIdQuality(meanOverFeeds(q.recallIds(), v), q.overlapIds().get(pair)));
+                  .withQuality(minOverFeeds(q.recall(), v), q.overlap().get(pair))
+                  .withIdQuality(minOverFeeds(q.recallIds(), v), q.overlapIds().get(pair)));
         }
         // Recorded before any progress line, so that the checks are not counted as part of the
         // last timed cell (see Progress).
@@ -194,8 +202,8 @@ final class PairedRounds {
         for (boolean f : new boolean[] {false, true}) {
           for (int clients : p.clients()) {
             for (Variant v : order) {
-              Setting g = calibration.setting(v, t, f, target);
               int feed = servers.feedOfRound(v, round);
+              Setting g = calibration.setting(v, t, f, target, feed);
               ctx.progress.cell(
                   phaseOf(v),
                   String.format(
@@ -281,7 +289,7 @@ final class PairedRounds {
                   Intervals.median(values(rounds, ResultRow::qps)),
                   Intervals.median(values(rounds, ResultRow::qpsPerCore)))
               .withQuality(
-                  mainPhase ? q.recallAt10() : first.recallAt10(),
+                  mainPhase ? q.recallAt10() : lowestRecall(rounds),
                   mainPhase ? q.overlapAt10() : null)
               .withIdQuality(
                   mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null));
@@ -511,31 +519,34 @@ final class PairedRounds {
     for (int i = 0; i < servers.feeds(v); i++) {
       Session s = servers.session(v, i);
       answers.put(
-          feedLabel(v, i), s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target))));
+          feedLabel(v, i),
+          s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target, i))));
     }
   }
 
-  /** The lowest recall@10 over {@code v}'s feeds (0 where one is missing). */
-  private double minRecall(QualityCheck.Result q, Variant v) {
+  /** The lowest of a per-name measure over {@code v}'s feeds, null where a feed has none. */
+  private Double minOverFeeds(Map<String, Double> measure, Variant v) {
     double min = Double.POSITIVE_INFINITY;
     for (int i = 0; i < servers.feeds(v); i++) {
-      min = Math.min(min, q.recall().getOrDefault(feedLabel(v, i), 0.0));
-    }
-    return min;
-  }
-
-  /** The mean of a per-name measure over {@code v}'s feeds, null where a feed has none. */
-  private Double meanOverFeeds(Map<String, Double> measure, Variant v) {
-    double sum = 0;
-    int n = servers.feeds(v);
-    for (int i = 0; i < n; i++) {
       Double x = measure.get(feedLabel(v, i));
       if (x == null) {
         return null;
       }
-      sum += x;
+      min = Math.min(min, x);
     }
-    return sum / n;
+    return min;
+  }
+
+  /**
+   * The lowest recall@10 of a cell's round rows (the beam below and the at-target estimate, whose
+   * recall can differ between feeds): a summary that reached the target did so in every round.
+   */
+  private static Double lowestRecall(List<ResultRow> rows) {
+    return rows.stream()
+        .map(ResultRow::recallAt10)
+        .filter(java.util.Objects::nonNull)
+        .min(Double::compare)
+        .orElse(null);
   }
 
   private static double[] values(List<ResultRow> rows, ToDoubleFunction<ResultRow> f) {

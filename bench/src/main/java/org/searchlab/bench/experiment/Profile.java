@@ -44,8 +44,11 @@ import org.searchlab.core.VectorQuantization;
  *     cost with it, so one feed makes a ratio against that index reproducible only within its
  *     structure. With N feeds the paired rounds take the N indexes in turn (round r measures feed
  *     (r - 1) mod N), and the intervals over rounds include the variation between feeds. Each feed
- *     costs its feed time, a server and a JIT warm-up; the write phases, the calibration curve and
- *     the force-merged copy use the first
+ *     costs its feed time, a server and a JIT warm-up. The force-merged variant gets a copy of each
+ *     feed, merged to one segment (the graph a force-merge leaves depends on the segments it
+ *     merges), which costs the merge and a server more per feed. Each feed of either variant runs
+ *     at its own beam, moved up from the calibrated one until its measured queries reach the
+ *     target. The write phases and the calibration curve use the first feed.
  */
 public record Profile(
     String name,
@@ -137,9 +140,8 @@ public record Profile(
    * The default segmented index is fed three times, each feed on its own server, and the rounds
    * take the three in turn: on one machine the same feed left it with 11 to 21 segments, and one
    * feed made its ratios move by up to 30% between runs while their intervals were a few percent
-   * wide.
-   * Recall is measured on 1,000 of the measured queries and calibrated on 1,000 others: with 200
-   * each, a force-merged graph's recall@10 differed by 0.03 between the two sets, and the beam
+   * wide. Recall is measured on 1,000 of the measured queries and calibrated on 1,000 others: with
+   * 200 each, a force-merged graph's recall@10 differed by 0.03 between the two sets, and the beam
    * chosen for it moved from 40 to 400 between two runs. The benchmark's 7 client counts and 20 s
    * cells are the {@code full} profile.
    */

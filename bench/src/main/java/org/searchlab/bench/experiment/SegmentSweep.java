@@ -28,6 +28,7 @@ final class SegmentSweep {
   private final Corpus corpus;
   private final List<BenchQuery> qualityQueries;
   private final ExactSearch exact;
+  private final Map<QueryType, List<ExactAnswer>> truths = new java.util.EnumMap<>(QueryType.class);
 
   SegmentSweep(RunContext ctx, Corpus corpus, List<BenchQuery> qualityQueries, ExactSearch exact) {
     this.ctx = ctx;
@@ -97,6 +98,15 @@ final class SegmentSweep {
     }
   }
 
+  /**
+   * The exact answers of the quality queries for {@code t}, computed on first use and kept: every
+   * segment count and thread setting checks the same queries on the same documents: 42 checks in
+   * the standard profile, and the exact hybrid answer scores the whole corpus for each query.
+   */
+  private List<ExactAnswer> truths(QueryType t) {
+    return truths.computeIfAbsent(t, x -> QualityCheck.truths(exact, qualityQueries, x, true));
+  }
+
   private static ServerOptions options(ServerOptions base, String threads) {
     return base.toBuilder().searchThreads(threads.equals(SEQUENTIAL) ? 0 : null).build();
   }
@@ -107,12 +117,7 @@ final class SegmentSweep {
     for (QueryType t : List.of(QueryType.VECTOR, QueryType.LEXICAL, QueryType.HYBRID)) {
       QualityCheck.Result q =
           QualityCheck.evaluate(
-              exact,
-              qualityQueries,
-              t,
-              true,
-              Map.of(VARIANT, s.ids(s.requests(qualityQueries, t, true))),
-              List.of());
+              truths(t), Map.of(VARIANT, s.ids(s.requests(qualityQueries, t, true))), List.of());
       List<HttpRequest> requests = s.requests(corpus.queries(), t, true);
       for (int clients : p.sweepClients()) {
         ctx.progress.cell(

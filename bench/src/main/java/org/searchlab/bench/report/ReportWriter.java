@@ -173,10 +173,13 @@ public final class ReportWriter {
         " The default segmented index was fed %d times, each feed on its own server (%s"
             + " segments): the structure a feed leaves depends on when its refreshes and"
             + " background merges happen, so round r measured feed (r - 1) mod %d, and the"
-            + " intervals of ratios against it include the variation between feeds. Its"
-            + " calibration curve, the force-merged copy and the write phases use the first"
-            + " feed; its recall@10 is the mean over the feeds, each of which reached the"
-            + " target.",
+            + " intervals of ratios against it include the variation between feeds. The"
+            + " force-merged variant ran on a copy of each feed merged to one segment, taken in"
+            + " turn the same way. Each feed ran at its own beam, the calibrated one moved up"
+            + " the grid until that feed's measured queries reached the target; where a cell's"
+            + " feeds ran at different beams, its candidates list them per feed (·), and its"
+            + " recall@10 is the lowest over the feeds. The calibration curve and the write"
+            + " phases use the first feed.",
         counts.size(),
         counts.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")),
         counts.size());
@@ -254,7 +257,7 @@ public final class ReportWriter {
                                 "| %s | %d | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s | %s | %s | %s | %d |%n",
                                 v,
                                 c,
-                                candidates(r),
+                                candidates(idx, r),
                                 r.qps(),
                                 r.avgMs(),
                                 r.p50Ms(),
@@ -416,14 +419,21 @@ public final class ReportWriter {
               r.variant(),
               r.queryType(),
               Boolean.TRUE.equals(r.filtered()) ? " filtered" : "",
-              below.map(x -> String.valueOf(x.numCandidates())).orElse("–"),
-              beam.map(x -> String.valueOf(x.numCandidates())).orElse("?"),
+              below.map(x -> beams(idx, x)).orElse("–"),
+              beam.map(x -> beams(idx, x)).orElse("?"),
               below.map(x -> fmt3(x.recallAt10())).orElse("–"),
               beam.map(x -> fmt3(x.recallAt10())).orElse("?"),
               r.recallAt10(),
               qpsPerCoreCell(r)));
     }
     md.append('\n');
+  }
+
+  /** The beams (candidates) a summary row's feeds ran at, joined by " · " where they differ. */
+  private static String beams(RowIndex idx, ResultRow r) {
+    return idx.roundCandidates(r).stream()
+        .map(x -> x.substring(x.indexOf('/') + 1))
+        .collect(java.util.stream.Collectors.joining(" · "));
   }
 
   /** A row's QPS per core with its interval where it has one, "–" without a value. */
@@ -741,6 +751,16 @@ public final class ReportWriter {
                     r.rounds(),
                     100 * r.intervalCoverage()))
         .orElse("");
+  }
+
+  /**
+   * "k/candidates" of a vector or hybrid summary row, one per independent feed joined by " · " when
+   * its feeds ran at different beams; "–" for lexical.
+   */
+  static String candidates(RowIndex idx, ResultRow r) {
+    return r.numCandidates() == null || r.queryType().equals("lexical")
+        ? "–"
+        : String.join(" · ", idx.roundCandidates(r));
   }
 
   /** "k/candidates" of a vector or hybrid row, "–" for lexical. */

@@ -138,6 +138,37 @@ final class RowIndex {
             .sorted(java.util.Comparator.comparing(ResultRow::round))
             .map(ResultRow::segments)
             .toList();
+    return period(perRound);
+  }
+
+  /**
+   * The "k/candidates" a summary row's rounds ran at, one per independent feed in the order the
+   * rounds took them (each feed has its own beam); one entry when every round ran at the same
+   * setting or the row has no rounds.
+   */
+  List<String> roundCandidates(ResultRow summary) {
+    List<String> perRound =
+        rows.stream()
+            .filter(
+                r ->
+                    r.round() != null
+                        && r.variant().equals(summary.variant())
+                        && r.phase().equals(summary.phase())
+                        && Objects.equals(r.queryType(), summary.queryType())
+                        && Objects.equals(r.filtered(), summary.filtered())
+                        && Objects.equals(r.clients(), summary.clients())
+                        && Objects.equals(r.recallTarget(), summary.recallTarget())
+                        && r.numCandidates() != null)
+            .sorted(java.util.Comparator.comparing(ResultRow::round))
+            .map(r -> r.targetHits() + "/" + r.numCandidates())
+            .toList();
+    return perRound.isEmpty()
+        ? List.of(summary.targetHits() + "/" + summary.numCandidates())
+        : period(perRound);
+  }
+
+  /** The shortest prefix whose repetition makes up {@code perRound}: the per-feed values. */
+  private static <T> List<T> period(List<T> perRound) {
     for (int period = 1; period <= perRound.size(); period++) {
       boolean repeats = true;
       for (int i = period; i < perRound.size() && repeats; i++) {

@@ -83,14 +83,22 @@ class ExperimentIntegrationTest {
                 true)
             .run();
     // --keep-data: every variant's index directory stays under the output, the second feed of
-    // the default segmented index (round 2 measured it) with its own server log
+    // the default segmented index (round 2 measured it) with its own server log, and the
+    // force-merged copy of that feed
     for (String kept :
-        List.of("mutable", "segmented", "segmented-feed2", "segmented-forcemerged", "sweep")) {
+        List.of(
+            "mutable",
+            "segmented",
+            "segmented-feed2",
+            "segmented-forcemerged",
+            "segmented-forcemerged-feed2",
+            "sweep")) {
       try (var files = Files.list(out.resolve("data").resolve(kept))) {
         assertTrue(files.findAny().isPresent(), "kept data of " + kept);
       }
     }
     assertTrue(Files.size(out.resolve("logs").resolve("segmented-feed2.log")) > 0);
+    assertTrue(Files.size(out.resolve("logs").resolve("segmented-forcemerged-feed2.log")) > 0);
     assertTrue(rows.size() > 0);
 
     ObjectMapper json = new ObjectMapper();
@@ -147,6 +155,10 @@ class ExperimentIntegrationTest {
           if (n.get("query_type").asText().equals("lexical")) {
             assertEquals(1.0, n.get("recall_at_10").asDouble(), 1e-9, "lexical recall in " + n);
           }
+        }
+        // Every round of the force-merged variant, on either feed's copy, ran on one segment.
+        if (phase.equals("after_merge") && !n.get("round").isNull()) {
+          assertEquals(1, n.get("segments").asInt(), "segments in " + n);
         }
         if (summary) {
           assertTrue(n.get("overlap_at_10").isNumber(), "overlap in " + n);

@@ -260,6 +260,8 @@ class ReportWriterTest {
     // Three feeds left 15, 21 and 15 segments; six rounds took them in turn. The counts come back
     // once per feed, in feed order, although the first and third are equal.
     int[] feedSegments = {15, 21, 15};
+    // Each feed runs at its own beam: the second feed's measured queries needed 30.
+    int[] feedBeams = {20, 30, 20};
     List<ResultRow> rows = new ArrayList<>();
     for (String v : List.of("segmented", "segmented-forcemerged")) {
       String phase = v.endsWith("forcemerged") ? "after_merge" : "after_flush";
@@ -268,12 +270,20 @@ class ReportWriterTest {
           Integer segments = phase.equals("after_merge") ? 1 : feedSegments[(r - 1) % 3];
           rows.add(
               query(v, phase, t, false, 16, 100 * r, 1.0, 2, segments, null)
-                  .withCandidates(10, 20, t.equals("vector") ? 0.95 : null)
+                  .withCandidates(10, feedBeams[(r - 1) % 3], t.equals("vector") ? 0.95 : null)
                   .withRound(r));
         }
       }
     }
     RowIndex idx = new RowIndex(rows);
+    ResultRow summary =
+        query("segmented", "after_flush", "vector", false, 16, 300, 1.0, 2, 15, null)
+            .withCandidates(10, 20, 0.95);
+    assertEquals(List.of("10/20", "10/30", "10/20"), idx.roundCandidates(summary));
+    assertEquals("10/20 · 10/30 · 10/20", ReportWriter.candidates(idx, summary));
+    assertEquals(
+        List.of("10/20"),
+        new RowIndex(rows.subList(0, 1)).roundCandidates(summary.withCandidates(10, 20, 0.95)));
     assertEquals(List.of(15, 21, 15), idx.roundSegments("segmented"));
     assertEquals(List.of(1), idx.roundSegments("segmented-forcemerged"));
     String method = ReportWriter.feedsMethod(idx);
