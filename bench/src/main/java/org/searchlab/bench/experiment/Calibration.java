@@ -249,6 +249,30 @@ final class Calibration {
     return true;
   }
 
+  /**
+   * Moves the setting of a cell of {@code v}'s {@code feed}-th feed to the next smaller beam of the
+   * grid, when that feed's measured queries still reach the target there; false at the smallest
+   * beam (or when the type is not calibrated).
+   */
+  boolean lower(Variant v, QueryType t, boolean filtered, double target, int feed) {
+    Setting now = setting(v, t, filtered, target, feed);
+    Setting lo = below(v, t, filtered, target, feed);
+    if (!chosen.containsKey(key(v, t, filtered, target)) || lo == null) {
+      return false;
+    }
+    moved.put(key(v, t, filtered, target) + "#" + feed, lo);
+    ctx.log.printf(
+        "%s%s %s%s: measured recall@10 reaches %.2f at candidates=%d too; now candidates=%d%n",
+        v.label(),
+        feed == 0 ? "" : " feed " + (feed + 1),
+        t.label(),
+        filtered ? " filtered" : "",
+        target,
+        lo.candidates(),
+        lo.candidates());
+    return true;
+  }
+
   private static String name(Variant v, Setting g) {
     return v.label() + "@" + g.k() + "/" + g.candidates();
   }

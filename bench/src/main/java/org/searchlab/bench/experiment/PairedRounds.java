@@ -21,9 +21,10 @@ import org.searchlab.bench.report.RunInfo;
  * reversed) so that neither always runs first. Each cell gets one row per round and a summary row:
  * the median over rounds with its order-statistic interval ({@link Intervals}), tie-aware and
  * id-based recall@10 and overlap@10 of the quality queries at the cell's setting. The vector and
- * hybrid cells run at the setting the {@link Calibration} chose for each recall target, moved to
- * the next larger beam when the measured queries fall short of the target there (lexical cells only
- * for the first target). Runs on the caller's thread; not thread-safe.
+ * hybrid cells run, per independent feed, at the smallest beam of the grid at which that feed's
+ * measured queries reach the target, found from the setting the {@link Calibration} chose (moved up
+ * while they fall short, down while the beam below still reaches it; lexical cells only for the
+ * first target). Runs on the caller's thread; not thread-safe.
  */
 final class PairedRounds {
   private final RunContext ctx;
@@ -92,6 +93,9 @@ final class PairedRounds {
     Map<String, List<List<String>>> truth = new LinkedHashMap<>();
     Map<String, List<HttpRequest>> requests = new HashMap<>();
     Map<String, Bracket> brackets = new HashMap<>();
+    // Per feed, the recall@10 of the measured queries at the feed's beam: each round row carries
+    // its feed's, so that ratios can leave out rounds on a feed that stayed below the target.
+    Map<String, Double> feedRecall = new HashMap<>();
     int curveClients = Calibration.curveClients(p);
     for (QueryType t : types) {
       for (boolean f : new boolean[] {false, true}) {
@@ -121,6 +125,33 @@ final class PairedRounds {
             }
           }
         }
+        // Each feed's structure decides the beam it needs (one feed of the same corpus reached the
+        // target at 10, another needed 60): where the beam below a feed's still reaches the
+        // target on the measured queries, move down, so that every feed runs at the smallest beam
+        // of the grid that reaches it and its estimate at the target interpolates from just
+        // below it. Without this a feed calibrated elsewhere ran two grid steps above what it
+        // needed and its ratio moved with that.
+        for (Variant v : variants) {
+          for (int i = 0; i < servers.feeds(v); i++) {
+            while (target != null && q.recall().getOrDefault(feedLabel(v, i), 0.0) >= target) {
+              Setting lo = calibration.below(v, t, f, target, i);
+              if (lo == null) {
+                break;
+              }
+              Session s = servers.session(v, i);
+              Map<String, List<List<String>>> probe = new LinkedHashMap<>(answers);
+              probe.put(feedLabel(v, i), s.ids(s.requests(quality, t, f, lo)));
+              QualityCheck.Result pq = QualityCheck.evaluate(truths, probe, pairs);
+              if (pq.recall().getOrDefault(feedLabel(v, i), 0.0) < target) {
+                break;
+              }
+              calibration.lower(v, t, f, target, i);
+              answers = probe;
+              q = pq;
+              bumped = true;
+            }
+          }
+        }
         // The beam below the calibrated one, for the estimate at exactly the target: its recall on
         // the same measured queries, and its requests when the calibrated beam reaches the target.
         for (Variant v : variants) {
@@ -143,6 +174,9 @@ final class PairedRounds {
                 k, s.requests(corpus.queries(), t, f, calibration.setting(v, t, f, target, i)));
             Double atBeam = q.recall().get(feedLabel(v, i));
             Double below = q.recall().get(feedLabel(v, i) + BELOW);
+            if (atBeam != null) {
+              feedRecall.put(k, atBeam);
+            }
             if (target != null && t != QueryType.LEXICAL && atBeam != null) {
               Setting lo = below == null ? null : calibration.below(v, t, f, target, i);
               brackets.put(k, new Bracket(lo, below, atBeam));
@@ -176,7 +210,9 @@ final class PairedRounds {
         if (bumped) {
           ctx.progress.step(
               Phases.CALIBRATION,
-              t.label() + (f ? " filtered" : "") + ": a larger beam for the measured queries");
+              t.label()
+                  + (f ? " filtered" : "")
+                  + ": each feed moved to the beam its measured queries need");
         }
         ctx.progress.step(
             phaseOf(variants.get(0)),
@@ -239,6 +275,9 @@ final class PairedRounds {
                           c)
                       .withCandidates(g.k(), g.candidates(), t == QueryType.LEXICAL ? null : target)
                       .withRound(round);
+              if (target != null && t != QueryType.LEXICAL) {
+                row = row.withQuality(feedRecall.get(key(v, t, f, feed)), null);
+              }
               ctx.add(row);
               perCell
                   .computeIfAbsent(key(v, t, f) + "|" + clients, k -> new ArrayList<>())
@@ -289,7 +328,7 @@ final class PairedRounds {
                   Intervals.median(values(rounds, ResultRow::qps)),
                   Intervals.median(values(rounds, ResultRow::qpsPerCore)))
               .withQuality(
-                  mainPhase ? q.recallAt10() : lowestRecall(rounds),
+                  mainPhase ? q.recallAt10() : summaryRecall(rounds),
                   mainPhase ? q.overlapAt10() : null)
               .withIdQuality(
                   mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null));
@@ -538,15 +577,26 @@ final class PairedRounds {
   }
 
   /**
-   * The lowest recall@10 of a cell's round rows (the beam below and the at-target estimate, whose
-   * recall can differ between feeds): a summary that reached the target did so in every round.
+   * The recall@10 of a summary of round rows whose recall can differ between feeds (the beam below
+   * and the at-target estimate): the lowest over the rounds that reached their target, or the
+   * highest when none did. Ratios leave out rounds that stayed below the target where other rounds
+   * reached it (see the report's Ratios), so a summary below the target means that no round reached
+   * it: the ratio is a bound.
    */
-  private static Double lowestRecall(List<ResultRow> rows) {
-    return rows.stream()
-        .map(ResultRow::recallAt10)
-        .filter(java.util.Objects::nonNull)
-        .min(Double::compare)
-        .orElse(null);
+  static Double summaryRecall(List<ResultRow> rows) {
+    List<Double> reached = new ArrayList<>();
+    Double highest = null;
+    for (ResultRow r : rows) {
+      Double x = r.recallAt10();
+      if (x == null) {
+        continue;
+      }
+      highest = highest == null ? x : Math.max(highest, x);
+      if (r.recallTarget() == null || x >= r.recallTarget() - 1e-6) {
+        reached.add(x);
+      }
+    }
+    return reached.isEmpty() ? highest : reached.stream().min(Double::compare).get();
   }
 
   private static double[] values(List<ResultRow> rows, ToDoubleFunction<ResultRow> f) {

@@ -88,13 +88,25 @@ final class Ratios {
     return at.isPresent() ? at : ratio(a, b, type, filtered, clients, target, metric);
   }
 
-  /** The median and interval of the ratios of the rounds both sides measured; empty if none. */
+  /**
+   * The median and interval of the ratios of the rounds both sides measured; empty if none. Where
+   * some of those rounds reached the recall target on both sides and others did not (a feed of one
+   * variant whose index stayed below the target at the grid's largest beam), only the rounds that
+   * reached it count: a ratio at a recall target compares cells at that recall.
+   */
   private static Optional<Intervals.Interval> perRound(
       Map<Integer, ResultRow> ra, Map<Integer, ResultRow> rb, Function<ResultRow, Double> metric) {
+    boolean anyReached =
+        ra.entrySet().stream()
+            .anyMatch(
+                e ->
+                    rb.containsKey(e.getKey())
+                        && reached(e.getValue())
+                        && reached(rb.get(e.getKey())));
     List<Double> ratios = new ArrayList<>();
     for (Map.Entry<Integer, ResultRow> e : ra.entrySet()) {
       ResultRow other = rb.get(e.getKey());
-      if (other != null) {
+      if (other != null && (!anyReached || (reached(e.getValue()) && reached(other)))) {
         Double x = metric.apply(e.getValue());
         Double y = metric.apply(other);
         if (x != null && y != null && x > 0 && y > 0) {
@@ -106,6 +118,16 @@ final class Ratios {
       return Optional.empty();
     }
     return Optional.of(Intervals.median(ratios.stream().mapToDouble(d -> d).toArray()));
+  }
+
+  /**
+   * Whether a round row reached its recall target: true without a target or a measured recall
+   * (lexical cells, fixed candidates, runs before per-round recall was recorded).
+   */
+  static boolean reached(ResultRow r) {
+    return r.recallTarget() == null
+        || r.recallAt10() == null
+        || r.recallAt10() >= r.recallTarget() - 1e-6;
   }
 
   private Optional<ResultRow> summary(

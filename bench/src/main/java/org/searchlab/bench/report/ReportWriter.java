@@ -175,8 +175,9 @@ public final class ReportWriter {
             + " background merges happen, so round r measured feed (r - 1) mod %d, and the"
             + " intervals of ratios against it include the variation between feeds. The"
             + " force-merged variant ran on a copy of each feed merged to one segment, taken in"
-            + " turn the same way. Each feed ran at its own beam, the calibrated one moved up"
-            + " the grid until that feed's measured queries reached the target; where a cell's"
+            + " turn the same way. Each feed ran at its own beam: from the calibrated one, along"
+            + " the grid to the smallest at which that feed's measured queries reach the"
+            + " target; where a cell's"
             + " feeds ran at different beams, its candidates list them per feed (·), and its"
             + " recall@10 is the lowest over the feeds. The calibration curve and the write"
             + " phases use the first feed.",
@@ -300,6 +301,7 @@ public final class ReportWriter {
               : String.format(Locale.ROOT, " at recall@10 ≥ %.2f", target);
       boolean first = ti == 0;
       atTargetTables(md, idx, ratios, target);
+      shortFeeds(md, idx, target);
       quantizationTable(md, idx, ratios, target, setups);
       for (String seg : idx.queryVariants()) {
         if (seg.equals(MUTABLE)) {
@@ -434,6 +436,60 @@ public final class ReportWriter {
     return idx.roundCandidates(r).stream()
         .map(x -> x.substring(x.indexOf('/') + 1))
         .collect(java.util.stream.Collectors.joining(" · "));
+  }
+
+  /**
+   * Names the independent feeds whose index stayed below the recall target at the grid's largest
+   * beam, and says that ratios leave their rounds out (see {@link Ratios}); nothing when every feed
+   * reached it.
+   */
+  static void shortFeeds(StringBuilder md, RowIndex idx, Double target) {
+    if (target == null) {
+      return;
+    }
+    List<String> parts = new ArrayList<>();
+    for (String v : idx.queryVariants()) {
+      for (String t : List.of("vector", "hybrid")) {
+        for (boolean filtered : new boolean[] {false, true}) {
+          Optional<ResultRow> summary =
+              idx.queries(v, RowIndex.mainPhase(v), t, filtered, target)
+                  .filter(r -> r.round() == null && r.clients() != null)
+                  .findFirst();
+          if (summary.isEmpty()) {
+            continue;
+          }
+          List<ResultRow> feeds = idx.feedRows(summary.get());
+          for (int i = 0; i < feeds.size(); i++) {
+            ResultRow r = feeds.get(i);
+            if (!Ratios.reached(r)) {
+              parts.add(
+                  String.format(
+                      Locale.ROOT,
+                      "%s %s%s%s (recall@10 %.3f at candidates %d)",
+                      v,
+                      t,
+                      filtered ? " filtered" : "",
+                      feeds.size() > 1 ? ", feed " + (i + 1) : "",
+                      r.recallAt10(),
+                      r.numCandidates()));
+            }
+          }
+        }
+      }
+    }
+    if (parts.isEmpty()) {
+      return;
+    }
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "**Below the target at the grid's largest beam:** %s. A ratio at recall@10 %.2f"
+                + " compares cells at that recall, so the ratios against such a cell use only"
+                + " the rounds on the variant's other feeds; where no feed reached the"
+                + " target, the at-target ratio is marked as a bound (≥). The cell's own QPS row still"
+                + " includes every round.\n\n",
+            String.join("; ", parts),
+            target));
   }
 
   /** A row's QPS per core with its interval where it has one, "–" without a value. */

@@ -148,23 +148,39 @@ final class RowIndex {
    */
   List<String> roundCandidates(ResultRow summary) {
     List<String> perRound =
-        rows.stream()
-            .filter(
-                r ->
-                    r.round() != null
-                        && r.variant().equals(summary.variant())
-                        && r.phase().equals(summary.phase())
-                        && Objects.equals(r.queryType(), summary.queryType())
-                        && Objects.equals(r.filtered(), summary.filtered())
-                        && Objects.equals(r.clients(), summary.clients())
-                        && Objects.equals(r.recallTarget(), summary.recallTarget())
-                        && r.numCandidates() != null)
-            .sorted(java.util.Comparator.comparing(ResultRow::round))
-            .map(r -> r.targetHits() + "/" + r.numCandidates())
-            .toList();
+        roundRows(summary).stream().map(r -> r.targetHits() + "/" + r.numCandidates()).toList();
     return perRound.isEmpty()
         ? List.of(summary.targetHits() + "/" + summary.numCandidates())
         : period(perRound);
+  }
+
+  /**
+   * One round row per independent feed of a summary row's cell, in the order the rounds took the
+   * feeds (the shortest period of their beams, recalls and segment counts); empty without rounds.
+   */
+  List<ResultRow> feedRows(ResultRow summary) {
+    List<ResultRow> perRound = roundRows(summary);
+    List<String> keys =
+        perRound.stream()
+            .map(r -> r.numCandidates() + "|" + r.recallAt10() + "|" + r.segments())
+            .toList();
+    return perRound.subList(0, period(keys).size());
+  }
+
+  private List<ResultRow> roundRows(ResultRow summary) {
+    return rows.stream()
+        .filter(
+            r ->
+                r.round() != null
+                    && r.variant().equals(summary.variant())
+                    && r.phase().equals(summary.phase())
+                    && Objects.equals(r.queryType(), summary.queryType())
+                    && Objects.equals(r.filtered(), summary.filtered())
+                    && Objects.equals(r.clients(), summary.clients())
+                    && Objects.equals(r.recallTarget(), summary.recallTarget())
+                    && r.numCandidates() != null)
+        .sorted(java.util.Comparator.comparing(ResultRow::round))
+        .toList();
   }
 
   /** The shortest prefix whose repetition makes up {@code perRound}: the per-feed values. */

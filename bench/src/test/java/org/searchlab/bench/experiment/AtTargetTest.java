@@ -76,4 +76,22 @@ class AtTargetTest {
     // a missing CPU figure stays missing (0 is "not measured" to CellStats)
     assertEquals(0, PairedRounds.geo(0.0, 4.0, 0.5), 0);
   }
+
+  @Test
+  void aSummaryIsBelowTheTargetOnlyWhenNoRoundReachedIt() {
+    // Feeds taken in turn: the first stayed at 0.946 at the largest beam, the others reached the
+    // target. The summary keeps the lowest recall of the rounds that reached it.
+    ResultRow shortOne = cell(400, 1000, 1.0, 1).withQuality(0.946, null);
+    ResultRow atTarget = cell(60, 3000, 1.0, 1).withQuality(0.95, null);
+    ResultRow above = cell(40, 3500, 1.0, 1).withQuality(0.965, null);
+    assertEquals(
+        0.95,
+        PairedRounds.summaryRecall(
+            java.util.List.of(shortOne, atTarget, above, shortOne, atTarget, above)),
+        1e-12);
+    // No round reached it: the highest, below the target, so the ratio is a bound.
+    ResultRow shorter = cell(400, 900, 1.0, 1).withQuality(0.940, null);
+    assertEquals(
+        0.946, PairedRounds.summaryRecall(java.util.List.of(shorter, shortOne, shorter)), 1e-12);
+  }
 }

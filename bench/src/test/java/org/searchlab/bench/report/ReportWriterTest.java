@@ -256,6 +256,69 @@ class ReportWriterTest {
   }
 
   @Test
+  void ratiosAtATargetLeaveOutTheRoundsOfAFeedThatStayedBelowIt() {
+    // Three force-merged copies taken in turn: the first stayed at recall 0.946 at the largest
+    // beam; the others reached 0.95. Mutable reached it in every round.
+    int[] beams = {400, 60, 60};
+    double[] recall = {0.946, 0.956, 0.968};
+    double[] qps = {1000, 3000, 2000};
+    List<ResultRow> rows = new ArrayList<>();
+    for (int r = 1; r <= 6; r++) {
+      int feed = (r - 1) % 3;
+      rows.add(
+          query("mutable", "after_flush", "vector", false, 16, 6000, 1.0, 1, null, null)
+              .withCandidates(10, 10, 0.95)
+              .withRound(r)
+              .withQuality(0.96, null));
+      rows.add(
+          query(
+                  "segmented-forcemerged",
+                  "after_merge",
+                  "vector",
+                  false,
+                  16,
+                  qps[feed],
+                  1.0,
+                  1,
+                  1,
+                  null)
+              .withCandidates(100, beams[feed], 0.95)
+              .withRound(r)
+              .withQuality(recall[feed], null));
+    }
+    rows.add(
+        query("segmented-forcemerged", "after_merge", "vector", false, 16, 2000, 1.0, 1, 1, null)
+            .withCandidates(100, 400, 0.95)
+            .withQuality(0.946, null));
+    RowIndex idx = new RowIndex(rows);
+    // Per-round ratios 6, 2, 3, 6, 2, 3: the four rounds at the target give 2, 3, 2, 3.
+    Intervals.Interval r = vectorRatio(rows);
+    assertEquals(2.5, r.median(), 1e-9);
+    assertEquals(4, r.n());
+    StringBuilder md = new StringBuilder();
+    ReportWriter.shortFeeds(md, idx, 0.95);
+    assertTrue(
+        md.toString()
+            .contains("segmented-forcemerged vector, feed 1 (recall@10 0.946 at candidates 400)"),
+        md.toString());
+    assertEquals(
+        List.of("100/400", "100/60", "100/60"), idx.roundCandidates(rows.get(rows.size() - 1)));
+    // No feed reached the target: every round counts, and the at-target table marks the bound.
+    List<ResultRow> allShort =
+        rows.stream()
+            .map(x -> x.variant().equals("mutable") ? x : x.withQuality(0.946, null))
+            .toList();
+    assertEquals(6, vectorRatio(allShort).n());
+  }
+
+  /** Mutable ÷ force-merged QPS per core, unfiltered vector at 16 clients and recall 0.95. */
+  private static Intervals.Interval vectorRatio(List<ResultRow> rows) {
+    return new Ratios(new RowIndex(rows))
+        .ratio("mutable", "segmented-forcemerged", "vector", false, 16, 0.95, ResultRow::qpsPerCore)
+        .orElseThrow();
+  }
+
+  @Test
   void namesTheSegmentCountOfEveryFeedTheRoundsTookInTurn(@TempDir Path dir) throws Exception {
     // Three feeds left 15, 21 and 15 segments; six rounds took them in turn. The counts come back
     // once per feed, in feed order, although the first and third are equal.
