@@ -17,10 +17,10 @@ import org.searchlab.opensearch.OpenSearchConfig;
 
 /**
  * Runs a whole experiment: starts every selected variant's server and feeds it (the force-merged
- * one from a copy of the segmented index), calibrates the vector and hybrid beams to the recall
- * targets on queries disjoint from the measured ones, measures the query cells in paired rounds
- * with tie-aware recall and overlap against exact search, runs the write phases per store, then the
- * segment-count sweep and the HNSW grid when the profile asks for them; writes {@code
+ * one from a copy of each feed of the segmented index), calibrates the vector and hybrid beams to
+ * the recall targets on queries disjoint from the measured ones, measures the query cells in paired
+ * rounds with tie-aware recall and overlap against exact search, runs the write phases per store,
+ * then the segment-count sweep and the HNSW grid when the profile asks for them; writes {@code
  * results.jsonl} and the report. Single-threaded orchestration; not thread-safe.
  */
 public final class ExperimentRunner {

@@ -135,8 +135,9 @@ public record Profile(
   /**
    * The default: 100k documents (tens of segments in the segmented variant), 4 of the benchmark's
    * client counts (1, 4, 16, 64) in 6 paired rounds of 0.2 s warm-up + 0.9 s cells (72 cells a
-   * round, ~8 min), the calibration grid (~3 min with its curve cells), and the sweep over 100 … 1
-   * segments on 30k docs with 1 s cells (~2.5 min); the rest is feeds, merges and server starts.
+   * round, ~11 min with the recall checks at the rounds' beams), the calibration grid (~6.5 min
+   * with its curve cells), and the sweep over 100 … 1 segments on 30k docs with 1 s cells (~6 min);
+   * the rest is feeds, merges and server starts (30.4 and 29.7 min in all on 2 cores, 2026-11-28).
    * The default segmented index is fed three times, each feed on its own server, and the rounds
    * take the three in turn: on one machine the same feed left it with 11 to 21 segments, and one
    * feed made its ratios move by up to 30% between runs while their intervals were a few percent
