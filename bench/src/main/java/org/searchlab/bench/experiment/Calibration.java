@@ -40,7 +40,10 @@ final class Calibration {
   private final Servers servers;
   private final Map<String, Setting> chosen = new LinkedHashMap<>();
 
-  /** Per feed ({@code key#feed}), the settings {@link #bump} moved up from the calibrated one. */
+  /**
+   * Per feed ({@code key#feed}), the settings {@link #bump} and {@link #lower} moved from the
+   * calibrated one.
+   */
   private final Map<String, Setting> moved = new LinkedHashMap<>();
 
   /**
@@ -186,17 +189,10 @@ final class Calibration {
   }
 
   /**
-   * The setting a cell runs at: the calibrated one for vector and hybrid queries when the profile
-   * does not fix the candidates, else the benchmark's.
-   */
-  Setting setting(Variant v, QueryType t, boolean filtered, Double target) {
-    return setting(v, t, filtered, target, 0);
-  }
-
-  /**
    * The setting a cell of {@code v}'s {@code feed}-th independent feed (0-based, see {@link
-   * Profile#feeds()}) runs at: the calibrated one (calibrated on the first feed) until {@link
-   * #bump} moved that feed's own.
+   * Profile#feeds()}) runs at: for vector and hybrid queries when the profile does not fix the
+   * candidates, the calibrated one (calibrated on the first feed) until {@link #bump} or {@link
+   * #lower} moved that feed's own; else the benchmark's.
    */
   Setting setting(Variant v, QueryType t, boolean filtered, Double target, int feed) {
     if (target == null || t == QueryType.LEXICAL) {
@@ -262,14 +258,14 @@ final class Calibration {
     }
     moved.put(key(v, t, filtered, target) + "#" + feed, lo);
     ctx.log.printf(
-        "%s%s %s%s: measured recall@10 reaches %.2f at candidates=%d too; now candidates=%d%n",
+        "%s%s %s%s: measured recall@10 reaches %.2f at candidates=%d too; from candidates=%d%n",
         v.label(),
         feed == 0 ? "" : " feed " + (feed + 1),
         t.label(),
         filtered ? " filtered" : "",
         target,
         lo.candidates(),
-        lo.candidates());
+        now.candidates());
     return true;
   }
 

@@ -143,6 +143,9 @@ final class PairedRounds {
               probe.put(feedLabel(v, i), s.ids(s.requests(quality, t, f, lo)));
               QualityCheck.Result pq = QualityCheck.evaluate(truths, probe, pairs);
               if (pq.recall().getOrDefault(feedLabel(v, i), 0.0) < target) {
+                // These are the answers at the beam below the feed's: keep them for its bracket
+                // rather than ask for them again below.
+                answers.put(feedLabel(v, i) + BELOW, probe.get(feedLabel(v, i)));
                 break;
               }
               calibration.lower(v, t, f, target, i);
@@ -157,7 +160,9 @@ final class PairedRounds {
         for (Variant v : variants) {
           for (int i = 0; i < servers.feeds(v); i++) {
             Setting lo = calibration.below(v, t, f, target, i);
-            if (lo != null && q.recall().getOrDefault(feedLabel(v, i), 0.0) >= target) {
+            if (lo != null
+                && q.recall().getOrDefault(feedLabel(v, i), 0.0) >= target
+                && !answers.containsKey(feedLabel(v, i) + BELOW)) {
               Session s = servers.session(v, i);
               answers.put(feedLabel(v, i) + BELOW, s.ids(s.requests(quality, t, f, lo)));
             }

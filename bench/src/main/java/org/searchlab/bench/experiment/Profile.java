@@ -47,8 +47,9 @@ import org.searchlab.core.VectorQuantization;
  *     costs its feed time, a server and a JIT warm-up. The force-merged variant gets a copy of each
  *     feed, merged to one segment (the graph a force-merge leaves depends on the segments it
  *     merges), which costs the merge and a server more per feed. Each feed of either variant runs
- *     at its own beam, moved up from the calibrated one until its measured queries reach the
- *     target. The write phases and the calibration curve use the first feed.
+ *     at its own beam: from the calibrated one, along the grid to the smallest at which its
+ *     measured queries reach the target. The write phases and the calibration curve use the first
+ *     feed.
  */
 public record Profile(
     String name,
