@@ -30,6 +30,10 @@ public final class Json {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           // As Elasticsearch: {"price":1,"price":2} is an error, not "the last one wins".
           .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          // Vectors arrive as text: 384 numbers per query or document. The JDK's parser took about
+          // 50 us per 384-number body in Jackson's tree (a tenth of a vector query's server CPU);
+          // Jackson's bundled FastDoubleParser, correctly rounded like it, about 30 us.
+          .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
           .build();
 
   private Json() {}
