@@ -364,6 +364,18 @@ public final class LexicalQuery {
     return fields[term];
   }
 
+  float weight(int term) {
+    return weights[term];
+  }
+
+  float[] cache(int term) {
+    return caches[term];
+  }
+
+  org.searchlab.mutable.memory.PagedBytes norms(int term) {
+    return fieldIndexes[fields[term]].norms();
+  }
+
   PostingCursor cursor(int term) {
     return new PostingCursor(lists[term]);
   }

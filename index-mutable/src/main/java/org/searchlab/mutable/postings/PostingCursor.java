@@ -1,5 +1,8 @@
 package org.searchlab.mutable.postings;
 
+import org.searchlab.core.scoring.Bm25;
+import org.searchlab.mutable.memory.PagedBytes;
+
 /**
  * Walks one {@link PostingList} in ascending local id order, as its directory was when the cursor
  * was created (blocks replaced later may be seen old or new; both hold every posting of a visible
@@ -53,6 +56,63 @@ final class PostingCursor {
       return doc = block.docs[++pos];
     }
     return enterBlock(bi + 1, Integer.MIN_VALUE);
+  }
+
+  /**
+   * Scores every posting from the current one up to (not including) id {@code end} into a window
+   * that starts at id {@code start}: adds its BM25 score ({@code weight}, the field's norm-inverse
+   * {@code cache} and {@code norms}) to {@code scores[id - start]} and sets the id's bit in {@code
+   * matches}, skipping ids whose bit is clear in {@code mask} (null: none skipped). Leaves the
+   * cursor on the first posting with id ≥ {@code end}. The same sums as {@link #nextDoc} and {@link
+   * LexicalQuery#score} posting by posting, a block at a time: the block's arrays and the position
+   * stay in registers instead of going through the cursor's fields for every posting, as Lucene's
+   * {@code nextDocsAndScores} hands out a buffer at a time.
+   */
+  void scoreWindow(
+      int start,
+      int end,
+      double[] scores,
+      long[] matches,
+      long[] mask,
+      float weight,
+      float[] cache,
+      PagedBytes norms) {
+    while (block != null) {
+      int[] docs = block.docs;
+      int[] freqs = block.freqs;
+      int size = blockSize;
+      int p = pos;
+      if (mask == null) {
+        for (; p < size; p++) {
+          int d = docs[p];
+          if (d >= end) {
+            break;
+          }
+          int o = d - start;
+          matches[o >>> 6] |= 1L << o;
+          scores[o] += Bm25.score(weight, freqs[p], cache[norms.get(d) & 0xFF]);
+        }
+      } else {
+        for (; p < size; p++) {
+          int d = docs[p];
+          if (d >= end) {
+            break;
+          }
+          int o = d - start;
+          long bit = 1L << o;
+          if ((mask[o >>> 6] & bit) != 0) {
+            matches[o >>> 6] |= bit;
+            scores[o] += Bm25.score(weight, freqs[p], cache[norms.get(d) & 0xFF]);
+          }
+        }
+      }
+      if (p < size) {
+        pos = p;
+        doc = docs[p];
+        return;
+      }
+      enterBlock(bi + 1, Integer.MIN_VALUE);
+    }
   }
 
   /** Moves to the first posting with id ≥ {@code target}. */

@@ -38,6 +38,7 @@ final class WindowedMaxScore {
   private final int[] order;
   private final float[][] prefix;
   private final double[] sums;
+  private final org.searchlab.mutable.memory.PagedBytes[] norms;
 
   WindowedMaxScore(LexicalQuery q, int minDoc, FilterBits mask) {
     this.q = q;
@@ -54,6 +55,10 @@ final class WindowedMaxScore {
     this.order = new int[n];
     this.prefix = new float[n][fieldCount];
     this.sums = new double[fieldCount];
+    this.norms = new org.searchlab.mutable.memory.PagedBytes[n];
+    for (int i = 0; i < n; i++) {
+      norms[i] = q.norms(i);
+    }
   }
 
   /** See {@link LexicalQuery#run}; ids in [minDoc, maxDoc) (the cursors start at minDoc). */
@@ -101,22 +106,16 @@ final class WindowedMaxScore {
         if (c.doc() < next) {
           c.advance(next);
         }
-        double[] buf = windowScores[q.field(i)];
-        if (mask == null) {
-          for (int d = c.doc(); d < end; d = c.nextDoc()) {
-            int o = d - start;
-            windowMatches[o >>> 6] |= 1L << o;
-            buf[o] += q.score(i, c.freq(), d);
-          }
-        } else {
-          for (int d = c.doc(); d < end; d = c.nextDoc()) {
-            int o = d - start;
-            long bit = 1L << o;
-            if ((maskWords[o >>> 6] & bit) != 0) {
-              windowMatches[o >>> 6] |= bit;
-              buf[o] += q.score(i, c.freq(), d);
-            }
-          }
+        if (c.doc() < end) {
+          c.scoreWindow(
+              start,
+              end,
+              windowScores[q.field(i)],
+              windowMatches,
+              mask == null ? null : maskWords,
+              q.weight(i),
+              q.cache(i),
+              norms[i]);
         }
       }
       for (int w = 0; w < windowMatches.length; w++) {

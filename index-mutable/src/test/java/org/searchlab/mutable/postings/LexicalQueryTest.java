@@ -145,6 +145,12 @@ class LexicalQueryTest {
         LexicalQuery.Outcome daat = lq.run(t -> t, accept, k, track, 0, limit, null);
         assertTopK(oracle, daat.top().sorted(), k, what + " (document at a time)");
         assertMatches(oracle, daat, track, what + " (document at a time)");
+        // The filter as bits (at least half the ids, so the windows test each posting against
+        // them, a block at a time, in PostingCursor.scoreWindow).
+        LexicalQuery.Outcome masked =
+            lq.run(bitsOf(filter, limit), accept, k, track, 0, limit, null);
+        assertTopK(oracle, masked.top().sorted(), k, what + " (filter bits)");
+        assertMatches(oracle, masked, track, what + " (filter bits)");
 
         // Two disjoint ranges on two threads, sharing the k-th score, merged.
         LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
@@ -169,6 +175,34 @@ class LexicalQueryTest {
         }
       }
     }
+  }
+
+  /** {@code filter} over ids [0, limit) as the bits a category gives the windowed run. */
+  private static FilterBits bitsOf(IntPredicate filter, int limit) {
+    java.util.BitSet set = new java.util.BitSet(limit);
+    for (int d = 0; d < limit; d++) {
+      if (filter.test(d)) {
+        set.set(d);
+      }
+    }
+    long[] words = set.toLongArray();
+    return new FilterBits() {
+      @Override
+      public int advance(int target) {
+        int d = target < limit ? set.nextSetBit(target) : -1;
+        return d < 0 ? FilterIds.NO_MORE : d;
+      }
+
+      @Override
+      public long word(int index) {
+        return index < words.length ? words[index] : 0L;
+      }
+
+      @Override
+      public int cardinality() {
+        return set.cardinality();
+      }
+    };
   }
 
   private static float tolerance(float score) {
