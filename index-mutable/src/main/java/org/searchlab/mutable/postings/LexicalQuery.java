@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import org.searchlab.core.scoring.Bm25;
+import org.searchlab.mutable.memory.PagedBytes;
 
 /**
  * A lexical query bound to the index at one moment: for every (field, distinct query term) with
@@ -372,7 +373,7 @@ public final class LexicalQuery {
     return caches[term];
   }
 
-  org.searchlab.mutable.memory.PagedBytes norms(int term) {
+  PagedBytes norms(int term) {
     return fieldIndexes[fields[term]].norms();
   }
 

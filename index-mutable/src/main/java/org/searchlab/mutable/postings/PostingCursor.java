@@ -60,23 +60,19 @@ final class PostingCursor {
 
   /**
    * Scores every posting from the current one up to (not including) id {@code end} into a window
-   * that starts at id {@code start}: adds its BM25 score ({@code weight}, the field's norm-inverse
-   * {@code cache} and {@code norms}) to {@code scores[id - start]} and sets the id's bit in {@code
-   * matches}, skipping ids whose bit is clear in {@code mask} (null: none skipped). Leaves the
-   * cursor on the first posting with id ≥ {@code end}. The same sums as {@link #nextDoc} and {@link
-   * LexicalQuery#score} posting by posting, a block at a time: the block's arrays and the position
-   * stay in registers instead of going through the cursor's fields for every posting, as Lucene's
-   * {@code nextDocsAndScores} hands out a buffer at a time.
+   * that starts at id {@code start}: adds its BM25 score as {@code term} of {@code q} to {@code
+   * scores[id - start]} and sets the id's bit in {@code matches}, skipping ids whose bit is clear
+   * in {@code mask} (null: none skipped). Leaves the cursor on the first posting with id ≥ {@code
+   * end}. The same sums as {@link #nextDoc} and {@link LexicalQuery#score} posting by posting, a
+   * block at a time: the block's arrays and the position stay in registers instead of going through
+   * the cursor's fields for every posting, as Lucene's {@code nextDocsAndScores} hands out a buffer
+   * at a time.
    */
   void scoreWindow(
-      int start,
-      int end,
-      double[] scores,
-      long[] matches,
-      long[] mask,
-      float weight,
-      float[] cache,
-      PagedBytes norms) {
+      int start, int end, double[] scores, long[] matches, long[] mask, LexicalQuery q, int term) {
+    float weight = q.weight(term);
+    float[] cache = q.cache(term);
+    PagedBytes norms = q.norms(term);
     while (block != null) {
       int[] docs = block.docs;
       int[] freqs = block.freqs;

@@ -38,7 +38,6 @@ final class WindowedMaxScore {
   private final int[] order;
   private final float[][] prefix;
   private final double[] sums;
-  private final org.searchlab.mutable.memory.PagedBytes[] norms;
 
   WindowedMaxScore(LexicalQuery q, int minDoc, FilterBits mask) {
     this.q = q;
@@ -55,10 +54,6 @@ final class WindowedMaxScore {
     this.order = new int[n];
     this.prefix = new float[n][fieldCount];
     this.sums = new double[fieldCount];
-    this.norms = new org.searchlab.mutable.memory.PagedBytes[n];
-    for (int i = 0; i < n; i++) {
-      norms[i] = q.norms(i);
-    }
   }
 
   /** See {@link LexicalQuery#run}; ids in [minDoc, maxDoc) (the cursors start at minDoc). */
@@ -106,17 +101,14 @@ final class WindowedMaxScore {
         if (c.doc() < next) {
           c.advance(next);
         }
-        if (c.doc() < end) {
-          c.scoreWindow(
-              start,
-              end,
-              windowScores[q.field(i)],
-              windowMatches,
-              mask == null ? null : maskWords,
-              q.weight(i),
-              q.cache(i),
-              norms[i]);
-        }
+        c.scoreWindow(
+            start,
+            end,
+            windowScores[q.field(i)],
+            windowMatches,
+            mask == null ? null : maskWords,
+            q,
+            i);
       }
       for (int w = 0; w < windowMatches.length; w++) {
         long word = windowMatches[w];
