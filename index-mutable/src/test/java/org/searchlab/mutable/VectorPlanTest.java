@@ -58,7 +58,9 @@ class VectorPlanTest {
                 .build();
         SearchResult got = index.search(rare);
         assertEquals(
-            QueryPlan.EXACT, got.plan().vector(), "1% is below the 2% default, seed " + seed);
+            QueryPlan.EXACT,
+            got.plan().vector(),
+            "20 accepted ids at beam 10 are scanned, seed " + seed);
         assertEquals(oracle.search(rare).ids(), got.ids(), "the exact plan is exact, seed " + seed);
         SearchRequest common = rare.toBuilder().filter(Filter.category("common")).build();
         SearchResult graph = index.search(common);

@@ -117,7 +117,6 @@ final class HnswSearcher implements GraphSearcher {
     scored = 0;
     lastQuery = query;
     bind(query);
-    String plan = choosePlan(accept, acceptedCount, thresholds);
     // A quantized search gathers the rescoring window (k × oversample unless the request names
     // one), as Elasticsearch widens num_candidates to at least k × oversample.
     int window =
@@ -129,6 +128,7 @@ final class HnswSearcher implements GraphSearcher {
                         rescoreWindow > 0 ? rescoreWindow : (long) k * config.oversample(), MAX_EF))
             : k;
     int beam = Math.max(k, Math.max(ef, window));
+    String plan = choosePlan(accept, acceptedCount, thresholds, beam);
     if (graph.size() > 0 && beam >= graph.size()) {
       // A beam as large as the graph would score every node anyway: scan them, exactly and by the
       // floats (Lucene's HNSW reader does the same when k reaches the segment's vector count).
@@ -160,12 +160,18 @@ final class HnswSearcher implements GraphSearcher {
     return collect(k, window, plan);
   }
 
-  private String choosePlan(AcceptBits accept, int acceptedCount, FilterThresholds thresholds) {
+  private String choosePlan(
+      AcceptBits accept, int acceptedCount, FilterThresholds thresholds, int beam) {
     if (accept == AcceptBits.ALL) {
       return QueryPlan.HNSW;
     }
     double ratio = acceptedCount / (double) Math.max(1, graph.size());
     if (ratio < thresholds.approximateOr(config.approximateThreshold())) {
+      return QueryPlan.EXACT;
+    }
+    if (!int8
+        && Double.isNaN(thresholds.approximate())
+        && acceptedCount < (long) config.exactScanPerBeam() * beam) {
       return QueryPlan.EXACT;
     }
     if (ratio < thresholds.filterFirstOr(config.filterFirstThreshold())) {

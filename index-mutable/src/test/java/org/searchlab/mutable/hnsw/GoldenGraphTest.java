@@ -90,6 +90,7 @@ class GoldenGraphTest {
             .buildThreads(threads)
             .approximateThreshold(0.02)
             .filterFirstThreshold(0.2)
+            .exactScanPerBeam(0)
             .build();
     MutableHnswGraph g = MutableHnswGraph.create(VectorStore.create(DIM), config);
     SplittableRandom r = new SplittableRandom(20261123L);

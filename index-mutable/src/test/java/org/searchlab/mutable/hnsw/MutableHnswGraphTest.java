@@ -310,8 +310,23 @@ class MutableHnswGraphTest {
     MutableHnswGraph g = build(HnswConfig.DEFAULT, data);
     AcceptBits even = node -> node % 2 == 0;
     float[] q = data[10];
+    // With the index's thresholds, a filter accepting fewer than exactScanPerBeam times the beam
+    // is scanned; 500 accepted nodes go to the graph at a beam of 5 (250) and up to 9 (450), and
+    // are scanned from a beam of 11 (550) on. At exactly 50 × beam the graph is searched.
+    int per = HnswConfig.DEFAULT.exactScanPerBeam();
     assertEquals(
-        QueryPlan.HNSW, g.search(q, 5, 20, even, 500, FilterThresholds.INDEX_DEFAULT).plan());
+        QueryPlan.HNSW, g.search(q, 5, 5, even, 500, FilterThresholds.INDEX_DEFAULT).plan());
+    assertEquals(
+        QueryPlan.HNSW, g.search(q, 5, 10, even, 10 * per, FilterThresholds.INDEX_DEFAULT).plan());
+    assertEquals(
+        QueryPlan.EXACT,
+        g.search(q, 5, 10, even, 10 * per - 1, FilterThresholds.INDEX_DEFAULT).plan());
+    assertEquals(
+        QueryPlan.EXACT, g.search(q, 5, 20, even, 500, FilterThresholds.INDEX_DEFAULT).plan());
+    // A request that sets its own approximate threshold chooses by hit ratio alone.
+    assertEquals(
+        QueryPlan.HNSW,
+        g.search(q, 5, 20, even, 500, new FilterThresholds(0.1, Double.NaN)).plan());
     assertEquals(
         QueryPlan.EXACT, g.search(q, 5, 20, even, 500, new FilterThresholds(0.6, 0.7)).plan());
     GraphHits ff = g.search(q, 5, 20, even, 500, new FilterThresholds(0.1, 0.7));

@@ -71,6 +71,15 @@ final class MutableOptions {
               + " Default: ${DEFAULT-VALUE}.")
   double filterFirstThreshold = D.hnsw().filterFirstThreshold();
 
+  @Option(
+      names = "--exact-scan-per-beam",
+      description =
+          "Mutable: a filtered vector search over floats is also exact when its filter accepts"
+              + " fewer than this many documents per unit of its beam (unless the request sets its"
+              + " own approximate threshold), 0-100000, 0 for the hit ratio alone."
+              + " Default: ${DEFAULT-VALUE}.")
+  int exactScanPerBeam = D.hnsw().exactScanPerBeam();
+
   /** The config these flags describe, with the shared HNSW and WAL settings. */
   MutableConfig config(CommonStoreOptions common) {
     HnswConfig hnsw =
@@ -81,6 +90,7 @@ final class MutableOptions {
             .buildThreads(hnswBuildThreads)
             .approximateThreshold(approximateThreshold)
             .filterFirstThreshold(filterFirstThreshold)
+            .exactScanPerBeam(exactScanPerBeam)
             .quantization(common.quantization())
             .oversample(common.oversample)
             .build();

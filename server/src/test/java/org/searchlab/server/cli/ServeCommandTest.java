@@ -73,6 +73,7 @@ class ServeCommandTest {
     HNSW.put("buildThreads", "--build-threads");
     HNSW.put("approximateThreshold", "--approximate-threshold");
     HNSW.put("filterFirstThreshold", "--filter-first-threshold");
+    HNSW.put("exactScanPerBeam", "--exact-scan-per-beam");
     HNSW.put("quantization", "--quantization");
     HNSW.put("oversample", "--oversample");
   }
