@@ -57,10 +57,6 @@ public record HnswConfig(
     int oversample) {
 
   /**
-   * M 16, efConstruction 200, seed 42, one build thread, thresholds 0.005 and 0.005, exact scans
-   * below 50 accepted nodes per unit of beam, float vectors (oversample 3 if quantized).
-   */
-  /**
    * The default {@code exactScanPerBeam}: over float vectors a filtered search whose filter accepts
    * fewer nodes than this times its beam scans them exactly. Measured on the Debian corpus (100,000
    * documents, 384-d, M 16, one thread, 1,000 filtered queries, CPU per query by category size):
@@ -73,6 +69,10 @@ public record HnswConfig(
    */
   public static final int EXACT_SCAN_PER_BEAM = 50;
 
+  /**
+   * M 16, efConstruction 200, seed 42, one build thread, thresholds 0.005 and 0.005, exact scans
+   * below 50 accepted nodes per unit of beam, float vectors (oversample 3 if quantized).
+   */
   public static final HnswConfig DEFAULT =
       new HnswConfig(
           16,

@@ -261,7 +261,6 @@ final class HnswSearcher implements GraphSearcher {
     for (int i = 0; i < count; i++) {
       results.insertWithOverflow(batchNodes[i], batchScores[i], k);
     }
-    java.util.Arrays.fill(batchVectors, 0, count, null);
   }
 
   /**
