@@ -111,6 +111,57 @@ final class PostingCursor {
     }
   }
 
+  /**
+   * Like {@link #scoreWindow} but without scoring: records each posting's frequency in {@code
+   * freqsOut[id - start]} and sets the id's bit in both {@code termBits} and {@code matches}. For
+   * the counting phase, where every match must be counted but only an id whose bound can beat the
+   * k-th score needs its BM25 (see {@link WindowedMaxScore}). The block walk is {@link
+   * #scoreWindow}'s, written out again rather than shared: a choice between scoring and recording
+   * would sit in the hottest loop of a lexical query.
+   */
+  void markWindow(
+      int start, int end, int[] freqsOut, long[] termBits, long[] matches, long[] mask) {
+    while (block != null) {
+      int[] docs = block.docs;
+      int[] freqs = block.freqs;
+      int size = blockSize;
+      int p = pos;
+      if (mask == null) {
+        for (; p < size; p++) {
+          int d = docs[p];
+          if (d >= end) {
+            break;
+          }
+          int o = d - start;
+          long bit = 1L << o;
+          matches[o >>> 6] |= bit;
+          termBits[o >>> 6] |= bit;
+          freqsOut[o] = freqs[p];
+        }
+      } else {
+        for (; p < size; p++) {
+          int d = docs[p];
+          if (d >= end) {
+            break;
+          }
+          int o = d - start;
+          long bit = 1L << o;
+          if ((mask[o >>> 6] & bit) != 0) {
+            matches[o >>> 6] |= bit;
+            termBits[o >>> 6] |= bit;
+            freqsOut[o] = freqs[p];
+          }
+        }
+      }
+      if (p < size) {
+        pos = p;
+        doc = docs[p];
+        return;
+      }
+      enterBlock(bi + 1, Integer.MIN_VALUE);
+    }
+  }
+
   /** Moves to the first posting with id ≥ {@code target}. */
   int advance(int target) {
     if (doc >= target) {

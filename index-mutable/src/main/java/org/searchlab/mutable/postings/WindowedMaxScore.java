@@ -16,6 +16,15 @@ import org.searchlab.mutable.postings.LexicalQuery.SharedThreshold;
  * non-essential. A filter given as bits is tested per posting before anything is scored: cheaper
  * than leap-frogging once the filter holds more than a few percent of the ids.
  *
+ * <p>While matches are still counted (below {@code trackTotal}), every match is counted but not
+ * every match is scored: once k ids are kept, a window's terms whose bounds cannot lift an id past
+ * the k-th score (or past the caller's floor) only record their frequencies and match bits, and an
+ * id whose essential scores plus those bounds stay below the bar is counted unscored. With a
+ * category of a few percent the counting phase runs to the end of the ids, so this is most of a
+ * filtered query: on the Debian corpus it made filtered lexical queries about 4% cheaper (CPU per
+ * query, interleaved passes in one JVM), on the synthetic corpus about 13%, with the same hits and
+ * counts.
+ *
  * <p>Same results as {@link LexicalQuery#run} document at a time: the same top k (scores may differ
  * in the last bits by summation order, as they do between any two engines), matches counted exactly
  * until {@code trackTotal}, then pruning.
@@ -38,6 +47,9 @@ final class WindowedMaxScore {
   private final int[] order;
   private final float[][] prefix;
   private final double[] sums;
+  // Counting phase: the frequencies and match bits of the terms read without scoring, by rank.
+  private final int[][] rankFreqs;
+  private final long[][] rankBits;
 
   WindowedMaxScore(LexicalQuery q, int minDoc, FilterBits mask) {
     this.q = q;
@@ -54,6 +66,8 @@ final class WindowedMaxScore {
     this.order = new int[n];
     this.prefix = new float[n][fieldCount];
     this.sums = new double[fieldCount];
+    this.rankFreqs = new int[n][];
+    this.rankBits = new long[n][];
   }
 
   /** See {@link LexicalQuery#run}; ids in [minDoc, maxDoc) (the cursors start at minDoc). */
@@ -88,11 +102,32 @@ final class WindowedMaxScore {
       // below next match only terms that cannot make them competitive, and no cursor goes there.
       int start = next & ~63;
       int end = (int) Math.min(maxDoc, (long) start + WINDOW);
-      int essential = pruning ? partitionWindow(next, end, theta) : identity();
+      // While counting, every match is counted, but only an id whose bound can beat the k-th
+      // score so far (or the caller's floor) is scored: the terms that cannot lift an id there
+      // only record their frequencies, and are scored for the ids that pass the bound.
+      float bar = pruning ? theta : countingBar(top, shared);
+      int essential = bar > 0 ? partitionWindow(next, end, bar) : identity();
+      boolean marked = !pruning && essential > 0;
       if (mask != null) {
         int first = start >>> 6;
         for (int w = 0; w < maskWords.length; w++) {
           maskWords[w] = mask.word(first + w);
+        }
+      }
+      if (marked) {
+        for (int r = 0; r < essential; r++) {
+          int i = order[r];
+          if (rankFreqs[r] == null) {
+            rankFreqs[r] = new int[WINDOW];
+            rankBits[r] = new long[WINDOW >>> 6];
+          }
+          cur[i].markWindow(
+              start,
+              end,
+              rankFreqs[r],
+              rankBits[r],
+              windowMatches,
+              mask == null ? null : maskWords);
         }
       }
       for (int r = essential; r < n; r++) {
@@ -124,7 +159,19 @@ final class WindowedMaxScore {
             sums[f] = windowScores[f][o];
             windowScores[f][o] = 0;
           }
-          if (!nonEssentialScores(d, essential, theta)) {
+          if (marked) {
+            if (!markedScores(d, o, essential, pruning ? theta : bar)) {
+              if (!pruning && accept.test(d)) {
+                // Counted, not scored: its bound is below the k-th score so far.
+                matches++;
+                if (matches >= trackTotal) {
+                  pruning = true;
+                  theta = Math.max(theta, Math.max(bar, shared.get()));
+                }
+              }
+              continue;
+            }
+          } else if (!nonEssentialScores(d, essential, theta)) {
             continue;
           }
           float s = LexicalQuery.max(sums);
@@ -142,12 +189,63 @@ final class WindowedMaxScore {
             float t = top.threshold();
             shared.raise(t);
             theta = Math.max(theta, Math.max(t, shared.get()));
+          } else if (!pruning && top.full()) {
+            // The k-th score of this range bounds the query's k-th from below, for the other
+            // ranges' counting as well as for pruning.
+            shared.raise(top.threshold());
+            bar = countingBar(top, shared);
           }
+        }
+      }
+      if (marked) {
+        for (int r = 0; r < essential; r++) {
+          java.util.Arrays.fill(rankBits[r], 0);
         }
       }
       from = end;
     }
     return new Outcome(top, matches, exact && !pruning, scored);
+  }
+
+  /**
+   * The score an id must be able to beat to be worth scoring while matches are still counted: the
+   * k-th score so far once k ids are kept, and the caller's floor (a hybrid query's k-th fused
+   * vector hit, or another thread's k-th score). 0 (score everything) before either is known.
+   */
+  private static float countingBar(TopHits top, SharedThreshold shared) {
+    float floor = shared.get();
+    return top.full() ? Math.max(floor, top.threshold()) : floor;
+  }
+
+  /**
+   * In a window whose non-essential terms were only marked ({@link PostingCursor#markWindow}): adds
+   * their scores of {@code d} (at window offset {@code o}) to {@link #sums}, the largest bound
+   * first, while the id can still beat {@code bar}; false as soon as it cannot.
+   */
+  private boolean markedScores(int d, int o, int essential, float bar) {
+    long bit = 1L << o;
+    for (int r = essential - 1; r >= 0; r--) {
+      if (cannotBeat(r, bar)) {
+        return false;
+      }
+      if ((rankBits[r][o >>> 6] & bit) != 0) {
+        int i = order[r];
+        sums[q.field(i)] += q.score(i, rankFreqs[r][o], d);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the id in {@link #sums} stays below {@code bar} even if every term of rank ≤ {@code r}
+   * reached its window bound.
+   */
+  private boolean cannotBeat(int r, float bar) {
+    double bound = 0;
+    for (int f = 0; f < fieldCount; f++) {
+      bound = Math.max(bound, sums[f] + prefix[r][f]);
+    }
+    return bound * LexicalQuery.SLACK < bar;
   }
 
   /** All terms essential, in the query's order (the counting phase). Returns 0. */
@@ -194,11 +292,7 @@ final class WindowedMaxScore {
    */
   private boolean nonEssentialScores(int d, int essential, float theta) {
     for (int r = essential - 1; r >= 0; r--) {
-      double bound = 0;
-      for (int f = 0; f < fieldCount; f++) {
-        bound = Math.max(bound, sums[f] + prefix[r][f]);
-      }
-      if (bound * LexicalQuery.SLACK < theta) {
+      if (cannotBeat(r, theta)) {
         return false;
       }
       int i = order[r];

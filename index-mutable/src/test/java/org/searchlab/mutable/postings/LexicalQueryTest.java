@@ -177,6 +177,82 @@ class LexicalQueryTest {
     }
   }
 
+  /**
+   * While matches are still counted (below {@code trackTotal}), every match is counted but only a
+   * document whose bound can beat the k-th score so far is scored: here a term in every document
+   * cannot lift a document into the top 10 of documents that also hold a rare term, so after the
+   * first window (where the k-th score is not known yet when its terms are read) the common-only
+   * ones are counted and never scored. Fails if the counting phase scores every match, and checks
+   * the count and the top 10 stay exact, without a filter and with one given as bits, over one
+   * range and over two sharing the k-th score.
+   */
+  @Test
+  void countingPhaseCountsEveryMatchButScoresOnlyThoseThatCanEnter() {
+    long seed = TestSeeds.seed("LexicalQueryTest.counting");
+    SplittableRandom r = new SplittableRandom(seed);
+    int docs = 5 * WindowedMaxScore.WINDOW + r.nextInt(WindowedMaxScore.WINDOW);
+    List<FieldIndex> fields = List.of(new FieldIndex("title"), new FieldIndex("description"));
+    BitSet rare = new BitSet(docs);
+    BitSet half = new BitSet(docs);
+    for (int d = 0; d < docs; d++) {
+      List<String> title = new ArrayList<>(List.of("common"));
+      if (r.nextInt(100) == 0) {
+        title.add("rare");
+        rare.set(d);
+      }
+      fields.get(0).add(d, title);
+      fields.get(1).add(d, List.of("filler" + r.nextInt(50), "common"));
+      if (r.nextBoolean()) {
+        half.set(d);
+      }
+    }
+    LexicalQuery q = LexicalQuery.prepare(fields, List.of("common", "rare"));
+    LexicalQuery.Outcome reference = q.run(FilterIds.ALL, d -> true, docs, docs, 0, docs, null);
+    for (boolean filtered : new boolean[] {false, true}) {
+      IntPredicate accept = filtered ? half::get : d -> true;
+      int wantMatches = filtered ? half.cardinality() : docs;
+      TopHits want = new TopHits(10);
+      TopHits.Sorted all = reference.top().sorted();
+      for (int i = 0; i < all.size(); i++) {
+        if (accept.test(all.docs()[i])) {
+          want.insert(all.docs()[i], all.scores()[i]);
+        }
+      }
+      int rareCount = 0;
+      for (int d = rare.nextSetBit(0); d >= 0; d = rare.nextSetBit(d + 1)) {
+        rareCount += accept.test(d) ? 1 : 0;
+      }
+      FilterIds filter = filtered ? bitsOf(half::get, docs) : FilterIds.ALL;
+      for (int parts : new int[] {1, 2}) {
+        String what = "seed " + seed + " filtered " + filtered + " parts " + parts;
+        LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
+        TopHits got = new TopHits(10);
+        long matches = 0;
+        long scored = 0;
+        long firstWindows = 0; // scored before the k-th score is known: each range's first window
+        boolean exact = true;
+        for (int p = 0; p < parts; p++) {
+          int from = docs * p / parts;
+          int to = docs * (p + 1) / parts;
+          for (int d = from; d < Math.min(to, (from & ~63) + WindowedMaxScore.WINDOW); d++) {
+            firstWindows += accept.test(d) ? 1 : 0;
+          }
+          LexicalQuery.Outcome o = q.run(filter, accept, 10, Integer.MAX_VALUE, from, to, shared);
+          got.merge(o.top());
+          matches += o.matches();
+          scored += o.scored();
+          exact &= o.exact();
+        }
+        assertTrue(exact, what + ": counting to the end is exact");
+        assertEquals(wantMatches, matches, what + ": every match counted");
+        assertArrayEquals(want.sorted().scores(), got.sorted().scores(), 1e-6f, what);
+        assertTrue(
+            scored <= firstWindows + rareCount,
+            what + ": scored " + scored + " of " + matches + " matches, " + rareCount + " rare");
+      }
+    }
+  }
+
   /** {@code filter} over ids [0, limit) as the bits a category gives the windowed run. */
   private static FilterBits bitsOf(IntPredicate filter, int limit) {
     java.util.BitSet set = new java.util.BitSet(limit);
