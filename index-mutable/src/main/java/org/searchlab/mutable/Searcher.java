@@ -216,8 +216,9 @@ final class Searcher {
   }
 
   /**
-   * The lexical top k of {@code q}; once pruning may start (past the total-hits threshold),
-   * documents whose score cannot reach {@code floor} are skipped unscored.
+   * The lexical top k of {@code q}; documents whose score cannot reach {@code floor} are left
+   * unscored: counted but not scored while matches are counted (in the windowed loop), skipped once
+   * pruning may start (past the total-hits threshold).
    */
   private Lexical lexical(SearchRequest r, View view, int k, LexicalQuery q, float floor) {
     if (view.empty || q.isEmpty()) {
@@ -308,8 +309,8 @@ final class Searcher {
    * Hybrid: the vector part first, then the lexical part sharing its work. The lexical scores of
    * the vector hits are needed for the union anyway; with sum fusion they also give the k-th best
    * fused score among the vector hits, below which no document outside them can enter the top k
-   * (its score is its lexical score alone), so the lexical run starts pruning from that floor
-   * instead of from nothing.
+   * (its score is its lexical score alone), so the lexical run scores nothing below that floor,
+   * while it counts matches as well as once it prunes.
    */
   private SearchResult hybrid(SearchRequest r, View view, long start) {
     VectorPart.Result v = vector(r, view);
