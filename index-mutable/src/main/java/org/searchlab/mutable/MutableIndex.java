@@ -375,7 +375,10 @@ public final class MutableIndex implements SearchIndex {
     memory.put("postings", parts.postingBytes());
     memory.put("attributes", parts.attributes.ramBytesUsed() + parts.ids.ramBytesUsed());
     memory.put("vectors", parts.vectors.vectorBytes());
-    if (config.hnsw().quantization() != VectorQuantization.NONE) {
+    if (config.hnsw().quantization() == VectorQuantization.NONE) {
+      // The codes the exact plan scans (and rescores by the floats); the graph walks the floats.
+      memory.put("vectors_scan_codes", parts.vectors.quantizedBytes());
+    } else {
       memory.put("vectors_int8", parts.vectors.quantizedBytes());
       // Not heap: the page cache of the floats' scratch file (what Lucene's .vec file is).
       memory.put("vectors_mapped", parts.vectors.mappedVectorBytes());
@@ -450,9 +453,8 @@ public final class MutableIndex implements SearchIndex {
     } else {
       m.put("float", Math.round(heapFloats / (double) count));
     }
-    if (config.hnsw().quantization() != VectorQuantization.NONE) {
-      m.put("int8", Math.round(parts.vectors.quantizedBytes() / (double) count));
-    }
+    long codes = Math.round(parts.vectors.quantizedBytes() / (double) count);
+    m.put(config.hnsw().quantization() == VectorQuantization.NONE ? "scan_codes" : "int8", codes);
     m.put("graph", Math.round(parts.vectors.graphBytes() / (double) count));
     return m;
   }

@@ -7,7 +7,8 @@ import java.util.Map;
  *
  * @param quantization {@code none} (floats) or {@code int8}
  * @param bytesPerVector the store's {@code vector_bytes_per_vector} after its feed: {@code float},
- *     {@code int8}, {@code graph} and, for the mutable store with int8, {@code float_heap}
+ *     {@code int8}, {@code graph} and, for the mutable store, {@code float_heap} with int8 and
+ *     {@code scan_codes} (the codes its exact scans read) without
  */
 public record VectorSetup(String quantization, Map<String, Long> bytesPerVector) {
   public VectorSetup {

@@ -18,20 +18,29 @@ import org.apache.lucene.util.VectorUtil;
  * re-quantizing everything is a rebuild. A per-vector scale needs no sample and no recalibration;
  * the code of a vector depends on that vector alone, so the write-ahead log's replay and a snapshot
  * load (which store the floats and recompute the codes) give back the same bytes whatever the order
- * or batching of the writes. The price is four bytes per vector. Symmetric codes (no offset) need
- * no correction terms for the dot product, which is the only similarity of the schema.
+ * or batching of the writes. The price is eight bytes per vector (the scale and the norm).
+ * Symmetric codes (no offset) need no correction terms for the dot product, which is the only
+ * similarity of the schema.
  *
- * <p>Layout: a stored code is {@code dimension + 4} bytes, the components then the scale as a
- * little-endian float, so one immutable array holds both and a reader never pairs a code with
- * another vector's scale. A query code has the same length with the last four bytes zero, so that
+ * <p>Layout: a stored code is {@code dimension + 8} bytes: the components, the scale, and the
+ * Euclidean norm of the vector the code stands for ({@code ‖s·q‖}, rounded up), both as
+ * little-endian floats, so one immutable array holds all three and a reader never pairs a code with
+ * another vector's scale. A query code has the same length with the last eight bytes zero, so that
  * the integer dot product over the whole arrays equals the one over the components; {@link
  * #dot(byte[], float, byte[])} relies on that and asserts it.
+ *
+ * <p>The norm is there for {@link #errorBound}: with it a dot product over the codes brackets the
+ * float one, so an exact scan can read the codes and rescore by the floats only the vectors whose
+ * bracket reaches the k-th best lower end ({@code HnswSearcher}'s exact plan).
  *
  * <p>Thread-safety: stateless; the arrays it returns are new.
  */
 final class Int8Codes {
   /** The largest code magnitude: 127, so codes are symmetric and −128 never occurs. */
   static final int MAX_CODE = 127;
+
+  /** Bytes after the components: the scale, then the norm. */
+  static final int TAIL = 2 * Float.BYTES;
 
   private static final VarHandle FLOAT_LE =
       MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
@@ -40,21 +49,69 @@ final class Int8Codes {
 
   /** The stored code of {@code v}: components, then the scale. */
   static byte[] encode(float[] v) {
-    byte[] code = new byte[v.length + Float.BYTES];
+    byte[] code = new byte[v.length + TAIL];
     float scale = quantize(v, code);
     FLOAT_LE.set(code, v.length, scale);
+    double squares = 0;
+    for (int i = 0; i < v.length; i++) {
+      double c = (double) scale * code[i];
+      squares += c * c;
+    }
+    FLOAT_LE.set(code, v.length + Float.BYTES, roundUp(Math.sqrt(squares)));
     return code;
   }
 
   /**
-   * The query code of {@code v} into {@code code} (length {@code v.length + 4}, tail zeroed);
+   * The query code of {@code v} into {@code code} (length {@code v.length + TAIL}, tail zeroed);
    * returns the query's scale.
    */
   static float encodeQuery(float[] v, byte[] code) {
-    assert code.length == v.length + Float.BYTES : code.length + " for dimension " + v.length;
+    assert code.length == v.length + TAIL : code.length + " for dimension " + v.length;
     float scale = quantize(v, code);
     FLOAT_LE.set(code, v.length, 0f);
+    FLOAT_LE.set(code, v.length + Float.BYTES, 0f);
     return scale;
+  }
+
+  /**
+   * How far {@code v · x} can be from {@link #dot dot(query, queryScale, code)} for any vector
+   * {@code x} whose stored code is {@code code}, where {@code query} and {@code queryScale} encode
+   * {@code v}: {@code s_x·l1/2 + residual·norm_x}, given {@code l1 = ‖v‖₁} and {@code residual = ‖v
+   * − queryScale·p‖₂} ({@link #residual}).
+   *
+   * <p>Why: write {@code v = s_v·p + f} and {@code x = s_x·c + e} with {@code |e_i| ≤ s_x/2}. Then
+   * {@code v·x − s_v·s_x·(p·c) = v·e + f·(s_x·c)}; the first term is at most {@code ‖v‖₁·s_x/2},
+   * the second at most {@code ‖f‖₂·‖s_x·c‖₂} (Cauchy–Schwarz), and {@code ‖s_x·c‖₂} is the stored
+   * norm. A relative and an absolute margin cover the float rounding of the scales, of {@code v /
+   * s} and of the sums on either side (about 1e-6 for unit vectors of a few hundred components).
+   */
+  static float errorBound(byte[] code, float l1, float residual) {
+    float s = scale(code);
+    return (s * 0.5f * l1 + residual * norm(code)) * 1.001f + 1e-5f;
+  }
+
+  /** {@code ‖v − scale·p‖₂} for the query code {@code p} of {@code v}, rounded up. */
+  static float residual(float[] v, byte[] p, float scale) {
+    double squares = 0;
+    for (int i = 0; i < v.length; i++) {
+      double f = v[i] - (double) scale * p[i];
+      squares += f * f;
+    }
+    return roundUp(Math.sqrt(squares));
+  }
+
+  /** {@code ‖v‖₁}, rounded up. */
+  static float l1(float[] v) {
+    double sum = 0;
+    for (float x : v) {
+      sum += Math.abs(x);
+    }
+    return roundUp(sum);
+  }
+
+  private static float roundUp(double x) {
+    float f = (float) x;
+    return f < x ? Math.nextUp(f) : f;
   }
 
   /** Writes the components' codes; returns the scale ({@code 0} for the zero vector). */
@@ -77,13 +134,18 @@ final class Int8Codes {
 
   /** The scale stored at the end of a stored code. */
   static float scale(byte[] code) {
+    return (float) FLOAT_LE.get(code, code.length - TAIL);
+  }
+
+  /** The norm stored at the end of a stored code: {@code ‖s·q‖₂}, rounded up. */
+  static float norm(byte[] code) {
     return (float) FLOAT_LE.get(code, code.length - Float.BYTES);
   }
 
   /** The components a code stands for: {@code scale · q[i]}. */
   static float[] decode(byte[] code) {
     float s = scale(code);
-    float[] v = new float[code.length - Float.BYTES];
+    float[] v = new float[code.length - TAIL];
     for (int i = 0; i < v.length; i++) {
       v[i] = s * code[i];
     }
@@ -92,12 +154,12 @@ final class Int8Codes {
 
   /** The approximate dot product of a query code (scale {@code queryScale}) and a stored code. */
   static float dot(byte[] query, float queryScale, byte[] stored) {
-    assert tailIsZero(query) : "a query code must end in four zero bytes";
+    assert tailIsZero(query) : "a query code must end in eight zero bytes";
     return VectorUtil.dotProduct(query, stored) * queryScale * scale(stored);
   }
 
   private static boolean tailIsZero(byte[] query) {
-    for (int i = query.length - Float.BYTES; i < query.length; i++) {
+    for (int i = query.length - TAIL; i < query.length; i++) {
       if (query[i] != 0) {
         return false;
       }

@@ -49,13 +49,15 @@ public interface VectorStore extends Closeable {
     }
   }
 
-  /** Whether {@link #code} returns codes ({@link VectorQuantization#INT8}) or nothing. */
+  /**
+   * What the graph search reads: the int8 codes ({@link VectorQuantization#INT8}) or the floats.
+   * The codes are kept either way ({@link #code}); without quantization only exact scans read them.
+   */
   VectorQuantization quantization();
 
   /**
-   * The int8 code of {@code id} ({@link Int8Codes}' stored layout: components, then the scale), or
-   * {@code null} when absent or the store keeps no codes. Shared, do not modify. Lock-free, any
-   * thread.
+   * The int8 code of {@code id} ({@link Int8Codes}' stored layout: components, the scale, the
+   * norm), or {@code null} when absent. Shared, do not modify. Lock-free, any thread.
    */
   byte[] code(int id);
 
@@ -89,7 +91,7 @@ public interface VectorStore extends Closeable {
   /** Approximate heap bytes used by the vectors, their codes and the id tables. */
   long ramBytesUsed();
 
-  /** Approximate heap bytes of the codes alone (0 without quantization). */
+  /** Approximate heap bytes of the int8 codes alone (kept with and without quantization). */
   long quantizedBytes();
 
   /** Bytes of the scratch file mapping the float vectors, or 0 when they are on the heap. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.FilterThresholds;
@@ -35,12 +36,7 @@ class ExactPlanTest {
     for (int i = 4; i < data.length; i += 5) {
       data[i] = data[i - 1].clone();
     }
-    MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT);
-    int[] ids = new int[data.length];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = i;
-    }
-    graph.insertAll(ids, data);
+    MutableHnswGraph graph = graphOf(data);
     AcceptBits notSevenths = node -> node % 7 != 3;
     int accepted = 0;
     for (int i = 0; i < data.length; i++) {
@@ -78,6 +74,86 @@ class ExactPlanTest {
       }
       assertEquals(k, Arrays.stream(got.nodes()).distinct().count(), where);
     }
+  }
+
+  /**
+   * The scan brackets each score by the int8 code and rescores by the floats only the nodes that
+   * can still make the top k: far fewer than it scans, yet the hits are the exact top k, with ties
+   * at the k-th place (exact copies, and vectors one float step apart) kept as the float scan keeps
+   * them.
+   */
+  @Test
+  void theScanRescoresOnlyTheNodesWhoseBracketReachesTheKthLowerEnd() {
+    long seed = TestSeeds.seed("ExactPlanTest.codes");
+    SplittableRandom r = new SplittableRandom(seed);
+    float[][] data = TestVectors.clustered(r, 4000, DIM, 16, 1.0);
+    for (int i = 3; i < data.length; i += 4) {
+      data[i] = data[i - 1].clone();
+      if (i % 8 == 7) {
+        data[i][r.nextInt(DIM)] = Math.nextUp(data[i][0]); // a near copy
+      }
+    }
+    MutableHnswGraph graph = graphOf(data);
+    HnswSearcher searcher =
+        new HnswSearcher(graph.adjacency(), graph.vectors(), HnswConfig.DEFAULT);
+    FilterThresholds exactOnly = new FilterThresholds(1, 1);
+    long scanned = 0;
+    long rescored = 0;
+    for (int q = 0; q < 40; q++) {
+      float[] query = TestVectors.near(r, data[r.nextInt(data.length)], 0.1);
+      int k = q % 2 == 0 ? 10 : 100;
+      // Nearly every node, or two in three.
+      AcceptBits accept = q % 3 == 0 ? node -> node % 50 != 0 : node -> node % 3 != 1;
+      int accepted = (int) IntStream.range(0, data.length).filter(accept::accept).count();
+      GraphHits got = searcher.search(query, k, k, accept, accepted, exactOnly, 0);
+      String where = "query " + q + ", k " + k + ", seed " + seed;
+      assertEquals(QueryPlan.EXACT, got.plan(), where);
+      // The float scan, one VectorUtil dot product after another, ties by the higher node.
+      Integer[] order = new Integer[data.length];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      float[] exact = new float[data.length];
+      for (int i = 0; i < data.length; i++) {
+        exact[i] = VectorUtil.dotProduct(query, data[i]);
+      }
+      Arrays.sort(
+          order, (a, b) -> exact[a] != exact[b] ? Float.compare(exact[b], exact[a]) : b - a);
+      double kth =
+          Arrays.stream(order)
+              .filter(accept::accept)
+              .skip(k - 1)
+              .findFirst()
+              .map(i -> dot(query, data[i]))
+              .orElseThrow();
+      for (int i = 0; i < k; i++) {
+        int node = got.nodes()[i];
+        assertTrue(accept.accept(node), where);
+        assertTrue(
+            dot(query, data[node]) >= kth - TOLERANCE,
+            where + ": node " + node + " is not in the top k");
+        assertEquals(VectorScores.fromDot(exact[node]), got.scores()[i], TOLERANCE, where);
+      }
+      scanned += accepted;
+      rescored += searcher.rescored();
+      assertTrue(searcher.rescored() >= k, where);
+    }
+    System.out.printf(
+        "exact plan by codes: rescored %d of %d scanned (%.1f%%), seed %d%n",
+        rescored, scanned, 100.0 * rescored / scanned, seed);
+    assertTrue(
+        rescored * 4 < scanned, "rescored " + rescored + " of " + scanned + ", seed " + seed);
+  }
+
+  /** A default graph of {@code data}, node i holding data[i]. */
+  private static MutableHnswGraph graphOf(float[][] data) {
+    MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT);
+    int[] ids = new int[data.length];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = i;
+    }
+    graph.insertAll(ids, data);
+    return graph;
   }
 
   private static double dot(float[] a, float[] b) {

@@ -23,7 +23,7 @@ class Int8CodesTest {
     for (int t = 0; t < 500; t++) {
       float[] v = vector(random, t);
       byte[] code = Int8Codes.encode(v);
-      assertEquals(DIM + Float.BYTES, code.length);
+      assertEquals(DIM + Int8Codes.TAIL, code.length);
       float scale = Int8Codes.scale(code);
       float max = 0;
       for (float x : v) {
@@ -48,7 +48,7 @@ class Int8CodesTest {
   @Test
   void dotProductIsWithinTheQuantizationBound() {
     SplittableRandom random = new SplittableRandom(TestSeeds.seed("Int8CodesTest.dot"));
-    byte[] query = new byte[DIM + Float.BYTES];
+    byte[] query = new byte[DIM + Int8Codes.TAIL];
     double worstShare = 0;
     for (int t = 0; t < 500; t++) {
       float[] x = vector(random, t);
@@ -69,10 +69,36 @@ class Int8CodesTest {
     System.out.printf("int8 dot: worst error %.3f of the bound%n", worstShare);
   }
 
+  /**
+   * The bracket the exact plan prunes with: for every pair, the float dot product lies within
+   * {@link Int8Codes#errorBound} of the code's, and the stored norm is the decoded vector's.
+   */
+  @Test
+  void theErrorBoundBracketsTheFloatDotProduct() {
+    long seed = TestSeeds.seed("Int8CodesTest.bracket");
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] query = new byte[DIM + Int8Codes.TAIL];
+    double worstShare = 0;
+    for (int t = 0; t < 2000; t++) {
+      float[] x = vector(random, t);
+      float[] y = t % 7 == 0 ? x.clone() : vector(random, t + 1);
+      float qs = Int8Codes.encodeQuery(x, query);
+      byte[] stored = Int8Codes.encode(y);
+      assertEquals(norm(Int8Codes.decode(stored)), Int8Codes.norm(stored), 1e-6, "trial " + t);
+      float bound = Int8Codes.errorBound(stored, Int8Codes.l1(x), Int8Codes.residual(x, query, qs));
+      double error = Math.abs(Int8Codes.dot(query, qs, stored) - exactDot(x, y));
+      assertTrue(
+          error <= bound, "error " + error + " > bound " + bound + " at " + t + ", seed " + seed);
+      worstShare = Math.max(worstShare, error / bound);
+    }
+    // The bound is a worst case over sign patterns; typical errors are far inside it.
+    System.out.printf("int8 bracket: worst error %.3f of the bound%n", worstShare);
+  }
+
   @Test
   void integerDotProductEqualsAPlainLoopAndIgnoresTheScaleBytes() {
     SplittableRandom random = new SplittableRandom(TestSeeds.seed("Int8CodesTest.simd"));
-    byte[] query = new byte[DIM + Float.BYTES];
+    byte[] query = new byte[DIM + Int8Codes.TAIL];
     for (int t = 0; t < 200; t++) {
       float[] x = vector(random, t);
       float[] y = vector(random, t + 3);
@@ -96,7 +122,7 @@ class Int8CodesTest {
   @Test
   void theZeroVectorEncodesToZeros() {
     byte[] code = Int8Codes.encode(new float[DIM]);
-    assertArrayEquals(new byte[DIM + Float.BYTES], code);
+    assertArrayEquals(new byte[DIM + Int8Codes.TAIL], code);
     assertArrayEquals(new float[DIM], Int8Codes.decode(code));
   }
 

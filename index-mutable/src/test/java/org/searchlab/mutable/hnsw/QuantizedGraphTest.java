@@ -51,7 +51,7 @@ class QuantizedGraphTest {
     float[][] data = TestVectors.clustered(r, n, dim, 8, 1.0);
     MutableHnswGraph g = build(int8(oversample), data);
     assertEquals(n, TestVectors.reachableFromEntry(g, n), "every node is reachable");
-    byte[] queryCode = new byte[dim + Float.BYTES];
+    byte[] queryCode = new byte[dim + Int8Codes.TAIL];
     for (int t = 0; t < 30; t++) {
       float[] q = TestVectors.near(r, data[r.nextInt(n)], 1.0);
       // ef = n: the beam keeps every node, so the graph's candidates are all of them and the
@@ -137,7 +137,7 @@ class QuantizedGraphTest {
         reachable[node] = true;
       }
       floatTop = top(n, k, i -> reachable[i] ? VectorUtil.dotProduct(query, data[i]) : -2);
-      byte[] queryCode = new byte[dim + Float.BYTES];
+      byte[] queryCode = new byte[dim + Int8Codes.TAIL];
       float qs = Int8Codes.encodeQuery(query, queryCode);
       int8Top =
           top(
