@@ -14,6 +14,7 @@ final class PostingCursor {
   static final int NO_MORE = Integer.MAX_VALUE;
 
   private final PostingList.Directory dir;
+  private final long[] dense;
   private final int blockCount;
   private int bi = -1;
   private PostingBlock block;
@@ -27,7 +28,43 @@ final class PostingCursor {
 
   PostingCursor(PostingList list) {
     this.dir = list.directory();
+    this.dense = list.denseBits();
     this.blockCount = dir.count;
+  }
+
+  /** Whether the term had a bit per id when the cursor was made ({@link PostingList#denseBits}). */
+  boolean dense() {
+    return dense != null;
+  }
+
+  /**
+   * For a dense term: {@link #markWindow} from the term's bits instead of its postings, for ids in
+   * [{@code from}, {@code end}) of a window starting at {@code start} (a multiple of 64): sets the
+   * ids' bits in {@code termBits} and {@code matches} (where {@code mask} has them), records no
+   * frequencies and does not move the cursor; {@link #advance} finds a frequency when one is
+   * needed. The bits may also hold ids no longer (or not yet) visible to the caller, as the
+   * postings may; the caller's visibility check rejects them.
+   */
+  void markWindowDense(int start, int from, int end, long[] termBits, long[] matches, long[] mask) {
+    long[] bits = dense;
+    int first = start >>> 6;
+    int words = (end - start + 63) >>> 6;
+    int limit = Math.min(words, bits.length - first);
+    for (int w = Math.max(0, (from - start) >>> 6); w < limit; w++) {
+      long word = bits[first + w];
+      int lo = start + (w << 6);
+      if (lo < from) {
+        word &= -1L << (from - lo);
+      }
+      if (lo + 64 > end) {
+        word &= (1L << (end - lo)) - 1;
+      }
+      if (mask != null) {
+        word &= mask[w];
+      }
+      termBits[w] = word;
+      matches[w] |= word;
+    }
   }
 
   int doc() {

@@ -47,7 +47,20 @@ public final class PostingList {
     }
   }
 
+  /**
+   * A term becomes dense, and keeps a bit per id beside its postings ({@link #denseBits}), once it
+   * holds at least this many postings and at least one per {@value #DENSE_SPACING} ids below its
+   * largest.
+   */
+  static final int DENSE_MIN_POSTINGS = 1024;
+
+  static final int DENSE_SPACING = 32;
+
   private volatile Directory dir = new Directory(new PostingBlock[2], 0);
+  // Null until the term is dense; then bit d is set for every posting of id d the list holds (the
+  // writer sets it before the posting is published, and compaction rebuilds it without the
+  // postings it drops). Grown by copying into a larger array published through this field.
+  private volatile long[] dense;
   private volatile int docFreq;
   private volatile int maxFreq;
   private volatile int minNorm = 255;
@@ -72,6 +85,17 @@ public final class PostingList {
     return dir;
   }
 
+  /**
+   * For a dense term, a bit per id set for every posting the list holds (read-only; a reader that
+   * loads it after its visibility serial finds the bit of every posting of a document visible to
+   * it, and possibly bits of documents not visible to it); null for a sparse term. Counting the
+   * matches of a window from these words costs 64 word operations per 4,096 ids, where walking the
+   * postings of a term in most documents (an English stop word, say) costs one per posting.
+   */
+  long[] denseBits() {
+    return dense;
+  }
+
   /** Writer only: postings held, live or dead. */
   public long postingCount() {
     return postings;
@@ -92,6 +116,18 @@ public final class PostingList {
       minNorm = normUnsigned;
     }
     postings++;
+    long[] bits = dense;
+    if (bits != null) {
+      if ((doc >>> 6) >= bits.length) {
+        bits =
+            java.util.Arrays.copyOf(
+                bits, Math.max((doc >>> 6) + 1, bits.length + (bits.length >> 1)));
+        dense = bits;
+      }
+      bits[doc >>> 6] |= 1L << doc;
+    } else if (postings >= DENSE_MIN_POSTINGS && postings * DENSE_SPACING > doc) {
+      dense = bitsOf(doc);
+    }
     Directory d = dir;
     int n = d.count;
     if (n == 0) {
@@ -116,6 +152,27 @@ public final class PostingList {
       return;
     }
     insertBefore(d, n, doc, freq, normUnsigned);
+  }
+
+  /** The bits of every posting held, and of {@code extra}. */
+  private long[] bitsOf(int extra) {
+    Directory d = dir;
+    int n = d.count;
+    int max = extra;
+    if (n > 0) {
+      PostingBlock last = d.block(n - 1);
+      max = Math.max(max, last.docs[last.writerSize() - 1]);
+    }
+    long[] bits = new long[(max >>> 6) + 1 + (max >>> 9)];
+    for (int i = 0; i < n; i++) {
+      PostingBlock b = d.block(i);
+      int size = b.writerSize();
+      for (int j = 0; j < size; j++) {
+        bits[b.docs[j] >>> 6] |= 1L << b.docs[j];
+      }
+    }
+    bits[extra >>> 6] |= 1L << extra;
+    return bits;
   }
 
   private static PostingBlock singleton(int doc, int freq, int normUnsigned) {
@@ -248,6 +305,15 @@ public final class PostingList {
     }
     dir = new Directory(out, blocks);
     postings -= dropped;
+    if (dense != null) {
+      // Without the dropped postings' bits; a reader still on the old bits sees those of
+      // documents no longer visible to anyone, which its visibility check rejects.
+      long[] bits = new long[dense.length];
+      for (int j = 0; j < kept; j++) {
+        bits[docs[j] >>> 6] |= 1L << docs[j];
+      }
+      dense = bits;
+    }
     return dropped;
   }
 
@@ -255,7 +321,8 @@ public final class PostingList {
   long ramBytesUsed() {
     Directory d = dir;
     int n = d.count;
-    long bytes = 64 + 16 + 4L * d.blocks.length;
+    long[] bits = dense;
+    long bytes = 64 + 16 + 4L * d.blocks.length + (bits == null ? 0 : 16 + 8L * bits.length);
     for (int i = 0; i < n; i++) {
       bytes += d.block(i).ramBytesUsed();
     }

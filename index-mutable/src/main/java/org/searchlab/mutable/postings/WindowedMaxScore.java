@@ -25,6 +25,14 @@ import org.searchlab.mutable.postings.LexicalQuery.SharedThreshold;
  * query, interleaved passes in one JVM), on the synthetic corpus about 13%, with the same hits and
  * counts.
  *
+ * <p>A dense term ({@link PostingList#denseBits}: the analysis keeps stop words, and on the Debian
+ * corpus "the" is in 87% of the descriptions) is marked from its bits, 64 ids per word operation,
+ * instead of posting by posting, and its frequency is looked up ({@link PostingCursor#advance})
+ * only for an id that is scored. On the Debian corpus a query's terms hold about 133,000 postings,
+ * 93% of them in terms in at least 5% of the documents; marking those from their bits made filtered
+ * lexical queries 40% cheaper (0.51 → 0.31 ms) and filtered hybrid queries 22% (1.19 → 0.93 ms),
+ * CPU per query over 1,000 category-filtered queries, interleaved passes in one JVM.
+ *
  * <p>Same results as {@link LexicalQuery#run} document at a time: the same top k (scores may differ
  * in the last bits by summation order, as they do between any two engines), matches counted exactly
  * until {@code trackTotal}, then pruning.
@@ -50,6 +58,8 @@ final class WindowedMaxScore {
   // Counting phase: the frequencies and match bits of the terms read without scoring, by rank.
   private final int[][] rankFreqs;
   private final long[][] rankBits;
+  // Whether the term of that rank was marked from its dense bits (no frequencies recorded).
+  private final boolean[] rankDense;
 
   WindowedMaxScore(LexicalQuery q, int minDoc, FilterBits mask) {
     this.q = q;
@@ -68,6 +78,7 @@ final class WindowedMaxScore {
     this.sums = new double[fieldCount];
     this.rankFreqs = new int[n][];
     this.rankBits = new long[n][];
+    this.rankDense = new boolean[n];
   }
 
   /** See {@link LexicalQuery#run}; ids in [minDoc, maxDoc) (the cursors start at minDoc). */
@@ -117,9 +128,17 @@ final class WindowedMaxScore {
       if (marked) {
         for (int r = 0; r < essential; r++) {
           int i = order[r];
+          if (rankBits[r] == null) {
+            rankBits[r] = new long[WINDOW >>> 6];
+          }
+          rankDense[r] = cur[i].dense();
+          if (rankDense[r]) {
+            cur[i].markWindowDense(
+                start, from, end, rankBits[r], windowMatches, mask == null ? null : maskWords);
+            continue;
+          }
           if (rankFreqs[r] == null) {
             rankFreqs[r] = new int[WINDOW];
-            rankBits[r] = new long[WINDOW >>> 6];
           }
           cur[i].markWindow(
               start,
@@ -230,7 +249,20 @@ final class WindowedMaxScore {
       }
       if ((rankBits[r][o >>> 6] & bit) != 0) {
         int i = order[r];
-        sums[q.field(i)] += q.score(i, rankFreqs[r][o], d);
+        int freq;
+        if (rankDense[r]) {
+          // Marked from the bits: the frequency is in the postings, at or after the cursor (the
+          // ids of a window are scored in ascending order). A bit without a posting here is an id
+          // this search cannot see; its visibility check rejects it.
+          PostingCursor c = cur[i];
+          if (c.advance(d) != d) {
+            continue;
+          }
+          freq = c.freq();
+        } else {
+          freq = rankFreqs[r][o];
+        }
+        sums[q.field(i)] += q.score(i, freq, d);
       }
     }
     return true;

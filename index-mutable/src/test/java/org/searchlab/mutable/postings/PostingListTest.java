@@ -45,6 +45,7 @@ class PostingListTest {
       }
     }
     check(list, model, norms);
+    checkDenseBits(list, model, r, seed);
     // advance() lands on the first posting at or after each target.
     PostingCursor c = new PostingCursor(list);
     for (int target = 0; target <= next + 1; target += 1 + r.nextInt(50)) {
@@ -73,6 +74,43 @@ class PostingListTest {
       }
       assertEquals((int) model.get(expected), m.freq());
       at = expected;
+    }
+  }
+
+  /**
+   * A term in about every other id is dense: its bits are exactly the ids it holds (after appends,
+   * inserts of reused ids and compactions), and a window marked from them is the window's postings
+   * from its first id, under the mask.
+   */
+  private static void checkDenseBits(
+      PostingList list, TreeMap<Integer, Integer> model, SplittableRandom r, long seed) {
+    long[] bits = list.denseBits();
+    assertTrue(bits != null, "seed " + seed + ": a term in every other id is dense");
+    java.util.BitSet want = new java.util.BitSet();
+    model.keySet().forEach(want::set);
+    assertEquals(want, java.util.BitSet.valueOf(bits), "seed " + seed);
+    int top = model.lastKey() + 1;
+    for (int t = 0; t < 200; t++) {
+      int start = r.nextInt(top + 64) & ~63;
+      int from = start + r.nextInt(200);
+      int end = Math.min(start + WindowedMaxScore.WINDOW, from + r.nextInt(5000));
+      long[] mask = new long[WindowedMaxScore.WINDOW >>> 6];
+      for (int w = 0; w < mask.length; w++) {
+        mask[w] = r.nextLong();
+      }
+      boolean masked = r.nextBoolean();
+      long[] termBits = new long[mask.length];
+      long[] matches = new long[mask.length];
+      new PostingCursor(list)
+          .markWindowDense(start, from, end, termBits, matches, masked ? mask : null);
+      for (int o = 0; o < WindowedMaxScore.WINDOW; o++) {
+        int d = start + o;
+        boolean expected =
+            d >= from && d < end && want.get(d) && (!masked || (mask[o >>> 6] >>> o & 1) != 0);
+        String where = "seed " + seed + ", window " + start + " from " + from + " to " + end;
+        assertEquals(expected, (termBits[o >>> 6] >>> o & 1) != 0, where + ", id " + d);
+        assertEquals(expected, (matches[o >>> 6] >>> o & 1) != 0, where + ", id " + d);
+      }
     }
   }
 
