@@ -60,6 +60,13 @@ public final class PostingList {
   // Null until the term is dense; then bit d is set for every posting of id d the list holds (the
   // writer sets it before the posting is published, and compaction rebuilds it without the
   // postings it drops). Grown by copying into a larger array published through this field.
+  //
+  // Not a PagedBits (the category and alive bits): the counting loop reads 64 words per window per
+  // dense term, and PagedBits.word adds a capacity check, a page lookup and an acquire load to
+  // each. Tried: with PagedBits, filtered lexical queries under categories of 2% or more took 17%
+  // more CPU, those under smaller categories (which do not read the bits) 10% more, two JVMs on a
+  // noisy machine. A reader needs no acquire per word: it loads this field after its visibility
+  // serial, and every bit of a document visible to it was written before that was published.
   private volatile long[] dense;
   private volatile int docFreq;
   private volatile int maxFreq;
