@@ -249,7 +249,11 @@ final class Searcher {
     return new Lexical(all.sorted(), matches, exact, q);
   }
 
-  private VectorPart.Result vector(SearchRequest r, View view) {
+  /**
+   * The vector part's top {@code targetHits}, of which the caller reads the best {@code shown} (all
+   * of them for fusion, the page for a vector-only query).
+   */
+  private VectorPart.Result vector(SearchRequest r, View view, int shown) {
     if (view.empty) {
       return new VectorPart.Result(new int[0], new float[0], QueryPlan.EXACT);
     }
@@ -278,7 +282,8 @@ final class Searcher {
         view.acceptBits(),
         view.acceptedCount(),
         r.thresholds(),
-        r.rescoreWindow());
+        r.rescoreWindow(),
+        Math.max(1, Math.min(k, shown)));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -296,11 +301,13 @@ final class Searcher {
   }
 
   private SearchResult vectorOnly(SearchRequest r, View view, long start) {
-    VectorPart.Result v = vector(r, view);
+    // Only the page is shown: an exact plan ranks just that much by the floats; the total still
+    // counts every hit of the top k.
+    VectorPart.Result v = vector(r, view, r.offset() + r.hits());
     long nanos = System.nanoTime() - start;
     return new SearchResult(
         window(r, v.docs(), v.scores()),
-        TotalHits.exact(v.docs().length),
+        TotalHits.exact(v.found()),
         new QueryPlan(QueryPlan.NONE, v.plan()),
         new Timings(nanos, 0, nanos, 0));
   }
@@ -313,7 +320,7 @@ final class Searcher {
    * while it counts matches as well as once it prunes.
    */
   private SearchResult hybrid(SearchRequest r, View view, long start) {
-    VectorPart.Result v = vector(r, view);
+    VectorPart.Result v = vector(r, view, r.targetHits());
     long vecNanos = System.nanoTime() - start;
     int window = r.fusion() == Fusion.RRF ? r.rrfWindow() : r.offset() + r.hits();
     LexicalQuery q = prepare(r);

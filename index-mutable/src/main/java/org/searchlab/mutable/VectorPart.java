@@ -158,8 +158,15 @@ final class VectorPart {
     return graph.ramBytesUsed();
   }
 
-  /** Hits of the vector part, best first, and the plan. */
-  record Result(int[] docs, float[] scores, String plan) {}
+  /**
+   * Hits of the vector part, best first, and the plan; {@code found} counts all the hits the part
+   * found (at most k), of which {@code docs} may hold only the best shown ones.
+   */
+  record Result(int[] docs, float[] scores, String plan, int found) {
+    Result(int[] docs, float[] scores, String plan) {
+      this(docs, scores, plan, docs.length);
+    }
+  }
 
   /**
    * The approximate top {@code k} by closeness among ids that {@code accept} takes, through the
@@ -168,6 +175,8 @@ final class VectorPart {
    * @param acceptedCount how many ids {@code accept} takes (for the hit ratio)
    * @param rescoreWindow over int8 codes, the candidates rescored by their floats; 0 for the
    *     graph's {@code k × oversample}
+   * @param shown how many of the best hits the caller reads, in [1, k]; the result holds at least
+   *     these and counts all
    */
   Result search(
       float[] query,
@@ -176,9 +185,11 @@ final class VectorPart {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds,
-      int rescoreWindow) {
-    GraphHits hits = graph.search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow);
-    return new Result(hits.nodes(), hits.scores(), hits.plan());
+      int rescoreWindow,
+      int shown) {
+    GraphHits hits =
+        graph.search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow, shown);
+    return new Result(hits.nodes(), hits.scores(), hits.plan(), hits.found());
   }
 
   /** The exact top {@code k} among the given candidate ids that {@code accept} takes. */

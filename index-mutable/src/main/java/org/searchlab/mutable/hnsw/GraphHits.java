@@ -10,13 +10,25 @@ package org.searchlab.mutable.hnsw;
  * @param plan one of {@link org.searchlab.core.QueryPlan#HNSW}, {@link
  *     org.searchlab.core.QueryPlan#FILTER_FIRST}, {@link org.searchlab.core.QueryPlan#EXACT}
  * @param visited number of vectors whose distance to the query was computed
+ * @param found how many hits the search found, at most {@code k}: {@code nodes.length}, unless the
+ *     caller asked for fewer shown hits (then {@code nodes} holds the best of them, which the exact
+ *     plan ranks without scoring the rest by their floats)
  */
-public record GraphHits(int[] nodes, float[] scores, String plan, int visited) {
+public record GraphHits(int[] nodes, float[] scores, String plan, int visited, int found) {
   public GraphHits {
     if (nodes.length != scores.length) {
       throw new IllegalArgumentException(
           "nodes (" + nodes.length + ") and scores (" + scores.length + ") differ in length");
     }
+    if (found < nodes.length) {
+      throw new IllegalArgumentException(
+          "found (" + found + ") is less than the " + nodes.length + " hits");
+    }
+  }
+
+  /** Hits that are all the search found. */
+  public GraphHits(int[] nodes, float[] scores, String plan, int visited) {
+    this(nodes, scores, plan, visited, nodes.length);
   }
 
   /** The number of hits. */

@@ -37,6 +37,10 @@ public interface GraphSearcher {
    *     rescored by their floats (the beam keeps at least this many); 0 for {@code k × oversample}
    *     of the graph's {@link HnswConfig}; below {@code k} counts as {@code k}. Ignored over
    *     floats.
+   * @param shown how many of the best hits the caller reads, in [1, k]: the result's {@code nodes}
+   *     hold at least these, in order and with their exact scores, and {@link GraphHits#found}
+   *     counts all k. Below {@code k} the exact plan ranks only these by their floats: the rest of
+   *     the exact top k cannot change what is shown (Elasticsearch's {@code size} below {@code k}).
    */
   GraphHits search(
       float[] query,
@@ -45,7 +49,20 @@ public interface GraphSearcher {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds,
-      int rescoreWindow);
+      int rescoreWindow,
+      int shown);
+
+  /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int, int)}, all shown. */
+  default GraphHits search(
+      float[] query,
+      int k,
+      int ef,
+      AcceptBits accept,
+      int acceptedCount,
+      FilterThresholds thresholds,
+      int rescoreWindow) {
+    return search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow, k);
+  }
 
   /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int)} with window 0. */
   default GraphHits search(

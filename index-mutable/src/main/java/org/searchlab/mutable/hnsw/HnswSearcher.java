@@ -68,6 +68,8 @@ final class HnswSearcher implements GraphSearcher {
   private int candidateCount;
   private float kthLower;
   private int rescored;
+  // Vectors the last exact plan scanned.
+  private int exactScanned;
 
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
@@ -109,7 +111,8 @@ final class HnswSearcher implements GraphSearcher {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds,
-      int rescoreWindow) {
+      int rescoreWindow,
+      int shown) {
     if (query.length != vectors.dimension()) {
       throw new InvalidRequestException(
           "query vector length "
@@ -122,6 +125,9 @@ final class HnswSearcher implements GraphSearcher {
     }
     if (ef < 0 || ef > MAX_EF) {
       throw new InvalidRequestException("ef " + ef + " is outside [0, " + MAX_EF + "]");
+    }
+    if (shown < 1 || shown > k) {
+      throw new IllegalArgumentException("shown " + shown + " is outside [1, " + k + "]");
     }
     scored = 0;
     lastQuery = query;
@@ -147,7 +153,7 @@ final class HnswSearcher implements GraphSearcher {
       prepareFilterFirst(acceptedCount);
     }
     if (plan.equals(QueryPlan.EXACT)) {
-      exact(query, k, accept);
+      exact(query, shown, accept);
     } else {
       long entry = graph.entry();
       int ep = HnswAdjacency.entryNode(entry);
@@ -159,14 +165,14 @@ final class HnswSearcher implements GraphSearcher {
         boolean done =
             beam(query, eps, 1, beam, 0, accept, plan.equals(QueryPlan.FILTER_FIRST), limit);
         if (!done) {
-          exact(query, k, accept);
+          exact(query, shown, accept);
           plan = QueryPlan.EXACT;
         }
       } else {
         results.clear();
       }
     }
-    return collect(k, window, plan);
+    return collect(k, window, plan, shown);
   }
 
   private String choosePlan(
@@ -197,8 +203,9 @@ final class HnswSearcher implements GraphSearcher {
    * rescored by their floats and the best {@code k} of those kept. A node whose float vanished
    * under the search (removed meanwhile) keeps its int8 score.
    */
-  private GraphHits collect(int k, int window, String plan) {
-    int rescored = plan.equals(QueryPlan.EXACT) ? k : window;
+  private GraphHits collect(int k, int window, String plan, int shown) {
+    boolean exactPlan = plan.equals(QueryPlan.EXACT);
+    int rescored = exactPlan ? shown : window;
     while (results.size() > rescored) {
       results.pop();
     }
@@ -214,7 +221,7 @@ final class HnswSearcher implements GraphSearcher {
     }
     // Best first: descending score, ties by descending node, as the heap orders them.
     Arrays.sort(codes);
-    int n = Math.min(k, all);
+    int n = Math.min(exactPlan ? shown : k, all);
     int[] nodes = new int[n];
     float[] scores = new float[n];
     for (int i = 0; i < n; i++) {
@@ -222,7 +229,10 @@ final class HnswSearcher implements GraphSearcher {
       nodes[i] = ScoreHeap.node(code);
       scores[i] = VectorScores.fromDot(ScoreHeap.score(code));
     }
-    return new GraphHits(nodes, scores, plan, scored);
+    // The exact plan ranked only the shown hits; it scanned every accepted vector, so the top k
+    // holds as many as it scanned, up to k.
+    int found = exactPlan ? Math.max(n, Math.min(k, exactScanned)) : n;
+    return new GraphHits(nodes, scores, plan, scored, found);
   }
 
   /** Floats the last exact plan rescored (for tests: the codes must spare most of them). */
@@ -247,6 +257,7 @@ final class HnswSearcher implements GraphSearcher {
    */
   private void exact(float[] query, int k, AcceptBits accept) {
     results.clear();
+    exactScanned = 0;
     lowerEnds.clear();
     ensureBatch(EXACT_BATCH);
     queryScale = Int8Codes.encodeQuery(query, queryCode); // as bind() would, for any plan
@@ -262,6 +273,7 @@ final class HnswSearcher implements GraphSearcher {
       if (graph.contains(node)) {
         byte[] c = vectors.code(node);
         if (c != null) {
+          exactScanned++;
           batchNodes[count] = node;
           batchCodes[count] = c;
           if (++count == EXACT_BATCH) {

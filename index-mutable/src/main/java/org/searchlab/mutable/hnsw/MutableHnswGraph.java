@@ -205,8 +205,9 @@ public final class MutableHnswGraph {
   }
 
   /**
-   * Searches with this thread's searcher; see {@link GraphSearcher#search(float[], int, int,
-   * AcceptBits, int, FilterThresholds, int)}. Any thread.
+   * Searches with this thread's searcher, showing the best {@code shown} hits; see {@link
+   * GraphSearcher#search(float[], int, int, AcceptBits, int, FilterThresholds, int, int)}. Any
+   * thread.
    */
   public GraphHits search(
       float[] query,
@@ -215,11 +216,14 @@ public final class MutableHnswGraph {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds,
-      int rescoreWindow) {
-    return searchers.get().search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow);
+      int rescoreWindow,
+      int shown) {
+    return searchers
+        .get()
+        .search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow, shown);
   }
 
-  /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int)} with window 0. */
+  /** A search with window 0 that shows all k hits. */
   public GraphHits search(
       float[] query,
       int k,
@@ -227,7 +231,7 @@ public final class MutableHnswGraph {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds) {
-    return search(query, k, ef, accept, acceptedCount, thresholds, 0);
+    return search(query, k, ef, accept, acceptedCount, thresholds, 0, k);
   }
 
   /** Unfiltered search with this thread's searcher. Any thread. */

@@ -145,6 +145,53 @@ class ExactPlanTest {
         rescored * 4 < scanned, "rescored " + rescored + " of " + scanned + ", seed " + seed);
   }
 
+  /**
+   * A caller that shows fewer hits than k (a vector-only page) gets the full exact top k's first
+   * hits, score for score, and the count of all k, while the scan rescores fewer floats: what it
+   * skips is only the order and the exact scores of hits nobody reads.
+   */
+  @Test
+  void fewerShownHitsAreTheTopKsFirstAndTheRestAreCounted() {
+    long seed = TestSeeds.seed("ExactPlanTest.shown");
+    SplittableRandom r = new SplittableRandom(seed);
+    float[][] data = TestVectors.clustered(r, 3000, DIM, 16, 1.0);
+    for (int i = 5; i < data.length; i += 7) {
+      data[i] = data[i - 1].clone(); // ties at any place
+    }
+    MutableHnswGraph graph = graphOf(data);
+    HnswSearcher searcher =
+        new HnswSearcher(graph.adjacency(), graph.vectors(), HnswConfig.DEFAULT);
+    FilterThresholds exactOnly = new FilterThresholds(1, 1);
+    long rescoredAll = 0;
+    long rescoredShown = 0;
+    for (int q = 0; q < 30; q++) {
+      float[] query = TestVectors.near(r, data[r.nextInt(data.length)], 0.1);
+      int k = 100;
+      int shown = 1 + r.nextInt(20);
+      // Most nodes, or fewer than k.
+      int mod = q % 5 == 0 ? 40 : 2;
+      AcceptBits accept = node -> node % mod == 0;
+      int accepted = (int) IntStream.range(0, data.length).filter(accept::accept).count();
+      String where = "query " + q + ", shown " + shown + ", seed " + seed;
+      GraphHits all = searcher.search(query, k, k, accept, accepted, exactOnly, 0, k);
+      rescoredAll += searcher.rescored();
+      GraphHits page = searcher.search(query, k, k, accept, accepted, exactOnly, 0, shown);
+      rescoredShown += searcher.rescored();
+      assertEquals(QueryPlan.EXACT, page.plan(), where);
+      assertEquals(Math.min(k, accepted), all.found(), where);
+      assertEquals(all.found(), page.found(), where);
+      assertEquals(Math.min(shown, accepted), page.size(), where);
+      for (int i = 0; i < page.size(); i++) {
+        assertEquals(all.nodes()[i], page.nodes()[i], where + ", hit " + i);
+        assertEquals(all.scores()[i], page.scores()[i], where + ", hit " + i);
+      }
+    }
+    System.out.printf(
+        "exact plan, shown hits only: rescored %d floats against %d for all k, seed %d%n",
+        rescoredShown, rescoredAll, seed);
+    assertTrue(rescoredShown < rescoredAll, "seed " + seed);
+  }
+
   /** A default graph of {@code data}, node i holding data[i]. */
   private static MutableHnswGraph graphOf(float[][] data) {
     MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(DIM), HnswConfig.DEFAULT);
