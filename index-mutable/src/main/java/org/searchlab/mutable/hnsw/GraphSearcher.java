@@ -52,19 +52,7 @@ public interface GraphSearcher {
       int rescoreWindow,
       int shown);
 
-  /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int, int)}, all shown. */
-  default GraphHits search(
-      float[] query,
-      int k,
-      int ef,
-      AcceptBits accept,
-      int acceptedCount,
-      FilterThresholds thresholds,
-      int rescoreWindow) {
-    return search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow, k);
-  }
-
-  /** {@link #search(float[], int, int, AcceptBits, int, FilterThresholds, int)} with window 0. */
+  /** A search with window 0 that shows all k hits. */
   default GraphHits search(
       float[] query,
       int k,
@@ -72,7 +60,7 @@ public interface GraphSearcher {
       AcceptBits accept,
       int acceptedCount,
       FilterThresholds thresholds) {
-    return search(query, k, ef, accept, acceptedCount, thresholds, 0);
+    return search(query, k, ef, accept, acceptedCount, thresholds, 0, k);
   }
 
   /** Unfiltered search: {@code search(query, k, ef, ALL, size, INDEX_DEFAULT)}. */

@@ -105,7 +105,7 @@ class ExactPlanTest {
       // Nearly every node, or two in three.
       AcceptBits accept = q % 3 == 0 ? node -> node % 50 != 0 : node -> node % 3 != 1;
       int accepted = (int) IntStream.range(0, data.length).filter(accept::accept).count();
-      GraphHits got = searcher.search(query, k, k, accept, accepted, exactOnly, 0);
+      GraphHits got = searcher.search(query, k, k, accept, accepted, exactOnly, 0, k);
       String where = "query " + q + ", k " + k + ", seed " + seed;
       assertEquals(QueryPlan.EXACT, got.plan(), where);
       // The float scan, one VectorUtil dot product after another, ties by the higher node.
