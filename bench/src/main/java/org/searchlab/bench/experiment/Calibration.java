@@ -219,12 +219,13 @@ final class Calibration {
 
   /**
    * Moves the setting of a cell of {@code v}'s {@code feed}-th feed to the next larger beam of the
-   * grid, when that feed's measured queries fall short of the target at its current one; false when
-   * it already is the largest (or the type is not calibrated). Each feed moves on its own: a feed
-   * whose structure needs a larger beam does not raise the others' (with one shared beam, the feeds
-   * that reached the target at 10 were measured at 60, and the ratio against them doubled).
+   * grid, when that feed's measured queries fall short of the target (or of the cell's common
+   * recall {@code goal} above it, see {@code PairedRounds.commonRecall}) at its current one; false
+   * when it already is the largest (or the type is not calibrated). Each feed moves on its own: a
+   * feed whose structure needs a larger beam does not raise the others' (with one shared beam, the
+   * feeds that reached the target at 10 were measured at 60, and the ratio against them doubled).
    */
-  boolean bump(Variant v, QueryType t, boolean filtered, double target, int feed) {
+  boolean bump(Variant v, QueryType t, boolean filtered, double target, double goal, int feed) {
     Setting now = setting(v, t, filtered, target, feed);
     List<Setting> grid = grid(t);
     int i = grid.indexOf(now);
@@ -233,12 +234,14 @@ final class Calibration {
     }
     moved.put(key(v, t, filtered, target) + "#" + feed, grid.get(i + 1));
     ctx.log.printf(
-        "%s%s %s%s: measured recall@10 below %.2f at k=%d candidates=%d; now candidates=%d%n",
+        "%s%s %s%s: measured recall@10 below %s at k=%d candidates=%d; now candidates=%d%n",
         v.label(),
         feed == 0 ? "" : " feed " + (feed + 1),
         t.label(),
         filtered ? " filtered" : "",
-        target,
+        goal == target
+            ? String.format(java.util.Locale.ROOT, "%.2f", target)
+            : String.format(java.util.Locale.ROOT, "%.3f", goal),
         now.k(),
         now.candidates(),
         grid.get(i + 1).candidates());

@@ -67,12 +67,15 @@ final class PairedRounds {
 
   /**
    * Timed cells of all rounds, for the progress estimate: with calibrated beams, one cell more per
-   * round, variant and vector cell at the curve's client count for the beam below (hybrid cells
-   * usually run at the grid's smallest beam and have none).
+   * round, variant and vector or hybrid cell at the curve's client count for the beam below (a cell
+   * at the grid's smallest beam has none, unless its common recall moved it up).
    */
   static int cells(Profile p, int variants) {
     int types = 3 + 2 * (targets(p).size() - 1);
-    int below = p.fixedCandidates() ? 0 : p.rounds() * variants * 2 * targets(p).size();
+    int below =
+        p.fixedCandidates()
+            ? 0
+            : p.rounds() * variants * Calibration.CALIBRATED.size() * 2 * targets(p).size();
     return p.rounds() * variants * types * 2 * p.clients().size() + below;
   }
 
@@ -113,15 +116,10 @@ final class PairedRounds {
         boolean bumped = false;
         for (Variant v : variants) {
           for (int i = 0; i < servers.feeds(v); i++) {
-            while (target != null
-                && q.recall().getOrDefault(feedLabel(v, i), 0.0) < target
-                && calibration.bump(v, t, f, target, i)) {
-              Session s = servers.session(v, i);
-              answers.put(
-                  feedLabel(v, i),
-                  s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target, i))));
-              q = QualityCheck.evaluate(truths, answers, pairs);
-              bumped = true;
+            if (target != null) {
+              QualityCheck.Result r = raise(v, i, t, f, target, target, truths, answers, pairs, q);
+              bumped |= r != q;
+              q = r;
             }
           }
         }
@@ -155,13 +153,57 @@ final class PairedRounds {
             }
           }
         }
-        // The beam below the calibrated one, for the estimate at exactly the target: its recall on
-        // the same measured queries, and its requests when the calibrated beam reaches the target.
+        // Equal recall: a feed already past the target at the grid's smallest beam (no beam of
+        // the grid is below it, and k cannot go under 10, nor a hybrid's under 100) cannot be
+        // estimated at the target, so every variant of the cell is estimated at the highest such
+        // recall instead. Without this a run compared mutable at 0.973 with the segmented store at
+        // 0.988 and called it equal.
+        Double goal = target;
+        if (target != null && t != QueryType.LEXICAL) {
+          Map<String, Double> atFloor = new LinkedHashMap<>();
+          for (Variant v : variants) {
+            for (int i = 0; i < servers.feeds(v); i++) {
+              if (calibration.below(v, t, f, target, i) == null) {
+                Double r = q.recall().get(feedLabel(v, i));
+                if (r != null) {
+                  atFloor.put(feedLabel(v, i), r);
+                }
+              }
+            }
+          }
+          goal = commonRecall(target, atFloor);
+          if (goal > target) {
+            ctx.progress.step(
+                Phases.CALIBRATION,
+                String.format(
+                    java.util.Locale.ROOT,
+                    "%s%s: %s reaches recall@10 %.3f at the grid's smallest beam; every variant is"
+                        + " estimated at %.3f",
+                    t.label(),
+                    f ? " filtered" : "",
+                    raisedBy(atFloor, goal),
+                    goal,
+                    goal));
+            for (Variant v : variants) {
+              for (int i = 0; i < servers.feeds(v); i++) {
+                QualityCheck.Result r = raise(v, i, t, f, target, goal, truths, answers, pairs, q);
+                if (r != q) {
+                  // The answers kept from the lowering were at the beam below the old setting.
+                  answers.remove(feedLabel(v, i) + BELOW);
+                  bumped = true;
+                  q = r;
+                }
+              }
+            }
+          }
+        }
+        // The beam below the calibrated one, for the estimate at exactly the goal: its recall on
+        // the same measured queries, and its requests when the calibrated beam reaches the goal.
         for (Variant v : variants) {
           for (int i = 0; i < servers.feeds(v); i++) {
             Setting lo = calibration.below(v, t, f, target, i);
             if (lo != null
-                && q.recall().getOrDefault(feedLabel(v, i), 0.0) >= target
+                && q.recall().getOrDefault(feedLabel(v, i), 0.0) >= goal
                 && !answers.containsKey(feedLabel(v, i) + BELOW)) {
               Session s = servers.session(v, i);
               answers.put(feedLabel(v, i) + BELOW, s.ids(s.requests(quality, t, f, lo)));
@@ -184,7 +226,7 @@ final class PairedRounds {
             }
             if (target != null && t != QueryType.LEXICAL && atBeam != null) {
               Setting lo = below == null ? null : calibration.below(v, t, f, target, i);
-              brackets.put(k, new Bracket(lo, below, atBeam));
+              brackets.put(k, new Bracket(lo, below, atBeam, goal));
               if (lo != null) {
                 requests.put(k + BELOW, s.requests(corpus.queries(), t, f, lo));
               }
@@ -340,6 +382,36 @@ final class PairedRounds {
     }
   }
 
+  /**
+   * Moves feed {@code i} of {@code v} up the grid, one beam at a time, until its measured queries
+   * reach {@code goal} or the grid ends, and puts its answers at the new beam into {@code answers}.
+   *
+   * @return the quality check after the move, or {@code q} itself when the feed did not move
+   */
+  private QualityCheck.Result raise(
+      Variant v,
+      int i,
+      QueryType t,
+      boolean f,
+      double target,
+      double goal,
+      List<ExactAnswer> truths,
+      Map<String, List<List<String>>> answers,
+      List<List<String>> pairs,
+      QualityCheck.Result q)
+      throws IOException, InterruptedException {
+    QualityCheck.Result now = q;
+    while (now.recall().getOrDefault(feedLabel(v, i), 0.0) < goal
+        && calibration.bump(v, t, f, target, goal, i)) {
+      Session s = servers.session(v, i);
+      answers.put(
+          feedLabel(v, i),
+          s.ids(s.requests(quality, t, f, calibration.setting(v, t, f, target, i))));
+      now = QualityCheck.evaluate(truths, answers, pairs);
+    }
+    return now;
+  }
+
   /** Suffix of the names and keys of the beam below the calibrated one. */
   private static final String BELOW = "@below";
 
@@ -353,8 +425,33 @@ final class PairedRounds {
    *     grid's smallest, or does not reach the target)
    * @param recallBelow recall@10 of the measured queries at {@code beam}, null with it
    * @param recallAtBeam recall@10 of the measured queries at the calibrated beam
+   * @param goal the recall the cell's variants are estimated at ({@link #commonRecall})
    */
-  record Bracket(Setting beam, Double recallBelow, double recallAtBeam) {}
+  record Bracket(Setting beam, Double recallBelow, double recallAtBeam, double goal) {}
+
+  /**
+   * The recall@10 a cell's variants are compared at: the target, or, where feeds at the grid's
+   * smallest beam already measured more, the highest of their recalls. Such a feed has no beam
+   * below to interpolate from, so its estimate stays at what it measured; every other feed then
+   * needs the same recall for the ratio to be at equal recall.
+   *
+   * @param atFloor the measured recall@10 of each feed that runs at the grid's smallest beam
+   */
+  static double commonRecall(double target, Map<String, Double> atFloor) {
+    double goal = target;
+    for (double r : atFloor.values()) {
+      goal = Math.max(goal, r);
+    }
+    return goal;
+  }
+
+  /** The feeds whose recall at the smallest beam is the goal, for the progress line. */
+  private static String raisedBy(Map<String, Double> atFloor, double goal) {
+    return atFloor.entrySet().stream()
+        .filter(e -> e.getValue() >= goal)
+        .map(Map.Entry::getKey)
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
 
   /** One round's cell at the beam below the calibrated one, right after the calibrated cell. */
   private ResultRow measureBelow(
@@ -404,16 +501,19 @@ final class PairedRounds {
   }
 
   /**
-   * A round's estimate at exactly the target recall: where the beam below falls short of the target
-   * and the calibrated beam reaches it, QPS, server cores and latencies interpolated log-linearly
-   * in the measured recall@10 between the two cells (so QPS per core is interpolated the same way);
-   * where the beam below already reaches the target, its cell (recall above the target); without a
-   * beam below, the calibrated cell (its recall stays in the row).
+   * A round's estimate at exactly the cell's common recall ({@link Bracket#goal}: the target, or
+   * above it where a feed at the grid's smallest beam measured more): where the beam below falls
+   * short of it and the calibrated beam reaches it, QPS, server cores and latencies interpolated
+   * log-linearly in the measured recall@10 between the two cells (so QPS per core is interpolated
+   * the same way); where the beam below already reaches it, its cell (recall above it); without a
+   * beam below, the calibrated cell (its recall stays in the row). The row keeps {@code target} as
+   * its recall target, the key the report groups by.
    *
    * @param lower the round's cell at the beam below, or null
    */
   static ResultRow atTarget(
       RunInfo info, ResultRow atBeam, ResultRow lower, Bracket b, double target) {
+    double goal = b.goal();
     ResultRow from;
     double w;
     double recall;
@@ -421,14 +521,14 @@ final class PairedRounds {
       from = atBeam;
       w = 1;
       recall = b.recallAtBeam();
-    } else if (b.recallBelow() >= target) {
+    } else if (b.recallBelow() >= goal) {
       from = lower;
       w = 0;
       recall = b.recallBelow();
     } else {
       from = atBeam;
-      w = (target - b.recallBelow()) / (b.recallAtBeam() - b.recallBelow());
-      recall = target;
+      w = (goal - b.recallBelow()) / (b.recallAtBeam() - b.recallBelow());
+      recall = goal;
     }
     ResultRow lo = lower == null ? atBeam : lower;
     CellStats c =

@@ -35,7 +35,7 @@ class AtTargetTest {
     ResultRow lo = cell(30, 1000, 2.0, 1);
     // recall 0.93 at 30, 0.97 at 40: 0.95 is half way, so QPS = sqrt(1000 · 500), cores =
     // sqrt(2 · 1), QPS per core = sqrt(500 · 500) and the average latency sqrt(1 · 4).
-    PairedRounds.Bracket b = new PairedRounds.Bracket(new Setting(10, 30), 0.93, 0.97);
+    PairedRounds.Bracket b = new PairedRounds.Bracket(new Setting(10, 30), 0.93, 0.97, 0.95);
     ResultRow at = PairedRounds.atTarget(INFO, hi, lo, b, 0.95);
     assertEquals(Phases.AT_TARGET, at.phase());
     assertEquals(Math.sqrt(500_000), at.qps(), 1e-9);
@@ -46,7 +46,9 @@ class AtTargetTest {
     assertEquals(0.95, at.recallTarget(), 1e-12);
 
     // 0.94 is a quarter of the way from 0.93 to 0.97: QPS 1000^0.75 · 500^0.25
-    ResultRow quarter = PairedRounds.atTarget(INFO, hi, lo, b, 0.94);
+    ResultRow quarter =
+        PairedRounds.atTarget(
+            INFO, hi, lo, new PairedRounds.Bracket(new Setting(10, 30), 0.93, 0.97, 0.94), 0.94);
     assertEquals(Math.pow(1000, 0.75) * Math.pow(500, 0.25), quarter.qps(), 1e-9);
   }
 
@@ -57,15 +59,47 @@ class AtTargetTest {
     // The beam below already reaches the target on the measured queries: its cell, its recall.
     ResultRow below =
         PairedRounds.atTarget(
-            INFO, hi, lo, new PairedRounds.Bracket(new Setting(10, 30), 0.96, 0.97), 0.95);
+            INFO, hi, lo, new PairedRounds.Bracket(new Setting(10, 30), 0.96, 0.97, 0.95), 0.95);
     assertEquals(1000, below.qps(), 1e-9);
     assertEquals(0.96, below.recallAt10(), 1e-12);
     // The calibrated beam is the grid's smallest: its cell, its recall.
     ResultRow only =
-        PairedRounds.atTarget(INFO, hi, null, new PairedRounds.Bracket(null, null, 0.98), 0.95);
+        PairedRounds.atTarget(
+            INFO, hi, null, new PairedRounds.Bracket(null, null, 0.98, 0.95), 0.95);
     assertEquals(500, only.qps(), 1e-9);
     assertEquals(500, only.qpsPerCore(), 1e-9);
     assertEquals(0.98, only.recallAt10(), 1e-12);
+  }
+
+  @Test
+  void aRaisedCommonRecallIsWhereTheEstimateGoesAndTheTargetStaysTheKey() {
+    ResultRow hi = cell(40, 500, 1.0, 4);
+    ResultRow lo = cell(30, 1000, 2.0, 1);
+    // Another variant's smallest beam measured 0.96, so this one is estimated at 0.96, not 0.95:
+    // a quarter of the way from 0.95 at 30 to 0.99 at 40.
+    ResultRow at =
+        PairedRounds.atTarget(
+            INFO, hi, lo, new PairedRounds.Bracket(new Setting(10, 30), 0.95, 0.99, 0.96), 0.95);
+    assertEquals(Math.pow(1000, 0.75) * Math.pow(500, 0.25), at.qps(), 1e-9);
+    assertEquals(0.96, at.recallAt10(), 1e-12);
+    assertEquals(0.95, at.recallTarget(), 1e-12);
+    // At the target itself the beam below would have been enough; at the raised recall it is not.
+    ResultRow atTarget =
+        PairedRounds.atTarget(
+            INFO, hi, lo, new PairedRounds.Bracket(new Setting(10, 30), 0.95, 0.99, 0.95), 0.95);
+    assertEquals(1000, atTarget.qps(), 1e-9);
+  }
+
+  @Test
+  void theCommonRecallIsTheHighestRecallAtTheSmallestBeamWhenItPassesTheTarget() {
+    assertEquals(0.95, PairedRounds.commonRecall(0.95, java.util.Map.of()), 0);
+    // Feeds at the smallest beam below the target do not lower it.
+    assertEquals(0.95, PairedRounds.commonRecall(0.95, java.util.Map.of("mutable", 0.90)), 0);
+    assertEquals(
+        0.988,
+        PairedRounds.commonRecall(
+            0.95, java.util.Map.of("mutable", 0.973, "segmented", 0.988, "segmented#2", 0.97)),
+        0);
   }
 
   @Test

@@ -458,6 +458,25 @@ class ReportWriterTest {
   }
 
   @Test
+  void aVariantBelowTheCellsRaisedCommonRecallMakesTheRatioABoundEvenAboveTheTarget() {
+    // The segmented store passed the target at the grid's smallest beam (0.988), so the cell's
+    // variants were estimated at 0.988; mutable got there, the force-merged index stopped at 0.970
+    // on the grid's largest beam: above the target, but not at equal recall.
+    List<ResultRow> at =
+        List.of(
+            query("mutable", "at_target", "vector", true, 16, 500, 1, 2, null, null)
+                .withQuality(0.988, null),
+            query("segmented", "at_target", "vector", true, 16, 300, 1, 2, null, null)
+                .withQuality(0.988, null),
+            query("segmented-forcemerged", "at_target", "vector", true, 16, 200, 1, 2, null, null)
+                .withQuality(0.970, null));
+    assertEquals(0.988, ReportWriter.cellRecall(at, "vector", true, 0.95), 1e-12);
+    assertEquals(0.95, ReportWriter.cellRecall(at, "hybrid", true, 0.95), 1e-12, "no rows");
+    assertEquals("", ReportWriter.bound(at, "segmented", "vector", true, 0.95));
+    assertEquals("≥ ", ReportWriter.bound(at, "segmented-forcemerged", "vector", true, 0.95));
+  }
+
+  @Test
   void comparesTheSegmentedStoreWithRealEngines(@TempDir Path dir) throws Exception {
     List<ResultRow> rows = new ArrayList<>();
     // segmented 200 QPS/core, opensearch 250, a target whose CPU could not be read.
