@@ -169,10 +169,13 @@ final class Calibration {
       }
       String what = v.label() + " " + t.label() + (filtered ? " filtered" : "");
       if (pick == null) {
-        pick = grid.get(grid.size() - 1);
+        // The beam with the highest recall, not the largest: recall can fall as the beam grows.
+        int best = highest(grid.stream().map(g -> recall.get(name(v, g))).toList());
+        pick = grid.get(best < 0 ? grid.size() - 1 : best);
         ctx.log.printf(
-            "WARNING: %s does not reach recall@10 %.2f on the grid; measured at the largest beam%n",
-            what, target);
+            "WARNING: %s does not reach recall@10 %.2f on the grid; measured at candidates=%d,"
+                + " where it was highest%n",
+            what, target, pick.candidates());
       }
       String key = key(v, t, filtered, target);
       chosen.put(key, pick);
@@ -246,6 +249,39 @@ final class Calibration {
         now.candidates(),
         grid.get(i + 1).candidates());
     return true;
+  }
+
+  /**
+   * Puts a cell of {@code v}'s {@code feed}-th feed at {@code s}, the beam of the grid whose
+   * measured recall@10 was highest when none reached {@code goal}.
+   */
+  void settle(
+      Variant v, QueryType t, boolean filtered, double target, double goal, int feed, Setting s) {
+    moved.put(key(v, t, filtered, target) + "#" + feed, s);
+    ctx.log.printf(
+        "%s%s %s%s: no beam of the grid reaches recall@10 %.3f; back to candidates=%d, where it was"
+            + " highest%n",
+        v.label(),
+        feed == 0 ? "" : " feed " + (feed + 1),
+        t.label(),
+        filtered ? " filtered" : "",
+        goal,
+        s.candidates());
+  }
+
+  /**
+   * The index of the highest of {@code recalls} (the first of equals, so the smallest beam when
+   * they are in grid order); -1 when empty or none is a number.
+   */
+  static int highest(List<Double> recalls) {
+    int best = -1;
+    for (int i = 0; i < recalls.size(); i++) {
+      Double r = recalls.get(i);
+      if (r != null && !r.isNaN() && (best < 0 || r > recalls.get(best))) {
+        best = i;
+      }
+    }
+    return best;
   }
 
   /**

@@ -382,10 +382,10 @@ public final class ReportWriter {
                 + " variant already passed it at the grid's smallest beam (k cannot go below 10,"
                 + " nor a hybrid's below 100): then it is the highest recall measured there, and"
                 + " every other variant is moved up the grid to it (second table). ≥ marks a ratio"
-                + " whose other variant stayed below the common recall at the grid's largest beam"
-                + " while mutable reached it: at equal recall the other variant would need a"
-                + " larger beam still, so the ratio is at least that; ≤ marks the reverse, ≈ both"
-                + " below it.\n\n| query | ");
+                + " whose other variant reached the common recall at no beam of the grid (it ran"
+                + " at the one where its recall was highest) while mutable reached it: at equal"
+                + " recall the other variant would need a larger beam still, so the ratio is at"
+                + " least that; ≤ marks the reverse, ≈ both below it.\n\n| query | ");
     for (String o : others) {
       md.append(o).append(" | ");
     }

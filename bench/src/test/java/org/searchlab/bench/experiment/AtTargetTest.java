@@ -103,6 +103,17 @@ class AtTargetTest {
   }
 
   @Test
+  void aFeedThatReachesNoBeamSettlesWhereItsRecallWasHighestNotAtTheLargest() {
+    // Recall measured at beams 100, 200, 400 of a hybrid grid: 400 is both slower and worse.
+    assertEquals(1, Calibration.highest(java.util.Arrays.asList(0.989, 0.994, 0.984)));
+    // Equal recalls: the first, which is the smallest beam in grid order.
+    assertEquals(0, Calibration.highest(java.util.Arrays.asList(0.99, 0.99, 0.98)));
+    // Beams not measured (null) are skipped; nothing measured gives -1.
+    assertEquals(2, Calibration.highest(java.util.Arrays.asList(null, 0.5, 0.7)));
+    assertEquals(-1, Calibration.highest(java.util.Arrays.asList((Double) null)));
+  }
+
+  @Test
   void geometricMeanNeedsBothSides() {
     assertEquals(Math.sqrt(8), PairedRounds.geo(2.0, 4.0, 0.5), 1e-12);
     assertEquals(2.0, PairedRounds.geo(2.0, null, 0), 0);
