@@ -40,7 +40,7 @@ final class ExperimentCommand implements Callable<Integer> {
       names = "--profile",
       defaultValue = "standard",
       description =
-          "quick (<= 5 min on 2 cores, synthetic), standard (default, <= 30 min, 100k docs of the"
+          "quick (<= 5 min on 2 cores, synthetic), standard (default, 30-45 min, 100k docs of the"
               + " Debian corpus), full (1M docs),"
               + " grid (HNSW grid only). Default: ${DEFAULT-VALUE}.")
   String profile;

@@ -8,7 +8,7 @@ import org.searchlab.core.VectorQuantization;
 
 /**
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
- * cores), {@code standard} (the default, ≤ 30 min on 2 cores), {@code full} (the benchmark's 1M
+ * cores), {@code standard} (the default, 30–45 min on 2 cores), {@code full} (the benchmark's 1M
  * documents) and {@code grid} (the HNSW parameter grid only). Immutable; build one with {@link
  * #builder()} or change one with {@link #toBuilder()}.
  *
