@@ -195,16 +195,7 @@ final class Findings {
    * raised above the target (see {@link ReportWriter#cellRecall}); else "".
    */
   private String raised() {
-    List<ResultRow> at = idx.atTarget(target);
-    List<String> parts = new ArrayList<>();
-    for (String t : List.of("vector", "hybrid")) {
-      for (boolean f : new boolean[] {false, true}) {
-        double goal = ReportWriter.cellRecall(at, t, f, target);
-        if (goal > target + 1e-6) {
-          parts.add(String.format(Locale.ROOT, "%s%s at %.3f", t, f ? " filtered" : "", goal));
-        }
-      }
-    }
+    List<String> parts = ReportWriter.raisedCells(idx.atTarget(target), target);
     return parts.isEmpty()
         ? ""
         : "; "

@@ -405,16 +405,7 @@ public final class ReportWriter {
         md.append('\n');
       }
     }
-    List<String> raised = new ArrayList<>();
-    for (String t : List.of("vector", "hybrid")) {
-      for (boolean filtered : new boolean[] {false, true}) {
-        double goal = cellRecall(at, t, filtered, target);
-        if (goal > target + 1e-6) {
-          raised.add(
-              String.format(Locale.ROOT, "%s%s at %.3f", t, filtered ? " filtered" : "", goal));
-        }
-      }
-    }
+    List<String> raised = raisedCells(at, target);
     if (!raised.isEmpty()) {
       md.append("\nCommon recall above the target: ")
           .append(String.join(", ", raised))
@@ -654,6 +645,24 @@ public final class ReportWriter {
       }
     }
     return goal;
+  }
+
+  /**
+   * "vector filtered at 0.988" for each vector or hybrid cell whose common recall ({@link
+   * #cellRecall}) is above the target.
+   */
+  static List<String> raisedCells(List<ResultRow> at, double target) {
+    List<String> raised = new ArrayList<>();
+    for (String t : List.of("vector", "hybrid")) {
+      for (boolean filtered : new boolean[] {false, true}) {
+        double goal = cellRecall(at, t, filtered, target);
+        if (goal > target + 1e-6) {
+          raised.add(
+              String.format(Locale.ROOT, "%s%s at %.3f", t, filtered ? " filtered" : "", goal));
+        }
+      }
+    }
+    return raised;
   }
 
   private static Double estimateRecall(
