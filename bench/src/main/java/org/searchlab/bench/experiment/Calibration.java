@@ -222,11 +222,12 @@ final class Calibration {
 
   /**
    * Moves the setting of a cell of {@code v}'s {@code feed}-th feed to the next larger beam of the
-   * grid, when that feed's measured queries fall short of the target (or of the cell's common
-   * recall {@code goal} above it, see {@code PairedRounds.commonRecall}) at its current one; false
-   * when it already is the largest (or the type is not calibrated). Each feed moves on its own: a
-   * feed whose structure needs a larger beam does not raise the others' (with one shared beam, the
-   * feeds that reached the target at 10 were measured at 60, and the ratio against them doubled).
+   * grid, when that feed's measured queries fall short of the target (or of the recall {@code goal}
+   * above it that a raised cell estimates its variants at, see {@code PairedRounds.estimatedAt}) at
+   * its current one; false when it already is the largest (or the type is not calibrated). Each
+   * feed moves on its own: a feed whose structure needs a larger beam does not raise the others'
+   * (with one shared beam, the feeds that reached the target at 10 were measured at 60, and the
+   * ratio against them doubled).
    */
   boolean bump(Variant v, QueryType t, boolean filtered, double target, double goal, int feed) {
     Setting now = setting(v, t, filtered, target, feed);

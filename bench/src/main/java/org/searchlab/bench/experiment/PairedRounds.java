@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import org.searchlab.bench.load.CellStats;
 import org.searchlab.bench.report.Intervals;
+import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
 
@@ -155,10 +156,11 @@ final class PairedRounds {
         }
         // Equal recall: a feed already past the target at the grid's smallest beam (no beam of
         // the grid is below it, and k cannot go under 10, nor a hybrid's under 100) cannot be
-        // estimated at the target, so every variant of the cell is estimated at the highest such
-        // recall instead. Without this a run compared mutable at 0.973 with the segmented store at
-        // 0.988 and called it equal.
+        // estimated at the target, so every variant of the cell is estimated within 0.005 of the
+        // highest such recall instead. Without this a run compared mutable at 0.973 with the
+        // segmented store at 0.988 and called it equal.
         Double goal = target;
+        double common = target == null ? 0 : target;
         if (target != null && t != QueryType.LEXICAL) {
           Map<String, Double> atFloor = new LinkedHashMap<>();
           for (Variant v : variants) {
@@ -171,19 +173,21 @@ final class PairedRounds {
               }
             }
           }
-          goal = commonRecall(target, atFloor);
+          common = commonRecall(target, atFloor);
+          goal = estimatedAt(target, common);
           if (goal > target) {
             ctx.progress.step(
                 Phases.CALIBRATION,
                 String.format(
                     java.util.Locale.ROOT,
-                    "%s%s: %s reaches recall@10 %.3f at the grid's smallest beam; every variant is"
-                        + " estimated at %.3f",
+                    "%s%s: %s reaches recall@10 %.3f at the grid's smallest beam; every other"
+                        + " variant is estimated at %.3f (within %.3f of it)",
                     t.label(),
                     f ? " filtered" : "",
-                    raisedBy(atFloor, goal),
+                    raisedBy(atFloor, common),
+                    common,
                     goal,
-                    goal));
+                    ReportWriter.EQUAL_RECALL));
             for (Variant v : variants) {
               for (int i = 0; i < servers.feeds(v); i++) {
                 QualityCheck.Result r = raise(v, i, t, f, target, goal, truths, answers, pairs, q);
@@ -441,7 +445,7 @@ final class PairedRounds {
    *     grid's smallest, or does not reach the target)
    * @param recallBelow recall@10 of the measured queries at {@code beam}, null with it
    * @param recallAtBeam recall@10 of the measured queries at the calibrated beam
-   * @param goal the recall the cell's variants are estimated at ({@link #commonRecall})
+   * @param goal the recall the cell's variants are estimated at ({@link #estimatedAt})
    */
   record Bracket(Setting beam, Double recallBelow, double recallAtBeam, double goal) {}
 
@@ -459,6 +463,18 @@ final class PairedRounds {
       goal = Math.max(goal, r);
     }
     return goal;
+  }
+
+  /**
+   * The recall@10 a cell's feeds are estimated at, given its {@link #commonRecall}: the target, or
+   * {@link ReportWriter#EQUAL_RECALL} below a common recall above it. Any two estimates then lie
+   * within that of each other: a feed at the grid's smallest beam stays at what it measured, which
+   * is at most the common recall, and every other feed is moved up to this and interpolated here.
+   * Chasing the common recall itself sent a feed to the grid's largest beam for its last thousandth
+   * (a synthetic hybrid cell at 1.000 ran mutable at beam 400 and still ended a hair below).
+   */
+  static double estimatedAt(double target, double common) {
+    return Math.max(target, common - ReportWriter.EQUAL_RECALL);
   }
 
   /** The feeds whose recall at the smallest beam is the goal, for the progress line. */
@@ -517,13 +533,13 @@ final class PairedRounds {
   }
 
   /**
-   * A round's estimate at exactly the cell's common recall ({@link Bracket#goal}: the target, or
-   * above it where a feed at the grid's smallest beam measured more): where the beam below falls
-   * short of it and the calibrated beam reaches it, QPS, server cores and latencies interpolated
-   * log-linearly in the measured recall@10 between the two cells (so QPS per core is interpolated
-   * the same way); where the beam below already reaches it, its cell (recall above it); without a
-   * beam below, the calibrated cell (its recall stays in the row). The row keeps {@code target} as
-   * its recall target, the key the report groups by.
+   * A round's estimate at exactly the recall its cell compares at ({@link Bracket#goal}: the
+   * target, or {@link #estimatedAt} where a feed at the grid's smallest beam measured more): where
+   * the beam below falls short of it and the calibrated beam reaches it, QPS, server cores and
+   * latencies interpolated log-linearly in the measured recall@10 between the two cells (so QPS per
+   * core is interpolated the same way); where the beam below already reaches it, its cell (recall
+   * above it); without a beam below, the calibrated cell (its recall stays in the row). The row
+   * keeps {@code target} as its recall target, the key the report groups by.
    *
    * @param lower the round's cell at the beam below, or null
    */

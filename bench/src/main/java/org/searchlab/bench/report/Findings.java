@@ -191,8 +191,8 @@ final class Findings {
   }
 
   /**
-   * "; vector filtered at 0.988, ..." for the cells whose common recall a variant's smallest beam
-   * raised above the target (see {@link ReportWriter#cellRecall}); else "".
+   * "; vector filtered at 0.983–0.988, ..." for the cells whose common recall a variant's smallest
+   * beam raised above the target (see {@link ReportWriter#raisedCells}); else "".
    */
   private String raised() {
     List<String> parts = ReportWriter.raisedCells(idx.atTarget(target), target);
@@ -200,7 +200,8 @@ final class Findings {
         ? ""
         : "; "
             + String.join(", ", parts)
-            + ", where a variant passed the target at the grid's smallest beam";
+            + ", where a variant passed the target at the grid's smallest beam and the others are"
+            + " estimated within 0.005 of it";
   }
 
   /** Concurrent segment search lowers 1-client latency but costs more CPU per query (the sweep). */

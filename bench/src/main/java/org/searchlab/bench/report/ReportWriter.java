@@ -16,6 +16,15 @@ import java.util.function.Function;
  * from a row; a cell that was not measured prints "–". Not thread-safe; one call per run.
  */
 public final class ReportWriter {
+  /**
+   * How far apart two variants' recall@10 may be for a ratio between them to count as at equal
+   * recall: 0.005, the tolerance #14 states ("the recall@10 of the two variants differs by at most
+   * 0.005"). Where a cell's common recall is above the target, the runner estimates every other
+   * variant at the common recall less this, and the report marks a ratio as a bound only when a
+   * variant's estimate is further than this below the cell's common recall.
+   */
+  public static final double EQUAL_RECALL = 0.005;
+
   private static final String[] TYPES = {"lexical", "vector", "hybrid"};
   private static final String MUTABLE = "mutable";
 
@@ -407,7 +416,9 @@ public final class ReportWriter {
     }
     List<String> raised = raisedCells(at, target);
     if (!raised.isEmpty()) {
-      md.append("\nCommon recall above the target: ")
+      md.append(
+              "\nCommon recall above the target (a variant passed it at the grid's smallest beam;"
+                  + " every other one is estimated within 0.005 of what that variant measured): ")
           .append(String.join(", ", raised))
           .append(".\n");
     }
@@ -608,9 +619,10 @@ public final class ReportWriter {
   }
 
   /**
-   * "≥ " when {@code other}'s estimate stayed below the cell's common recall ({@link #cellRecall};
-   * it did not reach it on the grid) while mutable's did not, "≤ " for the reverse, "≈ " when both
-   * stayed below, else "".
+   * "≥ " when {@code other}'s estimate stayed more than {@link #EQUAL_RECALL} below the cell's
+   * common recall ({@link #cellRecall}; it did not get there on the grid) while mutable's did not,
+   * "≤ " for the reverse, "≈ " when both stayed below, else "": two estimates within {@link
+   * #EQUAL_RECALL} of the common recall are within it of each other.
    */
   static String bound(
       List<ResultRow> at, String other, String type, boolean filtered, double target) {
@@ -619,10 +631,11 @@ public final class ReportWriter {
     if (mutable == null || them == null) {
       return "";
     }
-    // The estimate of a variant that reached the common recall is that recall, up to rounding.
-    double goal = cellRecall(at, type, filtered, target);
-    boolean mutableShort = mutable < goal - 1e-6;
-    boolean themShort = them < goal - 1e-6;
+    // The estimate of a variant that got to the recall its cell compares at is that recall, up to
+    // rounding.
+    double floor = cellRecall(at, type, filtered, target) - EQUAL_RECALL - 1e-6;
+    boolean mutableShort = mutable < floor;
+    boolean themShort = them < floor;
     if (themShort && mutableShort) {
       return "≈ ";
     }
@@ -630,10 +643,11 @@ public final class ReportWriter {
   }
 
   /**
-   * The recall@10 a cell's variants were estimated at: the target, or the highest estimate when one
+   * The recall@10 a cell's variants are compared at: the target, or the highest estimate when one
    * is above it. The runner raises a cell's common recall to what a feed measured at the grid's
    * smallest beam when that passes the target (such a feed cannot be estimated lower), and moves
-   * every other feed up to it; an estimate below it is one that did not get there on the grid.
+   * every other feed up to within {@link #EQUAL_RECALL} of it; an estimate further below is one
+   * that did not get there on the grid.
    */
   static double cellRecall(List<ResultRow> at, String type, boolean filtered, double target) {
     double goal = target;
@@ -648,17 +662,24 @@ public final class ReportWriter {
   }
 
   /**
-   * "vector filtered at 0.988" for each vector or hybrid cell whose common recall ({@link
-   * #cellRecall}) is above the target.
+   * "vector filtered at 0.983–0.988" for each vector or hybrid cell whose common recall ({@link
+   * #cellRecall}) less {@link #EQUAL_RECALL} is above the target: the runner estimated the cell's
+   * variants in that range rather than at the target.
    */
   static List<String> raisedCells(List<ResultRow> at, double target) {
     List<String> raised = new ArrayList<>();
     for (String t : List.of("vector", "hybrid")) {
       for (boolean filtered : new boolean[] {false, true}) {
-        double goal = cellRecall(at, t, filtered, target);
-        if (goal > target + 1e-6) {
+        double common = cellRecall(at, t, filtered, target);
+        if (common - EQUAL_RECALL > target + 1e-6) {
           raised.add(
-              String.format(Locale.ROOT, "%s%s at %.3f", t, filtered ? " filtered" : "", goal));
+              String.format(
+                  Locale.ROOT,
+                  "%s%s at %.3f–%.3f",
+                  t,
+                  filtered ? " filtered" : "",
+                  common - EQUAL_RECALL,
+                  common));
         }
       }
     }

@@ -103,6 +103,18 @@ class AtTargetTest {
   }
 
   @Test
+  void aRaisedCellEstimatesItsVariantsWithinTheToleranceOfItsCommonRecall() {
+    // Not raised: the target.
+    assertEquals(0.95, PairedRounds.estimatedAt(0.95, 0.95), 1e-12);
+    // A feed at the smallest beam measured 1.000: the others need 0.995, not the last thousandth
+    // that sent mutable to the grid's largest beam.
+    assertEquals(0.995, PairedRounds.estimatedAt(0.95, 1.0), 1e-12);
+    // Within the tolerance of the target already: the target, and the feed at 0.953 stays there.
+    assertEquals(0.95, PairedRounds.estimatedAt(0.95, 0.953), 1e-12);
+    assertEquals(0.95, PairedRounds.estimatedAt(0.95, 0.955), 1e-12);
+  }
+
+  @Test
   void aFeedThatReachesNoBeamSettlesWhereItsRecallWasHighestNotAtTheLargest() {
     // Recall measured at beams 100, 200, 400 of a hybrid grid: 400 is both slower and worse.
     assertEquals(1, Calibration.highest(java.util.Arrays.asList(0.989, 0.994, 0.984)));

@@ -474,6 +474,42 @@ class ReportWriterTest {
     assertEquals(0.95, ReportWriter.cellRecall(at, "hybrid", true, 0.95), 1e-12, "no rows");
     assertEquals("", ReportWriter.bound(at, "segmented", "vector", true, 0.95));
     assertEquals("≥ ", ReportWriter.bound(at, "segmented-forcemerged", "vector", true, 0.95));
+    assertEquals(List.of("vector filtered at 0.983–0.988"), ReportWriter.raisedCells(at, 0.95));
+  }
+
+  @Test
+  void estimatesWithinTheToleranceOfTheCommonRecallAreAtEqualRecall() {
+    // The segmented store measured 1.000 at the grid's smallest hybrid beam; the runner estimated
+    // the others at 0.995. One got there (0.995), one stopped at 0.996 on its best beam (above the
+    // estimate, within 0.005), one at 0.994: more than 0.005 below 1.000, so a bound.
+    List<ResultRow> at =
+        List.of(
+            query("mutable", "at_target", "hybrid", false, 16, 500, 1, 2, null, null)
+                .withQuality(0.995, null),
+            query("segmented", "at_target", "hybrid", false, 16, 300, 1, 2, null, null)
+                .withQuality(1.0, null),
+            query("segmented-forcemerged", "at_target", "hybrid", false, 16, 200, 1, 2, null, null)
+                .withQuality(0.994, null),
+            query("mutable", "at_target", "vector", false, 16, 500, 1, 2, null, null)
+                .withQuality(0.95, null),
+            query("segmented", "at_target", "vector", false, 16, 300, 1, 2, null, null)
+                .withQuality(0.953, null),
+            query("segmented-forcemerged", "at_target", "vector", false, 16, 300, 1, 2, null, null)
+                .withQuality(0.949, null),
+            query("segmented-forcemerged", "at_target", "vector", true, 16, 300, 1, 2, null, null)
+                .withQuality(0.947, null),
+            query("mutable", "at_target", "vector", true, 16, 500, 1, 2, null, null)
+                .withQuality(0.95, null),
+            query("segmented", "at_target", "vector", true, 16, 300, 1, 2, null, null)
+                .withQuality(0.953, null));
+    assertEquals("", ReportWriter.bound(at, "segmented", "hybrid", false, 0.95));
+    assertEquals("≥ ", ReportWriter.bound(at, "segmented-forcemerged", "hybrid", false, 0.95));
+    // A floor feed at 0.953 raises nothing (0.953 − 0.005 is below the target), and 0.949 is
+    // within 0.005 of it: every ratio of the vector cell is at equal recall. 0.947 is not.
+    assertEquals("", ReportWriter.bound(at, "segmented", "vector", false, 0.95));
+    assertEquals("", ReportWriter.bound(at, "segmented-forcemerged", "vector", false, 0.95));
+    assertEquals("≥ ", ReportWriter.bound(at, "segmented-forcemerged", "vector", true, 0.95));
+    assertEquals(List.of("hybrid at 0.995–1.000"), ReportWriter.raisedCells(at, 0.95));
   }
 
   @Test
