@@ -384,17 +384,18 @@ public final class ReportWriter {
                 target,
                 c))
         .append(
-            "At equal recall: each round's QPS and server cores at exactly the cell's common"
-                + " recall, interpolated log-linearly in measured recall@10 between that round's"
+            "At equal recall: each round's QPS and server cores at exactly the recall its cell"
+                + " is compared at, interpolated log-linearly in measured recall@10 between that round's"
                 + " cells at the calibrated beam and at the beam below it; the median of the"
                 + " per-round ratios [interval]. The common recall is the target, unless a"
                 + " variant already passed it at the grid's smallest beam (k cannot go below 10,"
                 + " nor a hybrid's below 100): then it is the highest recall measured there, and"
-                + " every other variant is moved up the grid to it (second table). ≥ marks a ratio"
-                + " whose other variant reached the common recall at no beam of the grid (it ran"
-                + " at the one where its recall was highest) while mutable reached it: at equal"
-                + " recall the other variant would need a larger beam still, so the ratio is at"
-                + " least that; ≤ marks the reverse, ≈ both below it.\n\n| query | ");
+                + " every other variant is moved up the grid to within 0.005 of it and estimated"
+                + " there (second table). ≥ marks a ratio whose other variant came within 0.005 of"
+                + " the common recall at no beam of the grid (it ran at the one where its recall"
+                + " was highest) while mutable did: at equal recall the other variant would need a"
+                + " larger beam still, so the ratio is at least that; ≤ marks the reverse, ≈ both"
+                + " below it.\n\n| query | ");
     for (String o : others) {
       md.append(o).append(" | ");
     }
