@@ -139,7 +139,7 @@ final class Findings {
         String bound =
             target == null || t.equals("lexical")
                 ? ""
-                : ReportWriter.bound(idx.atTarget(target), seg, t, f, target);
+                : ReportWriter.bound(idx.estimates(target), seg, t, f, target);
         parts.add(
             String.format(
                 Locale.ROOT,
@@ -195,7 +195,7 @@ final class Findings {
    * beam raised above the target (see {@link ReportWriter#raisedCells}); else "".
    */
   private String raised() {
-    List<String> parts = ReportWriter.raisedCells(idx.atTarget(target), target);
+    List<String> parts = ReportWriter.raisedCells(idx.estimates(target), target);
     return parts.isEmpty()
         ? ""
         : "; "

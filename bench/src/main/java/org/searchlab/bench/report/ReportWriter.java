@@ -372,6 +372,7 @@ public final class ReportWriter {
    */
   private void atTargetTables(StringBuilder md, RowIndex idx, Ratios ratios, Double target) {
     List<ResultRow> at = target == null ? List.of() : idx.atTarget(target);
+    List<ResultRow> estimates = target == null ? List.of() : idx.estimates(target);
     if (at.isEmpty()) {
       return;
     }
@@ -404,7 +405,7 @@ public final class ReportWriter {
       for (boolean filtered : new boolean[] {false, true}) {
         md.append("| ").append(t).append(filtered ? " filtered" : "").append(" | ");
         for (String o : others) {
-          String bound = bound(at, o, t, filtered, target);
+          String bound = bound(estimates, o, t, filtered, target);
           md.append(
                   ratios
                       .atTarget(MUTABLE, o, t, filtered, c, target, ResultRow::qpsPerCore)
@@ -415,7 +416,7 @@ public final class ReportWriter {
         md.append('\n');
       }
     }
-    List<String> raised = raisedCells(at, target);
+    List<String> raised = raisedCells(estimates, target);
     if (!raised.isEmpty()) {
       md.append(
               "\nCommon recall above the target (a variant passed it at the grid's smallest beam;"
@@ -645,10 +646,11 @@ public final class ReportWriter {
 
   /**
    * The recall@10 a cell's variants are compared at: the target, or the highest estimate when one
-   * is above it. The runner raises a cell's common recall to what a feed measured at the grid's
-   * smallest beam when that passes the target (such a feed cannot be estimated lower), and moves
-   * every other feed up to within {@link #EQUAL_RECALL} of it; an estimate further below is one
-   * that did not get there on the grid.
+   * is above it (pass the rounds' rows too, {@code RowIndex.estimates}: a summary row merges a
+   * variant's feeds). The runner raises a cell's common recall to what a feed measured at the
+   * grid's smallest beam when that passes the target (such a feed cannot be estimated lower), and
+   * moves every other feed up to within {@link #EQUAL_RECALL} of it; an estimate further below is
+   * one that did not get there on the grid.
    */
   static double cellRecall(List<ResultRow> at, String type, boolean filtered, double target) {
     double goal = target;

@@ -88,6 +88,25 @@ final class RowIndex {
         .toList();
   }
 
+  /**
+   * The estimates at {@code target}: the summary rows of {@link #atTarget}, then each round's. The
+   * recall a cell is compared at comes from a feed's own rounds: a variant's summary row merges its
+   * feeds, so the recall of the one feed that set the cell's common recall is diluted there (the
+   * runner logged 0.968 for a Debian vector cell whose summary rows peaked at 0.964).
+   */
+  List<ResultRow> estimates(Double target) {
+    List<ResultRow> out = new java.util.ArrayList<>(atTarget(target));
+    rows.stream()
+        .filter(
+            r ->
+                r.isQueryCell()
+                    && r.phase().equals(AT_TARGET)
+                    && r.round() != null
+                    && Objects.equals(r.recallTarget(), target))
+        .forEach(out::add);
+    return out;
+  }
+
   /** The phase of the estimates at exactly the target recall. */
   static final String AT_TARGET = "at_target";
 

@@ -478,6 +478,35 @@ class ReportWriterTest {
   }
 
   @Test
+  void theCommonRecallComesFromTheFeedsOwnRoundsNotFromAVariantsMergedSummary() {
+    // Segmented feed 3 measured 0.968 at k 10 in its rounds; the variant's summary row, which
+    // merges its three feeds, says 0.963. The cell is compared at 0.963–0.968.
+    List<ResultRow> rows =
+        List.of(
+            query("mutable", "at_target", "vector", false, 16, 500, 1, 2, null, null)
+                .withCandidates(10, 10, 0.95)
+                .withQuality(0.964, null),
+            query("segmented", "at_target", "vector", false, 16, 300, 1, 2, null, null)
+                .withCandidates(10, 10, 0.95)
+                .withQuality(0.963, null),
+            query("segmented", "at_target", "vector", false, 16, 300, 1, 2, null, null)
+                .withCandidates(10, 10, 0.95)
+                .withQuality(0.968, null)
+                .withRound(3),
+            query("segmented", "at_target", "vector", false, 16, 300, 1, 2, null, null)
+                .withCandidates(25, 25, 0.95)
+                .withQuality(0.963, null)
+                .withRound(1));
+    RowIndex idx = new RowIndex(rows);
+    assertEquals(0.964, ReportWriter.cellRecall(idx.atTarget(0.95), "vector", false, 0.95), 1e-12);
+    assertEquals(0.968, ReportWriter.cellRecall(idx.estimates(0.95), "vector", false, 0.95), 1e-12);
+    assertEquals(
+        List.of("vector at 0.963–0.968"), ReportWriter.raisedCells(idx.estimates(0.95), 0.95));
+    // A variant's own estimate is still its summary row.
+    assertEquals("", ReportWriter.bound(idx.estimates(0.95), "segmented", "vector", false, 0.95));
+  }
+
+  @Test
   void estimatesWithinTheToleranceOfTheCommonRecallAreAtEqualRecall() {
     // The segmented store measured 1.000 at the grid's smallest hybrid beam; the runner estimated
     // the others at 0.995. One got there (0.995), one stopped at 0.996 on its best beam (above the
