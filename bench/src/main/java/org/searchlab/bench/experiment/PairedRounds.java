@@ -160,7 +160,6 @@ final class PairedRounds {
         // highest such recall instead. Without this a run compared mutable at 0.973 with the
         // segmented store at 0.988 and called it equal.
         Double goal = target;
-        double common = target == null ? 0 : target;
         if (target != null && t != QueryType.LEXICAL) {
           Map<String, Double> atFloor = new LinkedHashMap<>();
           for (Variant v : variants) {
@@ -173,7 +172,7 @@ final class PairedRounds {
               }
             }
           }
-          common = commonRecall(target, atFloor);
+          double common = commonRecall(target, atFloor);
           goal = estimatedAt(target, common);
           if (goal > target) {
             ctx.progress.step(

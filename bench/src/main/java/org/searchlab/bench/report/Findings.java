@@ -201,7 +201,9 @@ final class Findings {
         : "; "
             + String.join(", ", parts)
             + ", where a variant passed the target at the grid's smallest beam and the others are"
-            + " estimated within 0.005 of it";
+            + " estimated within "
+            + ReportWriter.EQUAL
+            + " of it";
   }
 
   /** Concurrent segment search lowers 1-client latency but costs more CPU per query (the sweep). */

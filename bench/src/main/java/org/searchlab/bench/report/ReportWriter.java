@@ -25,6 +25,9 @@ public final class ReportWriter {
    */
   public static final double EQUAL_RECALL = 0.005;
 
+  /** {@link #EQUAL_RECALL} as the report prints it. */
+  static final String EQUAL = String.format(Locale.ROOT, "%.3f", EQUAL_RECALL);
+
   private static final String[] TYPES = {"lexical", "vector", "hybrid"};
   private static final String MUTABLE = "mutable";
 
@@ -386,14 +389,17 @@ public final class ReportWriter {
                 c))
         .append(
             "At equal recall: each round's QPS and server cores at exactly the recall its cell"
-                + " is compared at, interpolated log-linearly in measured recall@10 between that round's"
-                + " cells at the calibrated beam and at the beam below it; the median of the"
+                + " is compared at, interpolated log-linearly in measured recall@10 between that"
+                + " round's cells at the calibrated beam and at the beam below it; the median of the"
                 + " per-round ratios [interval]. The common recall is the target, unless a"
                 + " variant already passed it at the grid's smallest beam (k cannot go below 10,"
                 + " nor a hybrid's below 100): then it is the highest recall measured there, and"
-                + " every other variant is moved up the grid to within 0.005 of it and estimated"
-                + " there (second table). ≥ marks a ratio whose other variant came within 0.005 of"
-                + " the common recall at no beam of the grid (it ran at the one where its recall"
+                + " every other variant is moved up the grid to within "
+                + EQUAL
+                + " of it and estimated there (second table). ≥ marks a ratio whose other variant"
+                + " came within "
+                + EQUAL
+                + " of the common recall at no beam of the grid (it ran at the one where its recall"
                 + " was highest) while mutable did: at equal recall the other variant would need a"
                 + " larger beam still, so the ratio is at least that; ≤ marks the reverse, ≈ both"
                 + " below it.\n\n| query | ");
@@ -420,7 +426,9 @@ public final class ReportWriter {
     if (!raised.isEmpty()) {
       md.append(
               "\nCommon recall above the target (a variant passed it at the grid's smallest beam;"
-                  + " every other one is estimated within 0.005 of what that variant measured): ")
+                  + " every other one is estimated within "
+                  + EQUAL
+                  + " of what that variant measured): ")
           .append(String.join(", ", raised))
           .append(".\n");
     }

@@ -78,14 +78,14 @@ final class RowIndex {
 
   /** The summary rows at exactly a recall target (phase {@code at_target}), in run order. */
   List<ResultRow> atTarget(Double target) {
-    return rows.stream()
-        .filter(
-            r ->
-                r.isQueryCell()
-                    && r.phase().equals(AT_TARGET)
-                    && r.round() == null
-                    && Objects.equals(r.recallTarget(), target))
-        .toList();
+    return rows.stream().filter(r -> estimate(r, target) && r.round() == null).toList();
+  }
+
+  /** Whether {@code r} is an estimate at exactly {@code target}, a round's or the summary. */
+  private static boolean estimate(ResultRow r, Double target) {
+    return r.isQueryCell()
+        && r.phase().equals(AT_TARGET)
+        && Objects.equals(r.recallTarget(), target);
   }
 
   /**
@@ -96,14 +96,7 @@ final class RowIndex {
    */
   List<ResultRow> estimates(Double target) {
     List<ResultRow> out = new java.util.ArrayList<>(atTarget(target));
-    rows.stream()
-        .filter(
-            r ->
-                r.isQueryCell()
-                    && r.phase().equals(AT_TARGET)
-                    && r.round() != null
-                    && Objects.equals(r.recallTarget(), target))
-        .forEach(out::add);
+    rows.stream().filter(r -> estimate(r, target) && r.round() != null).forEach(out::add);
     return out;
   }
 
