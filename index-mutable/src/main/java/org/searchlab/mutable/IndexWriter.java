@@ -17,6 +17,7 @@ import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
 import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.FeedNiceness;
+import org.searchlab.core.Handoffs;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.StoreStoppedException;
@@ -349,9 +350,13 @@ final class IndexWriter implements AutoCloseable {
                   BulkItemResult.ok(r.op(), new WriteResult(w.id(), first + i, w.outcome())));
         }
       }
-      for (int b = 0; b < batch.size(); b++) {
-        batch.get(b).done.complete(results.get(b));
-      }
+      // Grouped: the answers of the whole batch reach each connection's event loop as one task.
+      Handoffs.grouped(
+          () -> {
+            for (int b = 0; b < batch.size(); b++) {
+              batch.get(b).done.complete(results.get(b));
+            }
+          });
     } catch (Throwable e) {
       for (Writes w : batch) {
         w.done.completeExceptionally(e);
