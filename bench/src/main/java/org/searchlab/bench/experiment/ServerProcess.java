@@ -63,9 +63,9 @@ public final class ServerProcess implements AutoCloseable {
             "-XX:+ExitOnOutOfMemoryError",
             // As the launcher's serve (docs/benchmark.md, "The servers' garbage collector"): an
             // index's per-document objects promoted after one young collection, not copied up to
-            // 15 times. Not -XX:+AlwaysPreTouch: the runner keeps up to six servers alive at once,
-            // and six pre-touched 3 GB heaps did not fit beside it in 24 GiB.
+            // 15 times, and the heap touched at start, not faulted in during the first pauses.
             "-XX:MaxTenuringThreshold=1",
+            "-XX:+AlwaysPreTouch",
             // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
             // time out exactly (a thread that exits would take its CPU time with it).
             "-XX:-UseDynamicNumberOfCompilerThreads"));
