@@ -61,11 +61,6 @@ public final class ServerProcess implements AutoCloseable {
             "-XX:+UseG1GC",
             // As the launcher's serve: a server out of memory ends instead of limping on.
             "-XX:+ExitOnOutOfMemoryError",
-            // As the launcher's serve (docs/benchmark.md, "The servers' garbage collector"): an
-            // index's per-document objects promoted after one young collection, not copied up to
-            // 15 times, and the heap touched at start, not faulted in during the first pauses.
-            "-XX:MaxTenuringThreshold=1",
-            "-XX:+AlwaysPreTouch",
             // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
             // time out exactly (a thread that exits would take its CPU time with it).
             "-XX:-UseDynamicNumberOfCompilerThreads"));
