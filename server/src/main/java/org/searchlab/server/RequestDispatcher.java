@@ -41,8 +41,9 @@ import org.searchlab.core.StoreStoppedException;
  * counted and logged once; the executor thread lives on.
  *
  * <p>Thread safety: one instance per channel. {@link #pending}, {@link #busy} and {@link #closing}
- * are touched only on the channel's event loop; an executor thread hands its response back with
- * {@code ctx.executor().execute}.
+ * are touched only on the channel's event loop; an executor thread hands its response back to that
+ * loop through {@link Handoffs#execute}, which groups the answers of a store writer's batch into
+ * one task per loop.
  */
 final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final Routing routing;
