@@ -115,7 +115,9 @@ final class ExperimentCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      description = "Measured seconds per query cell (overrides the profile).")
+      description =
+          "Measured seconds per query cell, those of the refeed under queries included"
+              + " (overrides the profile).")
   Double duration;
 
   @Option(
@@ -226,7 +228,8 @@ final class ExperimentCommand implements Callable<Integer> {
       b.clients(clients);
     }
     if (duration != null) {
-      b.duration(Duration.ofMillis((long) (duration * 1000)));
+      Duration d = Duration.ofMillis((long) (duration * 1000));
+      b.duration(d).refeedDuration(d);
     }
     if (warmup != null) {
       b.warmup(Duration.ofMillis((long) (warmup * 1000)));

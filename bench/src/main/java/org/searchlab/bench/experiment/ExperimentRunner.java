@@ -103,7 +103,7 @@ public final class ExperimentRunner {
       feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
       feedDocs += (long) Servers.extraFeeds(profile, variants) * corpus.docs().size();
       cells += writeCells;
-      planned += writeCells * PairedRounds.seconds(profile);
+      planned += writeCells * ProcedureRun.refeedSeconds(profile);
     }
     Corpus sweepCorpus = profile.sweepDocs() > 0 ? head(profile.sweepDocs()) : null;
     boolean sweep = sweepCorpus != null && !profile.sweepSegments().isEmpty();

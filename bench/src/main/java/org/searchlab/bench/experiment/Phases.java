@@ -9,6 +9,14 @@ public final class Phases {
   public static final String UPDATE = "update";
   public static final String REFEED_WITH_QUERIES = "refeed_with_queries";
   public static final String DURING_REFEED = "during_refeed";
+
+  /**
+   * A filtered query cell of the refeed-under-queries phase measured just before the refeed starts,
+   * with the same queries, clients and window as its {@link #DURING_REFEED} cell: that cell's
+   * baseline.
+   */
+  public static final String BEFORE_REFEED = "before_refeed";
+
   public static final String SWEEP = "sweep";
   public static final String GRID = "grid";
   public static final String CALIBRATION = "calibration";

@@ -33,9 +33,9 @@ final class ProcedureRun {
     return 3L * corpus.docs().size();
   }
 
-  /** Number of timed cells of the write phases of one store. */
+  /** Number of timed cells of the write phases of one store: each before and during the refeed. */
   static int cells(Profile p) {
-    return 3 * p.refeedClients().size();
+    return 2 * QueryType.values().length * p.refeedClients().size();
   }
 
   /** Refeed, price update and refeed under queries on a server whose query cells are done. */
@@ -60,13 +60,17 @@ final class ProcedureRun {
   }
 
   /**
-   * Refeeds the corpus in a loop while filtered queries of each type run at the refeed client
-   * counts; one feed row covers the whole period, one query row each cell.
+   * Measures each filtered query type at the refeed client counts, then refeeds the corpus in a
+   * loop and measures the same cells again while it runs: one feed row covers the refeed, one query
+   * row each cell. The cells before are the baseline of the cells during: the same queries, clients
+   * and window ({@link Profile#refeedDuration}), on the same server minutes apart, where the query
+   * phases' rows are medians over rounds of shorter cells at an interpolated beam.
    */
   private void refeedWithQueries(Session s, String variant, Feeder feeder)
       throws IOException, InterruptedException {
-    Profile p = ctx.profile;
     feeder.prepareLoop(corpus.docs());
+    List<ResultRow> cells = new ArrayList<>();
+    measureFiltered(s, variant, Phases.BEFORE_REFEED, cells);
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<FeedStats> fed = new AtomicReference<>();
     AtomicReference<Exception> failed = new AtomicReference<>();
@@ -81,20 +85,10 @@ final class ProcedureRun {
                     failed.set(e);
                   }
                 });
-    List<ResultRow> cells = new ArrayList<>();
     try {
-      for (QueryType t : QueryType.values()) {
-        List<HttpRequest> requests = s.requests(corpus.queries(), t, true);
-        for (int clients : p.refeedClients()) {
-          ctx.progress.cell(
-              Phases.DURING_REFEED,
-              String.format("%s %s filtered clients=%d", variant, t.label(), clients),
-              seconds(p));
-          CellStats c = s.cell(requests, clients, p.warmup(), p.duration());
-          cells.add(
-              Rows.query(ctx.info, variant, Phases.DURING_REFEED, t, true, clients, null, null, c));
-        }
-      }
+      // The feed client connects and ramps up before the first cell's warm-up starts.
+      Thread.sleep(REFEED_SETTLE.toMillis());
+      measureFiltered(s, variant, Phases.DURING_REFEED, cells);
     } finally {
       stop.set(true);
       background.join();
@@ -110,6 +104,26 @@ final class ProcedureRun {
     ctx.progress.step(Phases.REFEED_WITH_QUERIES, variant + ": " + describe(fed.get()));
   }
 
+  /** Time the refeed runs before the first cell during it. */
+  static final java.time.Duration REFEED_SETTLE = java.time.Duration.ofSeconds(1);
+
+  /** One filtered cell per query type and refeed client count, as rows of {@code phase}. */
+  private void measureFiltered(Session s, String variant, String phase, List<ResultRow> out)
+      throws InterruptedException {
+    Profile p = ctx.profile;
+    for (QueryType t : QueryType.values()) {
+      List<HttpRequest> requests = s.requests(corpus.queries(), t, true);
+      for (int clients : p.refeedClients()) {
+        ctx.progress.cell(
+            phase,
+            String.format("%s %s filtered clients=%d", variant, t.label(), clients),
+            refeedSeconds(p));
+        CellStats c = s.cell(requests, clients, p.warmup(), p.refeedDuration());
+        out.add(Rows.query(ctx.info, variant, phase, t, true, clients, null, null, c));
+      }
+    }
+  }
+
   /** Length of one JIT warm-up round after a server start: twice the cell warm-up. */
   static java.time.Duration jitWarmup(Profile p) {
     return p.warmup().multipliedBy(2);
@@ -117,6 +131,11 @@ final class ProcedureRun {
 
   static double seconds(Profile p) {
     return (p.warmup().toMillis() + p.duration().toMillis()) / 1000.0;
+  }
+
+  /** Seconds of one cell of the refeed-under-queries phase, warm-up included. */
+  static double refeedSeconds(Profile p) {
+    return (p.warmup().toMillis() + p.refeedDuration().toMillis()) / 1000.0;
   }
 
   static String describe(FeedStats f) {

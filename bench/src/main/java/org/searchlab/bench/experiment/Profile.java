@@ -19,6 +19,9 @@ import org.searchlab.core.VectorQuantization;
  * @param refeedClients client counts of the refeed-under-queries phase (the benchmark: 1, 16, 64)
  * @param warmup unrecorded load before each query cell; longer is steadier and slower
  * @param duration measured window of each query cell (the benchmark: 20 s); longer is steadier
+ * @param refeedDuration measured window of each cell of the refeed-under-queries phase, and of the
+ *     same cell measured just before the refeed starts, which is its baseline: one cell each, not
+ *     rounds, so its p99 rests on this window alone (null in the builder: as {@code duration})
  * @param queryCount distinct queries cycled through by the load generator
  * @param recallQueries queries whose top-10 is compared against exact search and between variants
  * @param sweepDocs documents of the segment-count sweep index (0 skips the sweep)
@@ -59,6 +62,7 @@ public record Profile(
     List<Integer> refeedClients,
     Duration warmup,
     Duration duration,
+    Duration refeedDuration,
     int queryCount,
     int recallQueries,
     int sweepDocs,
@@ -79,6 +83,7 @@ public record Profile(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(warmup, "warmup");
     Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(refeedDuration, "refeedDuration");
     Objects.requireNonNull(quantization, "quantization");
     Objects.requireNonNull(sweepDuration, "sweepDuration");
     Objects.requireNonNull(serverHeap, "serverHeap");
@@ -156,6 +161,9 @@ public record Profile(
         .refeedClients(List.of(1, 16, 64))
         .warmup(Duration.ofMillis(200))
         .duration(Duration.ofMillis(900))
+        // One cell each before and during the refeed, no rounds: 3 s gives the p99 a few thousand
+        // queries at 1 client where 0.9 s gave it a few hundred (its third-slowest query).
+        .refeedDuration(Duration.ofSeconds(3))
         .queryCount(2_000)
         .recallQueries(1_000)
         .rounds(6)
@@ -250,6 +258,7 @@ public record Profile(
     b.refeedClients = refeedClients;
     b.warmup = warmup;
     b.duration = duration;
+    b.refeedDuration = refeedDuration;
     b.queryCount = queryCount;
     b.recallQueries = recallQueries;
     b.sweepDocs = sweepDocs;
@@ -280,6 +289,7 @@ public record Profile(
     private List<Integer> refeedClients = List.of();
     private Duration warmup = Duration.ZERO;
     private Duration duration = Duration.ZERO;
+    private Duration refeedDuration;
     private int queryCount;
     private int recallQueries;
     private int sweepDocs;
@@ -363,6 +373,11 @@ public record Profile(
       return this;
     }
 
+    public Builder refeedDuration(Duration v) {
+      refeedDuration = v;
+      return this;
+    }
+
     public Builder queryCount(int v) {
       queryCount = v;
       return this;
@@ -417,6 +432,7 @@ public record Profile(
           refeedClients,
           warmup,
           duration,
+          refeedDuration != null ? refeedDuration : duration,
           queryCount,
           recallQueries,
           sweepDocs,

@@ -291,7 +291,10 @@ final class Findings {
                 : "multi-segment not slower, unlike the benchmark"));
   }
 
-  /** p99 during refeed relative to after flush, per family, hybrid at the middle refeed count. */
+  /**
+   * p99 during refeed relative to before it ({@link RowIndex#beforeRefeed}), per family, hybrid at
+   * the middle refeed count.
+   */
   private void refeed(List<String> s) {
     List<String> parts = new ArrayList<>();
     for (String v : new String[] {"mutable", "segmented", "segmented-forcemerged"}) {
@@ -306,7 +309,7 @@ final class Findings {
           .findFirst()
           .ifPresent(
               d ->
-                  idx.query(v, "after_flush", "hybrid", true, d.clients())
+                  idx.beforeRefeed(d)
                       .filter(b -> b.p99Ms() > 0)
                       .ifPresent(
                           b ->

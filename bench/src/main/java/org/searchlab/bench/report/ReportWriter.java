@@ -761,17 +761,27 @@ public final class ReportWriter {
     if (during.isEmpty()) {
       return;
     }
+    boolean adjacent =
+        during.stream()
+            .anyMatch(
+                r ->
+                    idx.query(r.variant(), "before_refeed", r.queryType(), true, r.clients())
+                        .isPresent());
     md.append("## Filtered queries during refeed\n\n")
         .append(
-            "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | server cores during |\n")
-        .append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+            adjacent
+                ? "Before: the same cell (queries, clients, window) measured on the same server just"
+                    + " before the refeed started.\n\n"
+                : "Before: the query phase's cell (median over its rounds).\n\n")
+        .append(
+            "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | p99 during ÷ before | server cores during |\n")
+        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ResultRow r : during) {
-      Optional<ResultRow> before =
-          idx.query(r.variant(), "after_flush", r.queryType(), true, r.clients());
+      Optional<ResultRow> before = idx.beforeRefeed(r);
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %d | %s | %.0f | %s | %.2f | %.2f |%n",
+              "| %s | %s | %d | %s | %.0f | %s | %.2f | %s | %.2f |%n",
               r.variant(),
               r.queryType(),
               r.clients(),
@@ -779,6 +789,10 @@ public final class ReportWriter {
               r.qps(),
               before.map(b -> String.format(Locale.ROOT, "%.2f", b.p99Ms())).orElse("–"),
               r.p99Ms(),
+              before
+                  .filter(b -> b.p99Ms() > 0)
+                  .map(b -> String.format(Locale.ROOT, "%.2f×", r.p99Ms() / b.p99Ms()))
+                  .orElse("–"),
               r.cpuCores()));
     }
     md.append('\n');

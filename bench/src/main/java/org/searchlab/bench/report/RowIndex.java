@@ -46,6 +46,18 @@ final class RowIndex {
         .findFirst();
   }
 
+  /**
+   * The baseline of a cell measured during the refeed: the same cell just before the refeed
+   * started, or, in results written before those were measured, the query phase's cell.
+   */
+  Optional<ResultRow> beforeRefeed(ResultRow during) {
+    Optional<ResultRow> adjacent =
+        query(during.variant(), "before_refeed", during.queryType(), true, during.clients());
+    return adjacent.isPresent()
+        ? adjacent
+        : query(during.variant(), "after_flush", during.queryType(), true, during.clients());
+  }
+
   /** The query-phase row of a variant: after_merge for the force-merged one, else after_flush. */
   Optional<ResultRow> main(String variant, String type, boolean filtered, int clients) {
     return query(variant, mainPhase(variant), type, filtered, clients);
