@@ -99,6 +99,7 @@ class TargetRunTest {
               Phases.AT_TARGET,
               Phases.REFEED,
               Phases.UPDATE,
+              Phases.BEFORE_REFEED,
               Phases.DURING_REFEED,
               Phases.REFEED_WITH_QUERIES),
           phases);
