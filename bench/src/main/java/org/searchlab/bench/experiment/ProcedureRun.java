@@ -107,7 +107,10 @@ final class ProcedureRun {
   /** Time the refeed runs before the first cell during it. */
   static final java.time.Duration REFEED_SETTLE = java.time.Duration.ofSeconds(1);
 
-  /** One filtered cell per query type and refeed client count, as rows of {@code phase}. */
+  /**
+   * One filtered cell per query type and refeed client count, as rows of {@code phase}, at the
+   * benchmark's literal {@code k = num_candidates} for the vector part, for every variant alike.
+   */
   private void measureFiltered(Session s, String variant, String phase, List<ResultRow> out)
       throws InterruptedException {
     Profile p = ctx.profile;
@@ -119,7 +122,12 @@ final class ProcedureRun {
             String.format("%s %s filtered clients=%d", variant, t.label(), clients),
             refeedSeconds(p));
         CellStats c = s.cell(requests, clients, p.warmup(), p.refeedDuration());
-        out.add(Rows.query(ctx.info, variant, phase, t, true, clients, null, null, c));
+        ResultRow row = Rows.query(ctx.info, variant, phase, t, true, clients, null, null, c);
+        // s.requests sends the benchmark's literal setting, not the calibrated beam: say so.
+        out.add(
+            t == QueryType.LEXICAL
+                ? row
+                : row.withCandidates(Setting.BENCHMARK.k(), Setting.BENCHMARK.candidates(), null));
       }
     }
   }

@@ -771,8 +771,10 @@ public final class ReportWriter {
         .append(
             adjacent
                 ? "Before: the same cell (queries, clients, window) measured on the same server just"
-                    + " before the refeed started.\n\n"
-                : "Before: the query phase's cell (median over its rounds).\n\n")
+                    + " before the refeed started. Vector and hybrid cells here send the"
+                    + " benchmark's k = num_candidates = 100, not the calibrated beam.\n\n"
+                : "Before: the query phase's cell (median over its rounds, at its calibrated"
+                    + " beam).\n\n")
         .append(
             "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | p99 during ÷ before | server cores during |\n")
         .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -208,7 +208,7 @@ class ReportWriterTest {
       assertTrue(md.contains(section), "missing " + section);
     }
     // Results without cells just before the refeed compare with the query phase's.
-    assertTrue(md.contains("Before: the query phase's cell (median over its rounds)."), md);
+    assertTrue(md.contains("Before: the query phase's cell (median over its rounds"), md);
     // mutable 400 ÷ segmented 200 QPS/core for vector; 100 ÷ 200 for lexical.
     assertTrue(md.contains("transparent huge pages on"), md);
     assertTrue(md.contains("| vector filtered | 2.00 [2.00–2.00] | 2.00 [2.00–2.00] |"), md);
