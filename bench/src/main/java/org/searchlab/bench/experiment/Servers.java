@@ -42,7 +42,7 @@ final class Servers implements AutoCloseable {
   private final Map<Variant, List<Integer>> moreFeedSegments = new LinkedHashMap<>();
 
   /** How long the merges a feed started may run on after it before the run gives up. */
-  private static final Duration MERGE_SETTLE = Duration.ofMinutes(20);
+  static final Duration MERGE_SETTLE = Duration.ofMinutes(20);
 
   private Servers() {}
 
