@@ -63,8 +63,9 @@ final class ProcedureRun {
    * Measures each filtered query type at the refeed client counts, then refeeds the corpus in a
    * loop and measures the same cells again while it runs: one feed row covers the refeed, one query
    * row each cell. The cells before are the baseline of the cells during: the same queries, clients
-   * and window ({@link Profile#refeedDuration}), on the same server minutes apart, where the query
-   * phases' rows are medians over rounds of shorter cells at an interpolated beam.
+   * and window ({@link Profile#refeedDuration}) on the same server, a minute or two apart. (The
+   * query phases' rows are medians over rounds of shorter cells, at the calibrated beam, and for a
+   * segmented variant over several feeds' indexes.)
    */
   private void refeedWithQueries(Session s, String variant, Feeder feeder)
       throws IOException, InterruptedException {
