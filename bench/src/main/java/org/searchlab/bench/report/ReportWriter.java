@@ -761,12 +761,7 @@ public final class ReportWriter {
     if (during.isEmpty()) {
       return;
     }
-    boolean adjacent =
-        during.stream()
-            .anyMatch(
-                r ->
-                    idx.query(r.variant(), "before_refeed", r.queryType(), true, r.clients())
-                        .isPresent());
+    boolean adjacent = during.stream().anyMatch(r -> idx.sameCellBeforeRefeed(r).isPresent());
     md.append("## Filtered queries during refeed\n\n")
         .append(
             adjacent

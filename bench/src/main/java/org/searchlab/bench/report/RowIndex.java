@@ -51,11 +51,17 @@ final class RowIndex {
    * started, or, in results written before those were measured, the query phase's cell.
    */
   Optional<ResultRow> beforeRefeed(ResultRow during) {
-    Optional<ResultRow> adjacent =
-        query(during.variant(), "before_refeed", during.queryType(), true, during.clients());
-    return adjacent.isPresent()
-        ? adjacent
-        : query(during.variant(), "after_flush", during.queryType(), true, during.clients());
+    return sameCellBeforeRefeed(during)
+        .or(
+            () ->
+                query(during.variant(), "after_flush", during.queryType(), true, during.clients()));
+  }
+
+  /**
+   * The cell measured just before the refeed with the same queries and clients as {@code during}.
+   */
+  Optional<ResultRow> sameCellBeforeRefeed(ResultRow during) {
+    return query(during.variant(), "before_refeed", during.queryType(), true, during.clients());
   }
 
   /** The query-phase row of a variant: after_merge for the force-merged one, else after_flush. */
