@@ -185,7 +185,8 @@ public final class Feeder {
   /**
    * Feeds a Vespa-dialect engine with Vespa's own feed client (HTTP/2, asynchronous, retries on 429
    * and 503), as the benchmark fed Vespa: one {@code /document/v1} operation per document, up to
-   * {@code inFlight} at a time. The operations' JSON is encoded before the clock starts.
+   * {@code inFlight} at a time, uncompressed like the {@code _bulk} bodies. The operations' JSON is
+   * encoded before the clock starts.
    */
   private FeedStats runVespa(
       List<Document> docs, FeedOp op, CpuMeter cpu, AtomicBoolean stop, int inFlight, boolean loop)
@@ -200,6 +201,10 @@ public final class Feeder {
         FeedClientBuilder.create(base)
             .setMaxStreamPerConnection(inFlight)
             .setConnectionsPerEndpoint(1)
+            // Plain JSON, as the _bulk feeder sends: the client's default (auto) gzips every body
+            // over 512 bytes, which on one machine's loopback buys nothing and costs the client
+            // and the server CPU on the cores being measured, on one dialect's side only.
+            .setCompression(FeedClientBuilder.Compression.none)
             .build()) {
       for (long i = 0; !stop.get() && (loop || i < docs.size()); i++) {
         int k = (int) (i % docs.size());
