@@ -309,8 +309,8 @@ final class PairedRounds {
                       .cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
               if (c.errors() > 0) {
                 ctx.log.printf(
-                    "WARNING: %s %s: %d failed requests in the cell%n",
-                    v.label(), t.label(), c.errors());
+                    "WARNING: %s %s: %d failed requests in the cell, the first: %s%n",
+                    v.label(), t.label(), c.errors(), c.firstError());
               }
               ResultRow row =
                   Rows.query(
@@ -573,7 +573,10 @@ final class PairedRounds {
             geo(lo.p95Ms(), atBeam.p95Ms(), w),
             geo(lo.p99Ms(), atBeam.p99Ms(), w),
             geo(lo.p999Ms(), atBeam.p999Ms(), w),
-            geo(lo.cpuCores(), atBeam.cpuCores(), w));
+            geo(lo.cpuCores(), atBeam.cpuCores(), w),
+            atBeam.firstError() != null
+                ? atBeam.firstError()
+                : lower == null ? null : lower.firstError());
     return Rows.query(
             info,
             from.variant(),
@@ -629,7 +632,7 @@ final class PairedRounds {
   /** The file the exact top-10s of the quality queries go to. */
   static final String GROUND_TRUTH = "ground-truth.jsonl";
 
-  private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
 
   /**
    * Overlap pairs, one per variant at most (its row's overlap@10): each segmented variant against
@@ -751,6 +754,7 @@ final class PairedRounds {
         Intervals.median(values(rows, ResultRow::p95Ms)).median(),
         Intervals.median(values(rows, ResultRow::p99Ms)).median(),
         Intervals.median(values(rows, ResultRow::p999Ms)).median(),
-        Intervals.median(values(rows, ResultRow::cpuCores)).median());
+        Intervals.median(values(rows, ResultRow::cpuCores)).median(),
+        rows.stream().map(ResultRow::firstError).filter(e -> e != null).findFirst().orElse(null));
   }
 }

@@ -16,6 +16,8 @@ import org.HdrHistogram.Histogram;
  * @param p99Ms 99th percentile
  * @param p999Ms 99.9th percentile
  * @param cpuCores server CPU cores used over the window (CPU seconds / wall seconds)
+ * @param firstError what the first failed request got (a status and the start of its body, or an
+ *     exception), or null when none failed
  */
 public record CellStats(
     long requests,
@@ -27,10 +29,12 @@ public record CellStats(
     double p95Ms,
     double p99Ms,
     double p999Ms,
-    double cpuCores) {
+    double cpuCores,
+    String firstError) {
 
   /** Summarises a histogram of latencies recorded in microseconds. */
-  public static CellStats of(Histogram micros, long errors, double seconds, double cpuCores) {
+  public static CellStats of(
+      Histogram micros, long errors, String firstError, double seconds, double cpuCores) {
     long n = micros.getTotalCount();
     return new CellStats(
         n,
@@ -42,7 +46,8 @@ public record CellStats(
         micros.getValueAtPercentile(95) / 1000.0,
         micros.getValueAtPercentile(99) / 1000.0,
         micros.getValueAtPercentile(99.9) / 1000.0,
-        cpuCores);
+        cpuCores,
+        firstError);
   }
 
   /** Queries per second per server core, or 0 when no CPU was measured. */

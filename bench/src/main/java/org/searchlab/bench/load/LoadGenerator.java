@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -16,7 +17,9 @@ import org.HdrHistogram.Histogram;
  * and send the next one at once, over HTTP/1.1 keep-alive connections from one {@link HttpClient}
  * (its pool holds one connection per concurrently active client). A cell runs a warm-up, then a
  * measured window; requests that complete inside the window are recorded, in one {@link Histogram}
- * per client merged into one per cell.
+ * per client merged into one per cell. A request that fails inside the window is counted, and the
+ * first one is described (its status and the start of its body, or its exception) so that a report
+ * can say what went wrong.
  *
  * <p>Client {@code t} walks the request list from offset {@code t · n / clients}, so concurrent
  * clients send different queries. Thread-safe for sequential use: run one cell at a time.
@@ -60,6 +63,7 @@ public final class LoadGenerator implements AutoCloseable {
     long windowStart = start + warmup.toNanos();
     long windowEnd = windowStart + window.toNanos();
     AtomicLong errors = new AtomicLong();
+    AtomicReference<String> firstError = new AtomicReference<>();
     List<Histogram> histograms = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < clients; t++) {
@@ -70,7 +74,9 @@ public final class LoadGenerator implements AutoCloseable {
           Thread.ofPlatform()
               .name("load-client-" + t)
               .daemon(true)
-              .start(() -> clientLoop(requests, offset, windowStart, windowEnd, h, errors)));
+              .start(
+                  () ->
+                      clientLoop(requests, offset, windowStart, windowEnd, h, errors, firstError)));
     }
     sleepUntil(windowStart);
     long cpuBefore = cpu.cpuNanos();
@@ -87,7 +93,11 @@ public final class LoadGenerator implements AutoCloseable {
     }
     double seconds = (windowEnd - windowStart) / 1e9;
     return CellStats.of(
-        cell, errors.get(), seconds, ProcessCpu.cores(cpuBefore, cpuAfter, wallAfter - wallBefore));
+        cell,
+        errors.get(),
+        firstError.get(),
+        seconds,
+        ProcessCpu.cores(cpuBefore, cpuAfter, wallAfter - wallBefore));
   }
 
   private void clientLoop(
@@ -96,7 +106,8 @@ public final class LoadGenerator implements AutoCloseable {
       long windowStart,
       long windowEnd,
       Histogram histogram,
-      AtomicLong errors) {
+      AtomicLong errors,
+      AtomicReference<String> firstError) {
     int i = offset;
     while (true) {
       long t0 = System.nanoTime();
@@ -105,12 +116,12 @@ public final class LoadGenerator implements AutoCloseable {
       }
       HttpRequest request = requests.get(i);
       i = i + 1 == requests.size() ? 0 : i + 1;
-      boolean ok;
+      String failure;
       try {
         HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-        ok = r.statusCode() / 100 == 2;
+        failure = r.statusCode() / 100 == 2 ? null : describe(r);
       } catch (IOException e) {
-        ok = false;
+        failure = describe(e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -120,13 +131,42 @@ public final class LoadGenerator implements AutoCloseable {
       // window (the load is steady after the warm-up, so a request that started just before the
       // window is as representative as one that ends just after it).
       if (t1 >= windowStart && t1 <= windowEnd) {
-        if (ok) {
+        if (failure == null) {
           histogram.recordValue(Math.min(MAX_MICROS, Math.max(1, (t1 - t0) / 1000)));
         } else {
           errors.incrementAndGet();
+          firstError.compareAndSet(null, failure);
         }
       }
     }
+  }
+
+  /** Longest part of a failed answer's body or an exception's message kept in a description. */
+  static final int DESCRIPTION_CHARS = 200;
+
+  /** A failed answer: its status and the start of its body. */
+  static String describe(HttpResponse<byte[]> r) {
+    String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+    return "HTTP " + r.statusCode() + ": " + prefix(body);
+  }
+
+  /** A failed exchange: the exception and its causes, each with the start of its message. */
+  static String describe(Throwable e) {
+    StringBuilder b = new StringBuilder();
+    for (Throwable t = e; t != null && b.length() < 4 * DESCRIPTION_CHARS; t = t.getCause()) {
+      if (!b.isEmpty()) {
+        b.append(" <- ");
+      }
+      b.append(t.getClass().getName());
+      if (t.getMessage() != null) {
+        b.append(": ").append(prefix(t.getMessage()));
+      }
+    }
+    return b.toString();
+  }
+
+  private static String prefix(String s) {
+    return s.length() <= DESCRIPTION_CHARS ? s : s.substring(0, DESCRIPTION_CHARS) + "…";
   }
 
   private static void sleepUntil(long nanoTime) throws InterruptedException {

@@ -163,8 +163,48 @@ public final class ReportWriter {
     refeedSection(md, idx);
     sweepSection(md, idx);
     gridSection(md, idx);
+    failuresSection(md, idx);
     Files.writeString(dir.resolve("report.md"), md);
     return pngs;
+  }
+
+  /**
+   * Every cell with failed requests and what the first one got, so that a reader need not take the
+   * cause from the server's log. Absent when nothing failed.
+   */
+  private static void failuresSection(StringBuilder md, RowIndex idx) {
+    List<ResultRow> failed =
+        idx.all().stream()
+            .filter(r -> r.isQueryCell() && r.round() == null)
+            .filter(r -> r.errors() != null && r.errors() > 0)
+            .toList();
+    if (failed.isEmpty()) {
+      return;
+    }
+    md.append("## Failed requests\n\n")
+        .append(
+            "Query cells in which requests failed; their latencies and QPS leave the failures"
+                + " out. A summary row adds up its rounds. Rejected documents of the feeds are in"
+                + " the writes table.\n\n")
+        .append("| variant | phase | query | clients | failed | the first failure |\n")
+        .append("|---|---|---|---:|---:|---|\n");
+    for (ResultRow r : failed) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %d | %d | %s |%n",
+              r.variant(),
+              r.phase(),
+              r.queryType() + (Boolean.TRUE.equals(r.filtered()) ? " filtered" : ""),
+              r.clients(),
+              r.errors(),
+              r.firstError() == null
+                  ? "–"
+                  : "`"
+                      + r.firstError().replace('`', '\'').replace('|', '/').replace('\n', ' ')
+                      + "`"));
+    }
+    md.append('\n');
   }
 
   private static void addIfPresent(List<String> l, String s) {

@@ -17,7 +17,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * columns compare ids only. {@code cpu_source} says where the CPU figures came from ({@code /proc}
  * of the server's JVMs, an engine's {@code _nodes/stats}, or {@code none}: not measured, the
  * figures null); {@code cpu_cores_second} is a second source's reading of the same feed where there
- * is one. Immutable.
+ * is one. {@code first_error} describes the first failed request of a cell with {@code errors} (its
+ * status and the start of its body, or the client's exception), null when none failed. Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -53,7 +54,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "docs_per_sec",
   "docs_per_sec_per_core",
   "cpu_source",
-  "cpu_cores_second"
+  "cpu_cores_second",
+  "first_error"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -100,7 +102,8 @@ public record ResultRow(
     @JsonProperty("qps_per_core_low") Double qpsPerCoreLow,
     @JsonProperty("qps_per_core_high") Double qpsPerCoreHigh,
     @JsonProperty("cpu_source") String cpuSource,
-    @JsonProperty("cpu_cores_second") Double cpuCoresSecond) {
+    @JsonProperty("cpu_cores_second") Double cpuCoresSecond,
+    @JsonProperty("first_error") String firstError) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -180,6 +183,7 @@ public record ResultRow(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -232,6 +236,13 @@ public record ResultRow(
     c.targetHits = k;
     c.numCandidates = candidates;
     c.recallTarget = target;
+    return c.build();
+  }
+
+  /** A copy with the description of the cell's first failed request (null when none failed). */
+  public ResultRow withFirstError(String description) {
+    Copy c = new Copy(this);
+    c.firstError = description;
     return c.build();
   }
 
@@ -307,6 +318,7 @@ public record ResultRow(
     private Double qpsPerCoreHigh;
     private String cpuSource;
     private Double cpuCoresSecond;
+    private String firstError;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -354,6 +366,7 @@ public record ResultRow(
       qpsPerCoreHigh = r.qpsPerCoreHigh;
       cpuSource = r.cpuSource;
       cpuCoresSecond = r.cpuCoresSecond;
+      firstError = r.firstError;
     }
 
     ResultRow build() {
@@ -402,7 +415,8 @@ public record ResultRow(
           qpsPerCoreLow,
           qpsPerCoreHigh,
           cpuSource,
-          cpuCoresSecond);
+          cpuCoresSecond,
+          firstError);
     }
   }
 

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.testing.TestSeeds;
@@ -53,7 +54,9 @@ class ExperimentIntegrationTest {
       List.of("machine", "jdk", "commit", "docs", "dim");
 
   @Test
-  void tinyRunProducesTheSchemaAndTheReport(@TempDir Path dir) throws Exception {
+  void tinyRunProducesTheSchemaAndTheReport(
+      // kept on a failure, with the servers' logs under results/logs
+      @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path dir) throws Exception {
     long seed = TestSeeds.seed("ExperimentIntegrationTest");
     Profile p =
         Profile.quick().toBuilder()

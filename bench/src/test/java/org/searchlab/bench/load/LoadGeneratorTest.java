@@ -1,6 +1,7 @@
 package org.searchlab.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -39,7 +40,15 @@ class LoadGeneratorTest {
     server.createContext(
         "/fail",
         ex -> {
-          ex.sendResponseHeaders(429, -1);
+          byte[] body = "{\"error\":\"too many requests\"}".getBytes();
+          ex.sendResponseHeaders(429, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
+    server.createContext(
+        "/drop",
+        ex -> {
+          // Close the exchange without an answer: the server drops the connection.
           ex.close();
         });
     server.setExecutor(Executors.newFixedThreadPool(8));
@@ -70,6 +79,7 @@ class LoadGeneratorTest {
               self);
       assertTrue(s.requests() > 0, "requests " + s.requests());
       assertEquals(0, s.errors());
+      assertNull(s.firstError());
       assertTrue(served.get() >= s.requests(), "served " + served + " < recorded " + s.requests());
       assertEquals(s.requests() / s.seconds(), s.qps(), 1e-9);
       assertTrue(
@@ -91,6 +101,25 @@ class LoadGeneratorTest {
       assertEquals(0, s.requests());
       assertTrue(s.errors() > 0, s.toString());
       assertEquals(0, s.qps());
+      assertEquals("HTTP 429: {\"error\":\"too many requests\"}", s.firstError());
     }
+  }
+
+  @Test
+  void describesAFailedExchangeByItsException() throws Exception {
+    ProcessCpu self = new ProcessCpu(ProcessHandle.current().pid());
+    try (LoadGenerator load = new LoadGenerator()) {
+      CellStats s = load.run(List.of(get("/drop")), 1, Duration.ZERO, Duration.ofMillis(500), self);
+      assertEquals(0, s.requests());
+      assertTrue(s.errors() > 0, s.toString());
+      assertTrue(s.firstError().startsWith("java.io.IOException"), s.firstError());
+    }
+  }
+
+  @Test
+  void keepsOnlyTheStartOfALongDescription() {
+    String d = LoadGenerator.describe(new java.io.IOException("x".repeat(1000)));
+    assertTrue(d.length() < 300, d);
+    assertTrue(d.startsWith("java.io.IOException: xxx"), d);
   }
 }

@@ -32,6 +32,21 @@ class ReportWriterTest {
       double avg,
       Integer segments,
       String threads) {
+    return query(variant, phase, type, filtered, clients, qps, cores, avg, segments, threads, 0);
+  }
+
+  private static ResultRow query(
+      String variant,
+      String phase,
+      String type,
+      boolean filtered,
+      int clients,
+      double qps,
+      double cores,
+      double avg,
+      Integer segments,
+      String threads,
+      long errors) {
     return new ResultRow(
         variant,
         phase,
@@ -53,7 +68,7 @@ class ReportWriterTest {
         null,
         null,
         100L,
-        0L,
+        errors,
         1.0,
         null,
         null,
@@ -231,6 +246,29 @@ class ReportWriterTest {
       assertNotNull(ImageIO.read(dir.resolve(p).toFile()), p + " is a readable image");
     }
     assertEquals(6, pngs.size(), pngs.toString());
+    assertFalse(md.contains("## Failed requests"), "no cell failed");
+  }
+
+  @Test
+  void namesTheFirstFailureOfEveryCellThatHadFailedRequests(@TempDir Path dir) throws Exception {
+    List<ResultRow> rows = new java.util.ArrayList<>(rows());
+    rows.add(
+        query("mutable", "before_refeed", "vector", true, 1, 100, 0.5, 2.0, null, null, 3)
+            .withFirstError("HTTP 503: {\"error\":\"a | b\"}"));
+    new ReportWriter(dir)
+        .write(
+            rows,
+            "test",
+            "synthetic",
+            List.of("mutable", "segmented", "segmented-forcemerged"),
+            1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("## Failed requests"), md);
+    // The table's cell separator inside a description would break the row.
+    assertTrue(
+        md.contains(
+            "| mutable | before_refeed | vector filtered | 1 | 3 | `HTTP 503: {\"error\":\"a / b\"}` |"),
+        md);
   }
 
   @Test

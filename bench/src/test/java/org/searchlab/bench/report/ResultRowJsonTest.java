@@ -52,7 +52,8 @@ class ResultRowJsonTest {
             .withQuality(0.99, 0.98)
             .withIdQuality(0.9, 0.8)
             .withCpuSource("/proc")
-            .withSecondCpu(0.6);
+            .withSecondCpu(0.6)
+            .withFirstError("HTTP 503: {\"error\":\"overloaded\"}");
     ObjectMapper json = new ObjectMapper();
     String line = json.writeValueAsString(row);
     JsonNode n = json.readTree(line);
@@ -69,7 +70,8 @@ class ResultRowJsonTest {
           "overlap_at_10_ids",
           "interval_coverage",
           "cpu_source",
-          "cpu_cores_second"
+          "cpu_cores_second",
+          "first_error"
         }) {
       assertTrue(n.has(f), f + " in " + line);
     }
@@ -85,6 +87,8 @@ class ResultRowJsonTest {
     assertEquals(2, json.readValue(line, ResultRow.class).withRound(2).round());
     assertEquals("/proc", row.cpuSource());
     assertEquals(0.6, row.cpuCoresSecond());
+    assertEquals("HTTP 503: {\"error\":\"overloaded\"}", n.get("first_error").asText());
+    assertEquals(null, base.firstError());
 
     // A row whose server's CPU could not be read keeps its throughput but no CPU figure.
     ResultRow unread = row.withCpuSource(ResultRow.NO_CPU);
