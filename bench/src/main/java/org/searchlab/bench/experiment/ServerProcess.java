@@ -28,11 +28,13 @@ public final class ServerProcess implements AutoCloseable {
 
   private final Process process;
   private final URI base;
+  private final Path log;
   private final Thread shutdownHook;
 
-  private ServerProcess(Process process, URI base) {
+  private ServerProcess(Process process, URI base, Path log) {
     this.process = process;
     this.base = base;
+    this.log = log;
     this.shutdownHook = new Thread(process::destroyForcibly, "kill-server-" + process.pid());
     Runtime.getRuntime().addShutdownHook(shutdownHook);
   }
@@ -59,8 +61,12 @@ public final class ServerProcess implements AutoCloseable {
             "-Xms" + heap,
             "-Xmx" + heap,
             "-XX:+UseG1GC",
-            // As the launcher's serve: a server out of memory ends instead of limping on.
+            // As the launcher's serve: a server out of memory ends instead of limping on, and
+            // what survives one young collection is promoted at once.
             "-XX:+ExitOnOutOfMemoryError",
+            "-XX:MaxTenuringThreshold=1",
+            // One line per pause, beside the server's log (the JVM puts the pid in %p).
+            "-Xlog:gc:file=" + gcLog(log) + ":uptime",
             // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
             // time out exactly (a thread that exits would take its CPU time with it).
             "-XX:-UseDynamicNumberOfCompilerThreads"));
@@ -93,7 +99,7 @@ public final class ServerProcess implements AutoCloseable {
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
-    ServerProcess server = new ServerProcess(p, URI.create("http://127.0.0.1:" + port));
+    ServerProcess server = new ServerProcess(p, URI.create("http://127.0.0.1:" + port), log);
     try {
       server.awaitHealthy(log);
     } catch (IOException | RuntimeException | InterruptedException e) {
@@ -156,8 +162,43 @@ public final class ServerProcess implements AutoCloseable {
     close();
   }
 
+  /** Where a server's GC log goes: beside its log, one file per JVM ({@code %p}, its pid). */
+  static String gcLog(Path log) {
+    String name = log.getFileName().toString().replaceFirst("\\.log$", "");
+    return log.toAbsolutePath().resolveSibling(name + "-gc-%p.log").toString();
+  }
+
+  /**
+   * The child's peak resident memory ({@code VmHWM} of {@code /proc/<pid>/status}) in bytes, or −1
+   * where it cannot be read (not Linux, or the child is gone).
+   */
+  public long peakResidentBytes() {
+    try {
+      for (String line :
+          Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+        if (line.startsWith("VmHWM:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // not readable here
+    }
+    return -1;
+  }
+
   @Override
   public void close() {
+    long peak = process.isAlive() ? peakResidentBytes() : -1;
+    if (peak > 0) {
+      try {
+        Files.writeString(
+            log,
+            String.format("# peak resident memory (VmHWM): %d MB%n", peak >> 20),
+            java.nio.file.StandardOpenOption.APPEND);
+      } catch (IOException e) {
+        // the log is a record, not a result: the server stops either way
+      }
+    }
     try {
       if (process.isAlive()) {
         process.destroy();

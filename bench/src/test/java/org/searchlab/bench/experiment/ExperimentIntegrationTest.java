@@ -102,6 +102,21 @@ class ExperimentIntegrationTest {
     }
     assertTrue(Files.size(out.resolve("logs").resolve("segmented-feed2.log")) > 0);
     assertTrue(Files.size(out.resolve("logs").resolve("segmented-forcemerged-feed2.log")) > 0);
+    // Each server's GC pauses beside its log, and its peak resident memory once it stopped.
+    try (var files = Files.list(out.resolve("logs"))) {
+      List<Path> gc =
+          files.filter(f -> f.getFileName().toString().startsWith("mutable-gc-")).toList();
+      assertTrue(!gc.isEmpty(), "a GC log of the mutable server");
+      for (Path f : gc) {
+        assertTrue(Files.readString(f).contains("Using G1"), f + " is a GC log");
+      }
+    }
+    if (Files.isReadable(Path.of("/proc/self/status"))) {
+      assertTrue(
+          Files.readString(out.resolve("logs").resolve("segmented-feed2.log"))
+              .contains("# peak resident memory (VmHWM): "),
+          "peak memory in the log of a stopped server");
+    }
     assertTrue(rows.size() > 0);
 
     ObjectMapper json = new ObjectMapper();
