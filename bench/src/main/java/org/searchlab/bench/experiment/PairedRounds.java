@@ -576,7 +576,8 @@ final class PairedRounds {
             geo(lo.cpuCores(), atBeam.cpuCores(), w),
             atBeam.firstError() != null
                 ? atBeam.firstError()
-                : lower == null ? null : lower.firstError());
+                : lower == null ? null : lower.firstError(),
+            retries(atBeam) + (lower == null ? 0 : retries(lower)));
     return Rows.query(
             info,
             from.variant(),
@@ -632,7 +633,7 @@ final class PairedRounds {
   /** The file the exact top-10s of the quality queries go to. */
   static final String GROUND_TRUTH = "ground-truth.jsonl";
 
-  private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+  private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
 
   /**
    * Overlap pairs, one per variant at most (its row's overlap@10): each segmented variant against
@@ -755,6 +756,11 @@ final class PairedRounds {
         Intervals.median(values(rows, ResultRow::p99Ms)).median(),
         Intervals.median(values(rows, ResultRow::p999Ms)).median(),
         Intervals.median(values(rows, ResultRow::cpuCores)).median(),
-        rows.stream().map(ResultRow::firstError).filter(e -> e != null).findFirst().orElse(null));
+        rows.stream().map(ResultRow::firstError).filter(e -> e != null).findFirst().orElse(null),
+        rows.stream().mapToLong(PairedRounds::retries).sum());
+  }
+
+  private static long retries(ResultRow r) {
+    return r.clientRetries() == null ? 0 : r.clientRetries();
   }
 }

@@ -50,7 +50,8 @@ final class Rows {
             info.commit(),
             info.docs(),
             info.dim())
-        .withFirstError(s.firstError());
+        .withFirstError(s.firstError())
+        .withClientRetries(s.clientRetries());
   }
 
   static ResultRow feed(
@@ -130,6 +131,7 @@ final class Rows {
             r.commit(),
             r.docs(),
             r.dim())
-        .withFirstError(r.firstError());
+        .withFirstError(r.firstError())
+        .withClientRetries(r.clientRetries());
   }
 }

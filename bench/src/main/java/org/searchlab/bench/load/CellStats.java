@@ -18,6 +18,8 @@ import org.HdrHistogram.Histogram;
  * @param cpuCores server CPU cores used over the window (CPU seconds / wall seconds)
  * @param firstError what the first failed request got (a status and the start of its body, or an
  *     exception), or null when none failed
+ * @param clientRetries requests sent a second time because the HTTP client lost the first answer
+ *     ({@link LoadGenerator#isPoolRace}); they count once, as requests or errors
  */
 public record CellStats(
     long requests,
@@ -30,11 +32,17 @@ public record CellStats(
     double p99Ms,
     double p999Ms,
     double cpuCores,
-    String firstError) {
+    String firstError,
+    long clientRetries) {
 
   /** Summarises a histogram of latencies recorded in microseconds. */
   public static CellStats of(
-      Histogram micros, long errors, String firstError, double seconds, double cpuCores) {
+      Histogram micros,
+      long errors,
+      String firstError,
+      long clientRetries,
+      double seconds,
+      double cpuCores) {
     long n = micros.getTotalCount();
     return new CellStats(
         n,
@@ -47,7 +55,8 @@ public record CellStats(
         micros.getValueAtPercentile(99) / 1000.0,
         micros.getValueAtPercentile(99.9) / 1000.0,
         cpuCores,
-        firstError);
+        firstError,
+        clientRetries);
   }
 
   /** Queries per second per server core, or 0 when no CPU was measured. */

@@ -176,28 +176,34 @@ public final class ReportWriter {
     List<ResultRow> failed =
         idx.all().stream()
             .filter(r -> r.isQueryCell() && r.round() == null)
-            .filter(r -> r.errors() != null && r.errors() > 0)
+            .filter(
+                r ->
+                    (r.errors() != null && r.errors() > 0)
+                        || (r.clientRetries() != null && r.clientRetries() > 0))
             .toList();
     if (failed.isEmpty()) {
       return;
     }
     md.append("## Failed requests\n\n")
         .append(
-            "Query cells in which requests failed; their latencies and QPS leave the failures"
-                + " out. A summary row adds up its rounds. Rejected documents of the feeds are in"
-                + " the writes table.\n\n")
-        .append("| variant | phase | query | clients | failed | the first failure |\n")
-        .append("|---|---|---|---:|---:|---|\n");
+            "Query cells in which requests failed, or had to be sent twice because the JDK HTTP"
+                + " client lost the server's answer on a reused connection (its own race; the"
+                + " second answer is timed from the first send). Latencies and QPS leave the"
+                + " failures out. A summary row adds up its rounds. Rejected documents of the feeds"
+                + " are in the writes table.\n\n")
+        .append("| variant | phase | query | clients | failed | sent twice | the first failure |\n")
+        .append("|---|---|---|---:|---:|---:|---|\n");
     for (ResultRow r : failed) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | %d | %d | %s |%n",
+              "| %s | %s | %s | %d | %d | %d | %s |%n",
               r.variant(),
               r.phase(),
               r.queryType() + (Boolean.TRUE.equals(r.filtered()) ? " filtered" : ""),
               r.clients(),
               r.errors(),
+              r.clientRetries() == null ? 0 : r.clientRetries(),
               r.firstError() == null
                   ? "–"
                   : "`"

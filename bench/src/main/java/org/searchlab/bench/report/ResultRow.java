@@ -18,7 +18,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * of the server's JVMs, an engine's {@code _nodes/stats}, or {@code none}: not measured, the
  * figures null); {@code cpu_cores_second} is a second source's reading of the same feed where there
  * is one. {@code first_error} describes the first failed request of a cell with {@code errors} (its
- * status and the start of its body, or the client's exception), null when none failed. Immutable.
+ * status and the start of its body, or the client's exception), null when none failed; {@code
+ * client_retries} counts the cell's requests sent twice because the HTTP client lost the first
+ * answer (the JDK client's pool race), which count once among its requests or errors. Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -55,7 +57,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "docs_per_sec_per_core",
   "cpu_source",
   "cpu_cores_second",
-  "first_error"
+  "first_error",
+  "client_retries"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -103,7 +106,8 @@ public record ResultRow(
     @JsonProperty("qps_per_core_high") Double qpsPerCoreHigh,
     @JsonProperty("cpu_source") String cpuSource,
     @JsonProperty("cpu_cores_second") Double cpuCoresSecond,
-    @JsonProperty("first_error") String firstError) {
+    @JsonProperty("first_error") String firstError,
+    @JsonProperty("client_retries") Long clientRetries) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -184,6 +188,7 @@ public record ResultRow(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -243,6 +248,13 @@ public record ResultRow(
   public ResultRow withFirstError(String description) {
     Copy c = new Copy(this);
     c.firstError = description;
+    return c.build();
+  }
+
+  /** A copy with the requests the HTTP client had to send twice (its own pool race). */
+  public ResultRow withClientRetries(Long retries) {
+    Copy c = new Copy(this);
+    c.clientRetries = retries;
     return c.build();
   }
 
@@ -319,6 +331,7 @@ public record ResultRow(
     private String cpuSource;
     private Double cpuCoresSecond;
     private String firstError;
+    private Long clientRetries;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -367,6 +380,7 @@ public record ResultRow(
       cpuSource = r.cpuSource;
       cpuCoresSecond = r.cpuCoresSecond;
       firstError = r.firstError;
+      clientRetries = r.clientRetries;
     }
 
     ResultRow build() {
@@ -416,7 +430,8 @@ public record ResultRow(
           qpsPerCoreHigh,
           cpuSource,
           cpuCoresSecond,
-          firstError);
+          firstError,
+          clientRetries);
     }
   }
 

@@ -1,6 +1,7 @@
 package org.searchlab.bench.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,6 +81,7 @@ class LoadGeneratorTest {
       assertTrue(s.requests() > 0, "requests " + s.requests());
       assertEquals(0, s.errors());
       assertNull(s.firstError());
+      assertEquals(0, s.clientRetries());
       assertTrue(served.get() >= s.requests(), "served " + served + " < recorded " + s.requests());
       assertEquals(s.requests() / s.seconds(), s.qps(), 1e-9);
       assertTrue(
@@ -114,6 +116,26 @@ class LoadGeneratorTest {
       assertTrue(s.errors() > 0, s.toString());
       assertTrue(s.firstError().startsWith("java.io.IOException"), s.firstError());
     }
+  }
+
+  @Test
+  void tellsTheClientsPoolRaceFromOtherFailures() {
+    // The chain the JDK client (Temurin 25.0.3) threw when it lost an answer to its pool watcher.
+    java.io.IOException race =
+        new java.io.IOException(
+            "HTTP/1.1 header parser received no bytes",
+            new java.io.IOException(
+                "connection closed locally",
+                new java.io.IOException(
+                    "Unexpected cleanup triggered for non pooled connection",
+                    new java.io.IOException("Data received while in pool"))));
+    assertTrue(LoadGenerator.isPoolRace(race));
+    assertFalse(
+        LoadGenerator.isPoolRace(
+            new java.io.IOException(
+                "HTTP/1.1 header parser received no bytes",
+                new java.io.IOException("Connection reset"))));
+    assertFalse(LoadGenerator.isPoolRace(new java.net.ConnectException("Connection refused")));
   }
 
   @Test

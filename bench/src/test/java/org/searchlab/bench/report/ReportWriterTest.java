@@ -267,7 +267,7 @@ class ReportWriterTest {
     // The table's cell separator inside a description would break the row.
     assertTrue(
         md.contains(
-            "| mutable | before_refeed | vector filtered | 1 | 3 | `HTTP 503: {\"error\":\"a / b\"}` |"),
+            "| mutable | before_refeed | vector filtered | 1 | 3 | 0 | `HTTP 503: {\"error\":\"a / b\"}` |"),
         md);
   }
 

@@ -71,7 +71,8 @@ class ResultRowJsonTest {
           "interval_coverage",
           "cpu_source",
           "cpu_cores_second",
-          "first_error"
+          "first_error",
+          "client_retries"
         }) {
       assertTrue(n.has(f), f + " in " + line);
     }
