@@ -65,8 +65,7 @@ public final class ServerProcess implements AutoCloseable {
             // what survives one young collection is promoted at once.
             "-XX:+ExitOnOutOfMemoryError",
             "-XX:MaxTenuringThreshold=1",
-            // One line per pause, beside the server's log (the JVM puts the pid in %p).
-            "-Xlog:gc:file=" + gcLog(log) + ":uptime",
+            gcLogFlag(log),
             // Compiler threads that live as long as the JVM, so that ProcessCpu can leave their
             // time out exactly (a thread that exits would take its CPU time with it).
             "-XX:-UseDynamicNumberOfCompilerThreads"));
@@ -162,10 +161,15 @@ public final class ServerProcess implements AutoCloseable {
     close();
   }
 
-  /** Where a server's GC log goes: beside its log, one file per JVM ({@code %p}, its pid). */
-  static String gcLog(Path log) {
+  /**
+   * The flag that logs one line per GC pause beside a server's log, one file per JVM (the JVM puts
+   * its pid in {@code %p}). The file name is quoted: unquoted, a colon in the output path (which
+   * the user chooses) would split the option and the server would not start.
+   */
+  static String gcLogFlag(Path log) {
     String name = log.getFileName().toString().replaceFirst("\\.log$", "");
-    return log.toAbsolutePath().resolveSibling(name + "-gc-%p.log").toString();
+    Path file = log.toAbsolutePath().resolveSibling(name + "-gc-%p.log");
+    return "-Xlog:gc:file=\"" + file + "\":uptime";
   }
 
   /**
