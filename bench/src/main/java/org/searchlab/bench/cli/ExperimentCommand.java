@@ -178,6 +178,15 @@ final class ExperimentCommand implements Callable<Integer> {
   Integer feeds;
 
   @Option(
+      names = "--refeed-client-nice",
+      description =
+          "How much this JVM's feed client yields the cores during the refeed under queries, 0.0"
+              + " (as the query clients and the server) to 1.0 (Linux nice 19, the default): on a"
+              + " machine shared with the server, a client at 0.0 slows the queries it is"
+              + " measuring beside.")
+  Double refeedClientNice;
+
+  @Option(
       names = "--calibration-queries",
       description = "Calibration queries, disjoint from the measured ones (overrides the profile).")
   Integer calibrationQueries;
@@ -263,6 +272,9 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     if (feeds != null) {
       b.feeds(feeds);
+    }
+    if (refeedClientNice != null) {
+      b.refeedClientNiceness(refeedClientNice);
     }
     Profile p = b.build();
     List<Variant> vs = new ArrayList<>();

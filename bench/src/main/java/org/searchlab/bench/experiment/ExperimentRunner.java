@@ -181,6 +181,8 @@ public final class ExperimentRunner {
       run.putPOJO("variants", variants.stream().map(Variant::label).toList());
       List<String> described = variants.stream().map(v -> describe(v, ctx)).toList();
       run.putPOJO("variant_descriptions", described);
+      run.put("refeed_client_niceness", profile.refeedClientNiceness());
+      run.putPOJO("refeed_client_nice", new java.util.TreeMap<>(ctx.refeedClientNice()));
       Files.writeString(outDir.resolve("run.json"), run.toString());
       Map<String, org.searchlab.bench.report.VectorSetup> setups = new java.util.LinkedHashMap<>();
       for (Variant v : variants) {

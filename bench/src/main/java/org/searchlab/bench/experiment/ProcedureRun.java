@@ -5,9 +5,11 @@ import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.searchlab.bench.load.CellStats;
 import org.searchlab.bench.report.ResultRow;
+import org.searchlab.core.FeedNiceness;
 
 /**
  * The write half of the benchmark's procedure on one store's server, after its query cells: refeed
@@ -85,12 +87,18 @@ final class ProcedureRun {
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<FeedStats> fed = new AtomicReference<>();
     AtomicReference<Exception> failed = new AtomicReference<>();
+    AtomicInteger clientNice = new AtomicInteger(-1);
     Thread background =
         Thread.ofPlatform()
             .name("refeed")
             .start(
                 () -> {
                   try {
+                    // The feed client's threads (the Vespa client's, the _bulk workers) start
+                    // from this one and inherit its nice value (a Linux thread starts with its
+                    // creator's), so the whole client yields; the query clients do not.
+                    FeedNiceness.applyToCurrentThread(ctx.profile.refeedClientNiceness());
+                    clientNice.set(FeedNiceness.currentThreadNice().orElse(-1));
                     fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop));
                   } catch (InterruptedException | RuntimeException e) {
                     failed.set(e);
@@ -112,7 +120,13 @@ final class ProcedureRun {
       ctx.add(r);
     }
     ctx.add(Rows.feed(ctx.info, variant, Phases.REFEED_WITH_QUERIES, segments, null, fed.get()));
-    ctx.progress.step(Phases.REFEED_WITH_QUERIES, variant + ": " + describe(fed.get()));
+    ctx.refeedClientNice(variant, clientNice.get());
+    ctx.progress.step(
+        Phases.REFEED_WITH_QUERIES,
+        variant
+            + ": "
+            + describe(fed.get())
+            + (clientNice.get() >= 0 ? ", feed client at nice " + clientNice.get() : ""));
   }
 
   /**

@@ -53,6 +53,13 @@ import org.searchlab.core.VectorQuantization;
  *     at its own beam: from the calibrated one, along the grid to the smallest at which its
  *     measured queries reach the target. The write phases and the calibration curve use the first
  *     feed.
+ * @param refeedClientNiceness how much the runner's own feed client yields the cores during the
+ *     refeed under queries, 0.0 to 1.0 as the stores' feed niceness (Linux nice {@code round(19 ×
+ *     niceness)}, its threads only): the benchmark ran its feed client on a machine of 62 cores,
+ *     where it took a negligible share; on two shared cores at nice 0 it takes a third to half of
+ *     one from the server and the query clients, which measured as most of a store's query slowdown
+ *     at 1 client (docs/benchmark.md). Default 1.0, so that the cells during the refeed measure
+ *     what the store's own writes do to its queries; 0.0 lets the client compete as any thread.
  */
 public record Profile(
     String name,
@@ -77,7 +84,8 @@ public record Profile(
     int calibrationQueries,
     boolean fixedCandidates,
     VectorQuantization quantization,
-    int feeds) {
+    int feeds,
+    double refeedClientNiceness) {
 
   public Profile {
     Objects.requireNonNull(name, "name");
@@ -103,10 +111,17 @@ public record Profile(
     if (feeds < 1) {
       throw new IllegalArgumentException("feeds must be 1 or more; got " + feeds);
     }
+    if (!(refeedClientNiceness >= 0 && refeedClientNiceness <= 1)) {
+      throw new IllegalArgumentException(
+          "the refeed client's niceness must be within 0.0 and 1.0; got " + refeedClientNiceness);
+    }
     if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
       throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
     }
   }
+
+  /** The default {@link #refeedClientNiceness}: the nicest, Linux nice 19. */
+  public static final double DEFAULT_REFEED_CLIENT_NICENESS = 1.0;
 
   /** The default recall@10 target of the calibrated cells. */
   public static final double DEFAULT_RECALL_TARGET = 0.95;
@@ -274,6 +289,7 @@ public record Profile(
     b.fixedCandidates = fixedCandidates;
     b.quantization = quantization;
     b.feeds = feeds;
+    b.refeedClientNiceness = refeedClientNiceness;
     return b;
   }
 
@@ -305,8 +321,14 @@ public record Profile(
     private boolean fixedCandidates;
     private VectorQuantization quantization = VectorQuantization.NONE;
     private int feeds = 1;
+    private double refeedClientNiceness = DEFAULT_REFEED_CLIENT_NICENESS;
 
     private Builder() {}
+
+    public Builder refeedClientNiceness(double v) {
+      refeedClientNiceness = v;
+      return this;
+    }
 
     public Builder feeds(int v) {
       feeds = v;
@@ -447,7 +469,8 @@ public record Profile(
           calibrationQueries,
           fixedCandidates,
           quantization,
-          feeds);
+          feeds,
+          refeedClientNiceness);
     }
   }
 }

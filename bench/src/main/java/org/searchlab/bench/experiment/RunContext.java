@@ -35,6 +35,7 @@ final class RunContext {
   private final List<ResultRow> rows = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, String> cpuSources = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Long>> vectorBytes = new ConcurrentHashMap<>();
+  private final Map<String, Integer> refeedClientNice = new ConcurrentHashMap<>();
 
   RunContext(
       Profile profile,
@@ -53,10 +54,6 @@ final class RunContext {
     this.openSearchNodes = openSearchNodes;
   }
 
-  /**
-   * Records where a variant's CPU figures come from; rows of variants never named here are
-   * searchlab servers read from {@code /proc}.
-   */
   /** Records a variant's bytes per vector after its feed (from its {@code /_admin/stats}). */
   void vectorBytes(String variant, Map<String, Long> perVector) {
     vectorBytes.put(variant, Map.copyOf(perVector));
@@ -67,6 +64,23 @@ final class RunContext {
     return Map.copyOf(vectorBytes);
   }
 
+  /**
+   * Records the Linux nice value the feed client's thread had in a variant's refeed under queries
+   * (-1 where it could not be read).
+   */
+  void refeedClientNice(String variant, int nice) {
+    refeedClientNice.put(variant, nice);
+  }
+
+  /** The feed client's nice value in each variant's refeed under queries, for run.json. */
+  Map<String, Integer> refeedClientNice() {
+    return Map.copyOf(refeedClientNice);
+  }
+
+  /**
+   * Records where a variant's CPU figures come from; rows of variants never named here are
+   * searchlab servers read from {@code /proc}.
+   */
   void cpuSource(String variant, String source) {
     cpuSources.put(variant, source);
   }

@@ -813,7 +813,10 @@ public final class ReportWriter {
             adjacent
                 ? "Before: the same cell (queries, clients, window) measured on the same server just"
                     + " before the refeed started. Vector and hybrid cells here send the"
-                    + " benchmark's k = num_candidates = 100, not the calibrated beam.\n\n"
+                    + " benchmark's k = num_candidates = 100, not the calibrated beam. The"
+                    + " runner's feed client ran at the niceness of `--refeed-client-nice`"
+                    + " (default nice 19; run.json gives the value it had), so that it takes from"
+                    + " the cores only what the server and the query clients leave.\n\n"
                 : "Before: the query phase's cell (median over its rounds, at its calibrated"
                     + " beam).\n\n")
         .append(
