@@ -50,7 +50,9 @@ final class PostingCursor {
     int first = start >>> 6;
     int words = (end - start + 63) >>> 6;
     int limit = Math.min(words, bits.length - first);
-    for (int w = Math.max(0, (from - start) >>> 6); w < limit; w++) {
+    // from may lie below start (a range that starts mid-word) or above it (the previous window's
+    // end, when the first posting after it is 64 or more ids on): start at from's word, if any.
+    for (int w = from > start ? (from - start) >>> 6 : 0; w < limit; w++) {
       long word = bits[first + w];
       int lo = start + (w << 6);
       if (lo < from) {

@@ -163,6 +163,21 @@ class LexicalQueryTest {
         merged.merge(left.top());
         merged.merge(right.get().top());
         assertTopK(oracle, merged.sorted(), k, what + " split at " + mid);
+        // The same ranges with the k-th score known before they start, as the second thread
+        // finds it when the first has raised it, or a hybrid query's floor: the count of each
+        // range must not depend on when the floor arrives.
+        List<Float> best = new ArrayList<>(oracle.values());
+        best.sort(java.util.Collections.reverseOrder());
+        if (best.size() >= k && track == Integer.MAX_VALUE) {
+          LexicalQuery.SharedThreshold known = new LexicalQuery.SharedThreshold();
+          known.raise(best.get(k - 1) * 0.999f);
+          LexicalQuery.Outcome low = lq.run(FilterIds.ALL, accept, k, track, 0, mid, known);
+          LexicalQuery.Outcome high = lq.run(FilterIds.ALL, accept, k, track, mid, limit, known);
+          assertEquals(
+              oracle.size(),
+              low.matches() + high.matches(),
+              what + " split at " + mid + ", k-th score known: exact match count");
+        }
 
         int[] some = r.ints(5, 0, limit).sorted().distinct().toArray();
         float[] scores = lq.scoreDocs(some);

@@ -80,7 +80,7 @@ class PostingListTest {
   /**
    * A term in about every other id is dense: its bits are exactly the ids it holds (after appends,
    * inserts of reused ids and compactions), and a window marked from them is the window's postings
-   * from its first id, under the mask.
+   * from its first id (or from its start, when that comes later), under the mask.
    */
   private static void checkDenseBits(
       PostingList list, TreeMap<Integer, Integer> model, SplittableRandom r, long seed) {
@@ -92,8 +92,12 @@ class PostingListTest {
     int top = model.lastKey() + 1;
     for (int t = 0; t < 200; t++) {
       int start = r.nextInt(top + 64) & ~63;
-      int from = start + r.nextInt(200);
-      int end = Math.min(start + WindowedMaxScore.WINDOW, from + r.nextInt(5000));
+      // from may lie before the window's start: the windowed loop passes the previous window's
+      // end, and starts the next window at the 64-id word of the first posting after it.
+      int from = Math.max(0, start - 200 + r.nextInt(400));
+      // The window ends past both (its first posting is at or after from, inside it).
+      int end =
+          Math.min(start + WindowedMaxScore.WINDOW, Math.max(start, from) + 1 + r.nextInt(5000));
       long[] mask = new long[WindowedMaxScore.WINDOW >>> 6];
       for (int w = 0; w < mask.length; w++) {
         mask[w] = r.nextLong();
