@@ -105,13 +105,21 @@ public final class FeedNiceness {
    */
   public static OptionalInt currentThreadNice() {
     try {
-      String stat = Files.readString(Path.of("/proc/thread-self/stat"));
-      // The command name (field 2) is in parentheses and may hold spaces: count after its ')'.
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return OptionalInt.of(Integer.parseInt(f[19 - 3]));
+      return OptionalInt.of(niceOf(Files.readString(Path.of("/proc/thread-self/stat"))));
     } catch (IOException | RuntimeException e) {
       return OptionalInt.empty();
     }
+  }
+
+  /**
+   * The nice value in the text of a task's {@code /proc/.../stat} file (field 19).
+   *
+   * @throws RuntimeException if the text is not such a line
+   */
+  public static int niceOf(String stat) {
+    // The command name (field 2) is in parentheses and may hold spaces: count after its ')'.
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Integer.parseInt(f[19 - 3]);
   }
 
   /** {@code body}, first lowering the priority of the thread it runs on. */

@@ -95,9 +95,9 @@ class RefeedClientNiceTest {
       for (Path task : (Iterable<Path>) tasks::iterator) {
         try {
           String name = Files.readString(task.resolve("comm")).trim();
-          String stat = Files.readString(task.resolve("stat"));
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          out.put(task.getFileName() + " " + name, Integer.parseInt(f[19 - 3]));
+          out.put(
+              task.getFileName() + " " + name,
+              FeedNiceness.niceOf(Files.readString(task.resolve("stat"))));
         } catch (IOException gone) {
           // the thread ended while listing
         }
