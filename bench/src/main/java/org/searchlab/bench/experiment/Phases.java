@@ -3,6 +3,16 @@ package org.searchlab.bench.experiment;
 /** The {@code phase} values of {@code results.jsonl}. */
 public final class Phases {
   public static final String FEED = "feed";
+
+  /**
+   * The bootstrap feed of a Vespa-dialect variant done again on a fresh server of its own, through
+   * {@code _bulk} with the client, bodies and batches the Elasticsearch-dialect variants are fed
+   * with: the store's feed rate beside the segmented store's with the same client, since the
+   * runner's clients share the cores with the server and Vespa's feed client costs far more CPU per
+   * document than a pre-encoded {@code _bulk} request.
+   */
+  public static final String FEED_SAME_CLIENT = "feed_same_client";
+
   public static final String AFTER_FLUSH = "after_flush";
   public static final String AFTER_MERGE = "after_merge";
   public static final String REFEED = "refeed";

@@ -78,7 +78,18 @@ final class Servers implements AutoCloseable {
     for (List<Variant> pair : SEGMENTED_PAIRS) {
       plain += variants.contains(pair.get(0)) ? 1 : 0;
     }
-    return plain * (p.feeds() - 1);
+    return plain * (p.feeds() - 1) + (sameClientFeed(variants) ? 1 : 0);
+  }
+
+  /**
+   * Whether the run repeats the mutable store's bootstrap feed through {@code _bulk} ({@link
+   * Phases#FEED_SAME_CLIENT}): when a float segmented variant is fed beside it, so that the two
+   * stores' feed rates can also be compared with one client.
+   */
+  static boolean sameClientFeed(List<Variant> variants) {
+    return variants.contains(Variant.MUTABLE)
+        && (variants.contains(Variant.SEGMENTED)
+            || variants.contains(Variant.SEGMENTED_FORCEMERGED));
   }
 
   /** Starts, feeds, merges and warms every variant's engine. */
@@ -92,6 +103,9 @@ final class Servers implements AutoCloseable {
           s.sessions.put(mv, m);
           s.writers.put(mv.label(), m);
         }
+      }
+      if (sameClientFeed(variants)) {
+        s.fedSameClient(ctx, corpus, Variant.MUTABLE);
       }
       for (List<Variant> pair : SEGMENTED_PAIRS) {
         Variant plainVariant = pair.get(0);
@@ -305,6 +319,50 @@ final class Servers implements AutoCloseable {
     } catch (IOException | InterruptedException | RuntimeException e) {
       s.close();
       throw e;
+    }
+  }
+
+  /**
+   * Feeds {@code v}'s store 0→N once more, on a fresh server of its own, through {@code _bulk}
+   * requests of {@link Feeder#ES_BATCH} documents from {@link Feeder#ES_THREADS} threads, with the
+   * same pre-encoded bodies as the segmented variants' feed. The variant's own feed goes through
+   * its dialect's client (Vespa's feed client, one HTTP/2 request per document), which runs on the
+   * cores the server is measured on and takes several tenths of a core there; this feed measures
+   * the store with the client the segmented store gets. Records {@link Phases#FEED_SAME_CLIENT},
+   * then stops the server and deletes its index: nothing else runs on it.
+   */
+  private void fedSameClient(RunContext ctx, Corpus corpus, Variant v)
+      throws IOException, InterruptedException {
+    String dir = v.label() + "-same-client";
+    String name = v.label() + " (same _bulk client)";
+    Session s = server(ctx, corpus, v, dir);
+    try {
+      int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
+      ctx.progress.step(Phases.FEED, name + ": PUT /product answered " + status);
+      ctx.progress.step(
+          Phases.FEED,
+          name + ": feeding " + corpus.docs().size() + " docs through _bulk, as segmented is fed");
+      FeedStats stats = s.bulkFeeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
+      ctx.progress.fed(stats.docs(), stats.seconds());
+      s.admin.refresh();
+      s.admin.flush();
+      Integer n = s.admin.segments();
+      ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED_SAME_CLIENT, n, null, stats));
+      ctx.progress.step(Phases.FEED, name + ": " + ProcedureRun.describe(stats));
+    } finally {
+      s.close();
+    }
+    deleteTree(ctx.dataDir(dir));
+  }
+
+  /** Deletes a directory tree, deepest entries first. */
+  static void deleteTree(Path dir) throws IOException {
+    List<Path> all;
+    try (Stream<Path> walk = Files.walk(dir)) {
+      all = walk.sorted(java.util.Comparator.reverseOrder()).toList();
+    }
+    for (Path p : all) {
+      Files.deleteIfExists(p);
     }
   }
 

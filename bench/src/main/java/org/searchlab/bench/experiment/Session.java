@@ -256,6 +256,14 @@ final class Session implements AutoCloseable {
     return new Feeder(load.http(), base, !(dialect instanceof VespaDialect), batchSize);
   }
 
+  /**
+   * A feeder of {@code _bulk} requests whatever this server's dialect (searchlab's servers answer
+   * both): the Elasticsearch-dialect variants' client, for {@link Phases#FEED_SAME_CLIENT}.
+   */
+  Feeder bulkFeeder(int batchSize) {
+    return new Feeder(load.http(), base, true, batchSize);
+  }
+
   @Override
   public void close() {
     try {

@@ -345,6 +345,21 @@ final class Findings {
                 m.get().docsPerSecPerCore() / g.get().docsPerSecPerCore()));
       }
     }
+    Optional<ResultRow> same = idx.feed("mutable", ReportWriter.FEED_SAME_CLIENT);
+    Optional<ResultRow> segFeed = idx.feed(seg, "feed");
+    if (same.isPresent()
+        && segFeed.isPresent()
+        && same.get().docsPerSecPerCore() != null
+        && segFeed.get().docsPerSecPerCore() != null
+        && segFeed.get().docsPerSecPerCore() > 0
+        && segFeed.get().docsPerSec() > 0) {
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "feed with the same _bulk client %.2f× (docs/s %.2f×)",
+              same.get().docsPerSecPerCore() / segFeed.get().docsPerSecPerCore(),
+              same.get().docsPerSec() / segFeed.get().docsPerSec()));
+    }
     if (!parts.isEmpty()) {
       s.add(
           "Writes, docs/s per core mutable ÷ segmented: "

@@ -1,6 +1,7 @@
 package org.searchlab.bench.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -200,6 +201,7 @@ class ExperimentIntegrationTest {
     for (String expected :
         List.of(
             "mutable/feed",
+            "mutable/" + Phases.FEED_SAME_CLIENT,
             "mutable/after_flush",
             "mutable/refeed",
             "mutable/update",
@@ -221,6 +223,8 @@ class ExperimentIntegrationTest {
       assertTrue(phases.contains(expected), "missing " + expected + " in " + phases);
     }
     assertEquals(Set.of("mutable", "segmented", "segmented-forcemerged"), busy);
+    // The same-client feed's server is stopped and its index deleted once it is measured.
+    assertFalse(Files.exists(out.resolve("data").resolve("mutable-same-client")));
     String report = Files.readString(out.resolve("report.md"));
     long pngs;
     try (var files = Files.list(out)) {

@@ -202,6 +202,23 @@ class ReportWriterTest {
   }
 
   @Test
+  void theSameClientFeedIsComparedWithTheSegmentedFeed(@TempDir Path dir) throws Exception {
+    List<ResultRow> rows = new java.util.ArrayList<>(rows());
+    // The segmented store's feed: 1,000 docs/s on 1.5 cores; the mutable store's again through
+    // _bulk: 1,800 docs/s on 1.2 cores, so 1.80× the docs/s and 2.25× the docs/s per core.
+    rows.add(feed("mutable", "feed_same_client", 1800, 1.2));
+    new ReportWriter(dir).write(rows, "test", "synthetic", List.of("mutable", "segmented"), 1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("| mutable | feed_same_client | 1000 |"), md);
+    assertTrue(md.contains("| feed_same_client | 1.80 | 2.25 |"), md);
+    // The bootstrap feed's own row is still mutable's feed (1,000 ÷ 1,000 docs/s) beside it.
+    assertTrue(md.contains("| feed | 1.00 | 1.00 |"), md);
+    assertTrue(
+        md.contains("through the same `_bulk` client and bodies as the segmented store"), md);
+    assertTrue(md.contains("feed with the same _bulk client 2.25× (docs/s 1.80×)"), md);
+  }
+
+  @Test
   void writesTablesRatiosFindingsAndPlots(@TempDir Path dir) throws Exception {
     List<String> pngs =
         new ReportWriter(dir)
