@@ -314,7 +314,8 @@ public final class ExperimentRunner {
     Files.writeString(file, jsonl);
   }
 
-  private static void deleteData(Path dir) throws IOException {
+  /** Deletes a data directory tree, deepest entries first; nothing when it is absent. */
+  static void deleteData(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

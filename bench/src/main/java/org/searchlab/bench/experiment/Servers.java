@@ -352,18 +352,7 @@ final class Servers implements AutoCloseable {
     } finally {
       s.close();
     }
-    deleteTree(ctx.dataDir(dir));
-  }
-
-  /** Deletes a directory tree, deepest entries first. */
-  static void deleteTree(Path dir) throws IOException {
-    List<Path> all;
-    try (Stream<Path> walk = Files.walk(dir)) {
-      all = walk.sorted(java.util.Comparator.reverseOrder()).toList();
-    }
-    for (Path p : all) {
-      Files.deleteIfExists(p);
-    }
+    ExperimentRunner.deleteData(ctx.dataDir(dir));
   }
 
   private void forceMerge(RunContext ctx, Variant v, Session s)
