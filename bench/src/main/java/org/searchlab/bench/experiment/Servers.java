@@ -246,6 +246,23 @@ final class Servers implements AutoCloseable {
         : ctx.profile.quantization();
   }
 
+  /**
+   * Creates the index on a started engine, feeds it 0→N with {@code feeder} and makes the feed
+   * searchable and committed; {@code how} ends the progress line that announces the feed.
+   */
+  private static FeedStats createAndFeed(
+      RunContext ctx, Corpus corpus, Variant v, Session s, String name, Feeder feeder, String how)
+      throws IOException, InterruptedException {
+    int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
+    ctx.progress.step(Phases.FEED, name + ": PUT /product answered " + status);
+    ctx.progress.step(Phases.FEED, name + ": feeding " + corpus.docs().size() + " docs" + how);
+    FeedStats stats = feeder.feed(corpus.docs(), FeedOp.PUT, s.cpu);
+    ctx.progress.fed(stats.docs(), stats.seconds());
+    s.admin.refresh();
+    s.admin.flush();
+    return stats;
+  }
+
   /** Creates the index on a started engine and feeds it 0→N; closes it when that fails. */
   private Session fed(RunContext ctx, Corpus corpus, Variant v, Session s)
       throws IOException, InterruptedException {
@@ -262,13 +279,7 @@ final class Servers implements AutoCloseable {
     String name = feed == 1 ? v.label() : v.label() + " feed " + feed;
     try {
       ctx.cpuSource(v.label(), s.cpu.source());
-      int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
-      ctx.progress.step(Phases.FEED, name + ": PUT /product answered " + status);
-      ctx.progress.step(Phases.FEED, name + ": feeding " + corpus.docs().size() + " docs");
-      FeedStats stats = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
-      ctx.progress.fed(stats.docs(), stats.seconds());
-      s.admin.refresh();
-      s.admin.flush();
+      FeedStats stats = createAndFeed(ctx, corpus, v, s, name, s.feeder(Feeder.ES_BATCH), "");
       // Merges the feed started go on in the background after its last write: the queries are
       // measured on the index they leave (and without their CPU), so wait for them, then make
       // their result searchable and committed (the force-merged copy starts from that commit).
@@ -337,15 +348,15 @@ final class Servers implements AutoCloseable {
     String name = v.label() + " (same _bulk client)";
     Session s = server(ctx, corpus, v, dir);
     try {
-      int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
-      ctx.progress.step(Phases.FEED, name + ": PUT /product answered " + status);
-      ctx.progress.step(
-          Phases.FEED,
-          name + ": feeding " + corpus.docs().size() + " docs through _bulk, as segmented is fed");
-      FeedStats stats = s.bulkFeeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
-      ctx.progress.fed(stats.docs(), stats.seconds());
-      s.admin.refresh();
-      s.admin.flush();
+      FeedStats stats =
+          createAndFeed(
+              ctx,
+              corpus,
+              v,
+              s,
+              name,
+              s.bulkFeeder(Feeder.ES_BATCH),
+              " through _bulk, as segmented is fed");
       Integer n = s.admin.segments();
       ctx.add(Rows.feed(ctx.info, v.label(), Phases.FEED_SAME_CLIENT, n, null, stats));
       ctx.progress.step(Phases.FEED, name + ": " + ProcedureRun.describe(stats));

@@ -330,6 +330,10 @@ final class Findings {
     }
   }
 
+  private static boolean positive(Double v) {
+    return v != null && v > 0;
+  }
+
   private void writes(List<String> s) {
     String seg = idx.feed("segmented", "feed").isPresent() ? "segmented" : "segmented-forcemerged";
     List<String> parts = new ArrayList<>();
@@ -350,9 +354,9 @@ final class Findings {
     if (same.isPresent()
         && segFeed.isPresent()
         && same.get().docsPerSecPerCore() != null
-        && segFeed.get().docsPerSecPerCore() != null
-        && segFeed.get().docsPerSecPerCore() > 0
-        && segFeed.get().docsPerSec() > 0) {
+        && same.get().docsPerSec() != null
+        && positive(segFeed.get().docsPerSecPerCore())
+        && positive(segFeed.get().docsPerSec())) {
       parts.add(
           String.format(
               Locale.ROOT,
