@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.searchlab.mutable.hnsw.GraphHits;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
 import org.searchlab.mutable.hnsw.VectorStore;
@@ -77,7 +78,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
       names = "--impl",
       defaultValue = "mutable,lucene",
       split = ",",
-      description = "Implementations to run: mutable, lucene.")
+      description =
+          "Implementations to run: mutable, lucene, mutable-flat (the mutable graph's bottom level"
+              + " copied, read-only, into hnswlib's layout: a measurement, not a store).")
   List<String> impls;
 
   @Option(
@@ -238,7 +241,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("hnsw-bench-lucene");
     try {
       for (String impl : impls) {
-        if (!impl.equals("mutable") && !impl.equals("lucene")) {
+        if (!impl.equals("mutable") && !impl.equals("lucene") && !impl.equals("mutable-flat")) {
           throw new IllegalArgumentException("unknown --impl " + impl);
         }
         built.add(null);
@@ -272,7 +275,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
                     ? buildPeer(peer)
                     : impls.get(i).equals("mutable")
                         ? buildMutable(v)
-                        : buildLucene(v, dir.resolve("build" + br)));
+                        : impls.get(i).equals("mutable-flat")
+                            ? buildFlat(v)
+                            : buildLucene(v, dir.resolve("build" + br)));
           }
           buildWall[i][br] = built.get(i).buildSeconds();
           buildCpu[i][br] = built.get(i).buildCpuSeconds();
@@ -466,7 +471,10 @@ public final class HnswBenchCommand implements Callable<Integer> {
         .getProcessCpuTime();
   }
 
-  private Impl buildMutable(BenchVectors v) {
+  /** A mutable graph built on one or more threads, and what the build cost. */
+  private record MutableBuild(MutableHnswGraph graph, double seconds, double cpuSeconds) {}
+
+  private MutableBuild buildMutableGraph(BenchVectors v) {
     HnswConfig config =
         HnswConfig.builder()
             .m(m)
@@ -490,37 +498,73 @@ public final class HnswBenchCommand implements Callable<Integer> {
     graph.insertAll(ids, v.docs());
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpu = (processCpuNanos() - cpu0) / 1e9;
-    return new Impl() {
-      @Override
-      public String name() {
-        return "mutable-hnsw";
-      }
+    return new MutableBuild(graph, seconds, cpu);
+  }
 
-      @Override
-      public int[] search(float[] query, int ef) {
-        return graph.search(query, K, ef).nodes();
-      }
+  /** One search of a graph in this JVM: the hits, or the nodes it scored. */
+  @FunctionalInterface
+  private interface GraphQuery {
+    long run(float[] query, int ef, int[][] hits);
+  }
 
-      @Override
-      public long visited(float[] query, int ef) {
-        return graph.search(query, K, ef).visited();
-      }
+  /** A graph searched in this JVM, with what its build cost. */
+  private record InProcess(
+      String name, GraphQuery query, double buildSeconds, double buildCpuSeconds, int buildThreads)
+      implements Impl {
+    @Override
+    public int[] search(float[] query, int ef) {
+      int[][] hits = new int[1][];
+      this.query.run(query, ef, hits);
+      return hits[0];
+    }
 
-      @Override
-      public double buildSeconds() {
-        return seconds;
-      }
+    @Override
+    public long visited(float[] query, int ef) {
+      return this.query.run(query, ef, new int[1][]);
+    }
+  }
 
-      @Override
-      public double buildCpuSeconds() {
-        return cpu;
-      }
+  private Impl buildMutable(BenchVectors v) {
+    MutableBuild build = buildMutableGraph(v);
+    MutableHnswGraph graph = build.graph();
+    return new InProcess(
+        "mutable-hnsw",
+        (query, ef, hits) -> {
+          GraphHits found = graph.search(query, K, ef);
+          hits[0] = found.nodes();
+          return found.visited();
+        },
+        build.seconds(),
+        build.cpuSeconds(),
+        threads);
+  }
 
-      @Override
-      public int buildThreads() {
-        return threads;
-      }
-    };
+  /**
+   * The mutable graph built as {@link #buildMutable} builds it, then its bottom level copied into
+   * {@link FlatLevelZero}'s rows; the build time covers both, so its ratio to a peer's build is not
+   * the store's (the store builds no copy).
+   */
+  private Impl buildFlat(BenchVectors v) {
+    if (!quantization.equals("none")) {
+      throw new org.searchlab.core.InvalidRequestException(
+          "--impl mutable-flat copies float vectors; it runs with --quantization none only, not "
+              + quantization);
+    }
+    MutableBuild build = buildMutableGraph(v);
+    long cpu0 = processCpuNanos();
+    long t0 = System.nanoTime();
+    FlatLevelZero flat = FlatLevelZero.copy(build.graph(), v.docs(), m);
+    double seconds = build.seconds() + (System.nanoTime() - t0) / 1e9;
+    double cpu = build.cpuSeconds() + (processCpuNanos() - cpu0) / 1e9;
+    return new InProcess(
+        "mutable-flat",
+        (query, ef, hits) -> {
+          hits[0] = flat.search(query, K, ef);
+          return flat.scored();
+        },
+        seconds,
+        cpu,
+        threads);
   }
 
   /** Starts the peer and has it build its index, after ours, while this process waits. */

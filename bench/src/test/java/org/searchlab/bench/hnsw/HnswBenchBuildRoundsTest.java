@@ -127,7 +127,7 @@ class HnswBenchBuildRoundsTest {
         });
   }
 
-  private static List<JsonNode> run(String[] args) throws Exception {
+  static List<JsonNode> run(String[] args) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream old = System.out;
     int exit;
