@@ -48,9 +48,10 @@ final class FlatLevelZero {
   private int candidateCount;
   private long[] results = new long[256]; // min-heap of code: the worst kept result on top
   private int resultCount;
-  private int[] batchNodes = new int[64];
-  private int[] batchRows = new int[64];
-  private float[] batchScores = new float[64];
+  // One expansion's neighbours: at most 2M on the bottom level, M above it.
+  private final int[] batchNodes;
+  private final int[] batchRows;
+  private final float[] batchScores;
   private long scored;
   private float touched;
 
@@ -79,6 +80,9 @@ final class FlatLevelZero {
       System.arraycopy(vectors[node], 0, rows, at + header, dimension);
     }
     this.visited = new long[(size + 63) >>> 6];
+    this.batchNodes = new int[header];
+    this.batchRows = new int[header];
+    this.batchScores = new float[header];
   }
 
   /** Copies {@code graph}, built with {@code m} from {@code vectors} (node i = vectors[i]). */
