@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.searchlab.mutable.hnsw.GraphHits;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
 import org.searchlab.mutable.hnsw.VectorStore;
@@ -501,26 +500,35 @@ public final class HnswBenchCommand implements Callable<Integer> {
     return new MutableBuild(graph, seconds, cpu);
   }
 
-  /** One search of a graph in this JVM: the hits, or the nodes it scored. */
+  /** One search of a graph in this JVM, answering its hits. */
   @FunctionalInterface
-  private interface GraphQuery {
-    long run(float[] query, int ef, int[][] hits);
+  private interface Hits {
+    int[] search(float[] query, int ef);
+  }
+
+  /** One search of a graph in this JVM, answering the nodes it scored. */
+  @FunctionalInterface
+  private interface Visits {
+    long search(float[] query, int ef);
   }
 
   /** A graph searched in this JVM, with what its build cost. */
   private record InProcess(
-      String name, GraphQuery query, double buildSeconds, double buildCpuSeconds, int buildThreads)
+      String name,
+      Hits hits,
+      Visits visits,
+      double buildSeconds,
+      double buildCpuSeconds,
+      int buildThreads)
       implements Impl {
     @Override
     public int[] search(float[] query, int ef) {
-      int[][] hits = new int[1][];
-      this.query.run(query, ef, hits);
-      return hits[0];
+      return hits.search(query, ef);
     }
 
     @Override
     public long visited(float[] query, int ef) {
-      return this.query.run(query, ef, new int[1][]);
+      return visits.search(query, ef);
     }
   }
 
@@ -529,11 +537,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
     MutableHnswGraph graph = build.graph();
     return new InProcess(
         "mutable-hnsw",
-        (query, ef, hits) -> {
-          GraphHits found = graph.search(query, K, ef);
-          hits[0] = found.nodes();
-          return found.visited();
-        },
+        (query, ef) -> graph.search(query, K, ef).nodes(),
+        (query, ef) -> graph.search(query, K, ef).visited(),
         build.seconds(),
         build.cpuSeconds(),
         threads);
@@ -558,8 +563,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
     double cpu = build.cpuSeconds() + (processCpuNanos() - cpu0) / 1e9;
     return new InProcess(
         "mutable-flat",
-        (query, ef, hits) -> {
-          hits[0] = flat.search(query, K, ef);
+        (query, ef) -> flat.search(query, K, ef),
+        (query, ef) -> {
+          flat.search(query, K, ef);
           return flat.scored();
         },
         seconds,
