@@ -12,7 +12,7 @@ import org.searchlab.core.VectorQuantization;
  * in a mapped scratch file), the codes in a growable table of immutable {@code byte[]}s.
  *
  * <p>Thread-safety: single writer, lock-free readers. The float slots give each reader a whole
- * vector or none ({@link FloatSlots}). The codes follow {@link HeapFloatSlots}' rules: an immutable
+ * vector or none ({@link FloatSlots}). The codes follow {@link RowFloatSlots}' rules: an immutable
  * array per id, stored with {@code setRelease} and loaded with {@code getAcquire}, in a table that
  * grows by copying into a larger one published through a volatile field.
  *
@@ -92,6 +92,28 @@ final class ArrayVectorStore implements VectorStore {
   @Override
   public float[] get(int id) {
     return floats.get(id);
+  }
+
+  @Override
+  public float[] row(int id) {
+    return floats.row(id);
+  }
+
+  @Override
+  public int rowOffset() {
+    return floats.offset();
+  }
+
+  /**
+   * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links, or null
+   * when the floats are not kept in rows (quantized stores). Writer thread, while empty.
+   */
+  RowFloatSlots linkRows(int capacity) {
+    if (quantization == VectorQuantization.NONE && floats instanceof RowFloatSlots rows) {
+      rows.reserveLinks(capacity);
+      return rows;
+    }
+    return null;
   }
 
   @Override

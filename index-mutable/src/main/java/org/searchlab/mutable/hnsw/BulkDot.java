@@ -31,26 +31,36 @@ final class BulkDot {
 
   /** {@code scores[i] = query · vectors[i]} for {@code i < count}. */
   static void score(float[] query, float[][] vectors, float[] scores, int count) {
+    score(query, 0, vectors, 0, query.length, scores, count);
+  }
+
+  /**
+   * {@code scores[i]} = the dot product of {@code n} floats of {@code query} from {@code qo} with
+   * {@code n} floats of {@code vectors[i]} from {@code vo}, for {@code i < count}: the vectors may
+   * sit inside larger arrays at one offset, as {@link RowFloatSlots}' rows do.
+   */
+  static void score(
+      float[] query, int qo, float[][] vectors, int vo, int n, float[] scores, int count) {
     int i = 0;
     if (BATCHED) {
       for (; i + 8 <= count; i += 8) {
-        PanamaDots.dot8(query, vectors, i, scores);
+        PanamaDots.dot8(query, qo, vectors, vo, n, i, scores);
       }
       if (i + 4 <= count) {
-        PanamaDots.dot4(query, vectors, i, scores);
+        PanamaDots.dot4(query, qo, vectors, vo, n, i, scores);
         i += 4;
       }
       if (i + 3 == count) {
-        PanamaDots.dot3(query, vectors, i, scores);
+        PanamaDots.dot3(query, qo, vectors, vo, n, i, scores);
         return;
       }
       if (i + 2 == count) {
-        PanamaDots.dot2(query, vectors, i, scores);
+        PanamaDots.dot2(query, qo, vectors, vo, n, i, scores);
         return;
       }
     }
     for (; i < count; i++) {
-      scores[i] = dot(query, vectors[i]);
+      scores[i] = dot(query, qo, vectors[i], vo, n);
     }
   }
 
@@ -61,12 +71,17 @@ final class BulkDot {
    * plain loop (C2 keeps the order of float additions).
    */
   static float dot(float[] a, float[] b) {
+    return dot(a, 0, b, 0, a.length);
+  }
+
+  /** {@link #dot(float[], float[])} over {@code n} floats from {@code ao} and {@code bo}. */
+  static float dot(float[] a, int ao, float[] b, int bo, int n) {
     if (BATCHED) {
-      return PanamaDots.dot1(a, b);
+      return PanamaDots.dot1(a, ao, b, bo, n);
     }
     float s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s = Math.fma(a[i], b[i], s);
+    for (int i = 0; i < n; i++) {
+      s = Math.fma(a[ao + i], b[bo + i], s);
     }
     return s;
   }

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 /**
  * Where a {@link VectorStore} keeps its float vectors, one slot per id: on the Java heap ({@link
- * HeapFloatSlots}) or in a memory-mapped scratch file ({@link MappedFloatSlots}).
+ * RowFloatSlots}) or in a memory-mapped scratch file ({@link MappedFloatSlots}).
  *
  * <p>Thread-safety, the same for both: one writer calls {@link #put} and {@link #clear}; readers
  * call {@link #get} from any thread without locks and see either the whole old vector, the whole
@@ -15,7 +15,9 @@ import java.nio.file.Path;
 interface FloatSlots extends Closeable {
   /** Heap slots, or mapped ones in a scratch file under {@code scratch} when it is not null. */
   static FloatSlots create(int dimension, Path scratch) throws IOException {
-    return scratch == null ? new HeapFloatSlots() : new MappedFloatSlots(dimension, scratch);
+    return scratch == null
+        ? new RowFloatSlots(dimension)
+        : new MappedFloatSlots(dimension, scratch);
   }
 
   /**
@@ -26,6 +28,20 @@ interface FloatSlots extends Closeable {
 
   /** The vector of {@code id}, or {@code null} when absent. Any thread. */
   float[] get(int id);
+
+  /**
+   * The array holding the vector of {@code id} from {@link #offset()} on, or {@code null} when
+   * absent: the slot itself where the vector sits in one ({@link RowFloatSlots}), otherwise a copy.
+   * Shared, do not modify. Any thread.
+   */
+  default float[] row(int id) {
+    return get(id);
+  }
+
+  /** Where a vector starts in the arrays {@link #row} returns. */
+  default int offset() {
+    return 0;
+  }
 
   /** Whether {@code id} has a vector, without copying it. Writer only. */
   boolean has(int id);

@@ -36,6 +36,11 @@ import java.util.Arrays;
  *   <li>{@link #unpublish} clears both tables' slots with release stores; a reader that still holds
  *       the node's lists keeps valid arrays.
  * </ol>
+ *
+ * <p>With the vectors in {@link RowFloatSlots}, every change of a level-0 list is also mirrored
+ * into the node's row, before the tables' release stores, and searches read level 0 from there.
+ * Those copies are rewritten in place (ids, then the count), so a reader of a row may see a mix of
+ * an old and a new list: every id in it is a real node id, as rule 2 guarantees for the arrays.
  */
 final class HnswAdjacency {
   private static final VarHandle NODE = MethodHandles.arrayElementVarHandle(int[][][].class);
@@ -56,6 +61,19 @@ final class HnswAdjacency {
   private volatile long entry = -1; // level << 32 | node, or -1 when empty
   private volatile int size;
   private volatile int idUpperBound;
+  // Where level 0's lists are mirrored for searches, in front of each node's vector; null when the
+  // vectors are not kept in rows (quantized stores), and searches read level0 instead.
+  private final RowFloatSlots rows;
+
+  /** Adjacency whose level-0 lists are also mirrored into {@code rows}, when not null. */
+  HnswAdjacency(RowFloatSlots rows) {
+    this.rows = rows;
+  }
+
+  /** The rows level 0 is mirrored into, or null. */
+  RowFloatSlots rows() {
+    return rows;
+  }
 
   // ---- reading side: any thread, lock-free ----------------------------------------------------
 
@@ -131,10 +149,16 @@ final class HnswAdjacency {
     return idUpperBound;
   }
 
-  /** Approximate heap bytes of the links and the writer's scores (not the vectors). */
+  /**
+   * Approximate heap bytes of the links (with their mirror in the vector rows) and the writer's
+   * scores, not the vectors.
+   */
   long ramBytesUsed() {
     int[][][] t = nodes;
     long bytes = 16L + 20L * t.length; // the node tables (links, level 0, writer's scores)
+    if (rows != null) {
+      bytes += rows.linkBytes();
+    }
     for (int node = 0; node < t.length; node++) {
       int[][] lists = (int[][]) NODE.getAcquire(t, node);
       if (lists != null) {
@@ -186,6 +210,9 @@ final class HnswAdjacency {
       }
     }
     scores[node] = listScores;
+    if (rows != null) {
+      rows.setLinks(node, lists[0]);
+    }
     LIST.setRelease(level0, node, lists[0]);
     NODE.setRelease(nodes, node, lists);
     size++;
@@ -209,6 +236,9 @@ final class HnswAdjacency {
     }
     scores[node][level] = listScores;
     if (level == 0) {
+      if (rows != null) {
+        rows.setLinks(node, ids);
+      }
       LIST.setRelease(level0, node, ids);
     }
     LIST.setRelease(nodes[node], level, ids);
@@ -221,6 +251,9 @@ final class HnswAdjacency {
   void unpublish(int node) {
     NODE.setRelease(nodes, node, (int[][]) null);
     LIST.setRelease(level0, node, (int[]) null);
+    if (rows != null) {
+      rows.setLinks(node, NO_LINKS); // as level0's slot: a reader that reaches it expands nothing
+    }
     size--;
   }
 

@@ -38,6 +38,12 @@ final class HnswSearcher implements GraphSearcher {
   private final VectorStore vectors;
   private final HnswConfig config;
   private final boolean int8;
+  // Where the plain beam reads level 0's links from, in front of each vector (null when the graph
+  // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
+  private final RowFloatSlots rows;
+  // Where a float vector starts in the arrays vectors.row() returns, and its length.
+  private final int off;
+  private final int dim;
   // The bound query's int8 code (tail zero, see Int8Codes) and scale; rewritten by bind().
   private final byte[] queryCode;
   private float queryScale;
@@ -81,6 +87,9 @@ final class HnswSearcher implements GraphSearcher {
     this.vectors = vectors;
     this.config = config;
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
+    this.rows = int8 ? null : graph.rows();
+    this.off = vectors.rowOffset();
+    this.dim = vectors.dimension();
     this.queryCode = new byte[vectors.dimension() + Int8Codes.TAIL];
   }
 
@@ -290,7 +299,7 @@ final class HnswSearcher implements GraphSearcher {
       if (candidateUpper[i] < kthLower) {
         continue;
       }
-      float[] v = vectors.get(candidateNodes[i]);
+      float[] v = vectors.row(candidateNodes[i]);
       if (v != null) {
         batchNodes[count] = candidateNodes[i];
         batchVectors[count] = v;
@@ -362,7 +371,7 @@ final class HnswSearcher implements GraphSearcher {
       return;
     }
     touchFirstLines(count);
-    BulkDot.score(query, batchVectors, batchScores, count);
+    BulkDot.score(query, 0, batchVectors, off, dim, batchScores, count);
     for (int i = 0; i < count; i++) {
       results.insertWithOverflow(batchNodes[i], batchScores[i], k);
     }
@@ -400,12 +409,12 @@ final class HnswSearcher implements GraphSearcher {
       scored++;
       return Int8Codes.dot(queryCode, queryScale, c);
     }
-    float[] v = vectors.get(node);
+    float[] v = vectors.row(node);
     if (v == null) {
       return Float.NaN;
     }
     scored++;
-    return BulkDot.dot(query, v);
+    return BulkDot.dot(query, 0, v, off, dim);
   }
 
   /**
@@ -520,22 +529,36 @@ final class HnswSearcher implements GraphSearcher {
       if (ScoreHeap.score(top) < floor) {
         break;
       }
-      int[] links = graph.links(ScoreHeap.node(top), level);
-      if (candidates.size() > 0) {
-        // The next candidate is most often the one popped after this expansion: start the load of
-        // its link list now, so that it arrives while this batch is scored.
-        int[] next = graph.links(candidates.topNode(), level);
-        if (next.length > 0) {
-          touched += next[0];
+      int count;
+      if (rows != null && level == 0 && !filterFirst) {
+        // Level 0's links from the node's row, in front of the vector this search scored when it
+        // found the node (RowFloatSlots); a row gone means the node was removed meanwhile.
+        float[] row = rows.row(ScoreHeap.node(top));
+        if (candidates.size() > 0) {
+          // The next candidate is most often the one popped after this expansion: start the load
+          // of its links now, so that they arrive while this batch is scored.
+          float[] next = rows.row(candidates.topNode());
+          if (next != null) {
+            touched += next[0];
+          }
         }
+        count = row == null ? 0 : gatherRow(row);
+      } else {
+        int[] links = graph.links(ScoreHeap.node(top), level);
+        if (candidates.size() > 0) {
+          int[] next = graph.links(candidates.topNode(), level);
+          if (next.length > 0) {
+            touched += next[0];
+          }
+        }
+        if (filterFirst) {
+          floor = expandFilterFirst(query, links, ef, level, accept, floor);
+          continue;
+        }
+        // Gather the unvisited neighbours first, then score them in one tight loop: the loads of
+        // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
+        count = gather(links);
       }
-      if (filterFirst) {
-        floor = expandFilterFirst(query, links, ef, level, accept, floor);
-        continue;
-      }
-      // Gather the unvisited neighbours first, then score them in one tight loop: the loads of
-      // consecutive vectors overlap instead of waiting behind the visited-set and heap work.
-      int count = gather(links);
       scoreGathered(query, count);
       for (int i = 0; i < count; i++) {
         float s = batchScores[i];
@@ -573,7 +596,7 @@ final class HnswSearcher implements GraphSearcher {
   private void touchFirstLines(int count) {
     float sum = 0;
     for (int i = 0; i < count; i++) {
-      sum += batchVectors[i][0];
+      sum += batchVectors[i][off];
     }
     touched += sum;
   }
@@ -598,7 +621,7 @@ final class HnswSearcher implements GraphSearcher {
         batchScores[i] = Int8Codes.dot(queryCode, queryScale, batchCodes[i]);
       }
     } else {
-      BulkDot.score(query, batchVectors, batchScores, count);
+      BulkDot.score(query, 0, batchVectors, off, dim, batchScores, count);
     }
   }
 
@@ -638,6 +661,20 @@ final class HnswSearcher implements GraphSearcher {
     return count;
   }
 
+  /** {@link #gather(int[])} for the links mirrored in a node's {@code row}. */
+  private int gatherRow(float[] row) {
+    int n = RowFloatSlots.linkCount(row);
+    ensureBatch(n);
+    int count = 0;
+    for (int j = 0; j < n; j++) {
+      int node = RowFloatSlots.link(row, j);
+      if (visited.visit(node) && take(node, count)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /**
    * Puts {@code node} and what the beam scores it by (code or float vector) at batch position
    * {@code at}; false when the node vanished under us.
@@ -650,7 +687,7 @@ final class HnswSearcher implements GraphSearcher {
       }
       batchCodes[at] = c;
     } else {
-      float[] v = vectors.get(node);
+      float[] v = rows != null ? rows.row(node) : vectors.row(node);
       if (v == null) {
         return false;
       }

@@ -29,7 +29,9 @@ public final class MutableHnswGraph {
   private final ThreadLocal<HnswSearcher> searchers;
 
   MutableHnswGraph(VectorStore vectors, HnswConfig config) {
-    this.adjacency = new HnswAdjacency();
+    this.adjacency =
+        new HnswAdjacency(
+            vectors instanceof ArrayVectorStore store ? store.linkRows(config.maxLinks(0)) : null);
     this.builder = new HnswBuilder(adjacency, vectors, config);
     this.batchInserter = new BatchInserter(builder);
     this.searchers = ThreadLocal.withInitial(builder::newSearcher);

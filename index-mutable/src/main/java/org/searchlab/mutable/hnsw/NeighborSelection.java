@@ -23,7 +23,8 @@ final class NeighborSelection {
    * @param count how many candidates are valid
    * @param out receives the selected nodes (length {@code max})
    * @param outScores receives their scores
-   * @param scratch holds the kept vectors (length {@code max} or more)
+   * @param scratch holds the kept vectors' rows ({@link VectorStore#row}; length {@code max} or
+   *     more)
    * @param dots holds the dot products with them (the same length as {@code scratch})
    * @return the number selected
    */
@@ -38,8 +39,10 @@ final class NeighborSelection {
       float[][] scratch,
       float[] dots) {
     int selected = 0;
+    int off = vectors.rowOffset();
+    int dim = vectors.dimension();
     for (int i = 0; i < count && selected < max; i++) {
-      float[] v = vectors.get(ids[i]);
+      float[] v = vectors.row(ids[i]);
       if (v == null) {
         continue;
       }
@@ -50,7 +53,7 @@ final class NeighborSelection {
         // Four kept neighbours per pass: the candidate's vector (often a cache miss) is read once
         // for four dot products, while the kept ones are already in cache.
         for (; diverse && j + 4 <= selected; j += 4) {
-          PanamaDots.dot4(v, scratch, j, dots);
+          PanamaDots.dot4(v, off, scratch, off, dim, j, dots);
           diverse =
               !(dots[j] > score)
                   && !(dots[j + 1] > score)
@@ -59,7 +62,7 @@ final class NeighborSelection {
         }
       }
       for (; diverse && j < selected; j++) {
-        if (BulkDot.dot(v, scratch[j]) > score) {
+        if (BulkDot.dot(v, off, scratch[j], off, dim) > score) {
           diverse = false;
         }
       }

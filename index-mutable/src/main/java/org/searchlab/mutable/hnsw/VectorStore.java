@@ -35,7 +35,8 @@ public interface VectorStore extends Closeable {
    * scratch} is not null, live in a memory-mapped scratch file under {@code scratch} ({@link
    * MappedFloatSlots}) instead of on the heap: the graph walks the codes, and the floats are read
    * to rescore and to build. Without codes the floats stay on the heap, where every graph step
-   * reads them.
+   * reads them, each behind its node's level-0 links once a graph uses the store ({@link
+   * RowFloatSlots}).
    *
    * @throws UncheckedIOException if the scratch file cannot be created
    */
@@ -75,9 +76,21 @@ public interface VectorStore extends Closeable {
 
   /**
    * The vector of {@code id}, or {@code null} when absent (never set, removed, or out of range).
-   * The returned array is shared and must not be modified. Lock-free, any thread.
+   * The returned array may be shared and must not be modified; where vectors sit inside larger rows
+   * it is a copy, so hot paths read {@link #row} instead. Lock-free, any thread.
    */
   float[] get(int id);
+
+  /**
+   * The array that holds the vector of {@code id} from {@link #rowOffset()} on, {@code dimension}
+   * floats, or {@code null} when absent: without a copy where the store keeps vectors on the heap
+   * (an unquantized store keeps each in a row behind the graph's level-0 links). Shared, do not
+   * modify. Lock-free, any thread; the same guarantees as {@link #get}.
+   */
+  float[] row(int id);
+
+  /** Where a vector starts in the arrays {@link #row} returns, the same for every id. */
+  int rowOffset();
 
   /** Removes the vector of {@code id}; returns whether one was present. Writer thread only. */
   boolean remove(int id);

@@ -36,7 +36,7 @@ class MappedFloatSlotsTest {
     long seed = TestSeeds.seed("MappedFloatSlotsTest.randomPutsGetsAndClearsMatchHeapSlots");
     SplittableRandom random = new SplittableRandom(seed);
     try (MappedFloatSlots mapped = new MappedFloatSlots(DIM, dir, SMALL_CHUNK);
-        HeapFloatSlots heap = new HeapFloatSlots()) {
+        RowFloatSlots heap = new RowFloatSlots(DIM)) {
       for (int step = 0; step < 5_000; step++) {
         int id = random.nextInt(300);
         switch (random.nextInt(3)) {
