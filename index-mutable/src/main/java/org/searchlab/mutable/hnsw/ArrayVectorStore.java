@@ -99,11 +99,6 @@ final class ArrayVectorStore implements VectorStore {
     return floats.row(id);
   }
 
-  @Override
-  public int rowOffset() {
-    return floats.offset();
-  }
-
   /**
    * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links, or null
    * when the floats are not kept in rows (quantized stores). Writer thread, while empty.

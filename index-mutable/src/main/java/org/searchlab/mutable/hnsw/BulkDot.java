@@ -31,36 +31,35 @@ final class BulkDot {
 
   /** {@code scores[i] = query · vectors[i]} for {@code i < count}. */
   static void score(float[] query, float[][] vectors, float[] scores, int count) {
-    score(query, 0, vectors, 0, query.length, scores, count);
+    score(query, vectors, query.length, scores, count);
   }
 
   /**
-   * {@code scores[i]} = the dot product of {@code n} floats of {@code query} from {@code qo} with
-   * {@code n} floats of {@code vectors[i]} from {@code vo}, for {@code i < count}: the vectors may
-   * sit inside larger arrays at one offset, as {@link RowFloatSlots}' rows do.
+   * {@code scores[i]} = the dot product of the first {@code n} floats of {@code query} and {@code
+   * vectors[i]}, for {@code i < count}: a vector may head a longer row, as in {@link
+   * RowFloatSlots}.
    */
-  static void score(
-      float[] query, int qo, float[][] vectors, int vo, int n, float[] scores, int count) {
+  static void score(float[] query, float[][] vectors, int n, float[] scores, int count) {
     int i = 0;
     if (BATCHED) {
       for (; i + 8 <= count; i += 8) {
-        PanamaDots.dot8(query, qo, vectors, vo, n, i, scores);
+        PanamaDots.dot8(query, vectors, n, i, scores);
       }
       if (i + 4 <= count) {
-        PanamaDots.dot4(query, qo, vectors, vo, n, i, scores);
+        PanamaDots.dot4(query, vectors, n, i, scores);
         i += 4;
       }
       if (i + 3 == count) {
-        PanamaDots.dot3(query, qo, vectors, vo, n, i, scores);
+        PanamaDots.dot3(query, vectors, n, i, scores);
         return;
       }
       if (i + 2 == count) {
-        PanamaDots.dot2(query, qo, vectors, vo, n, i, scores);
+        PanamaDots.dot2(query, vectors, n, i, scores);
         return;
       }
     }
     for (; i < count; i++) {
-      scores[i] = dot(query, qo, vectors[i], vo, n);
+      scores[i] = dot(query, vectors[i], n);
     }
   }
 
@@ -71,17 +70,17 @@ final class BulkDot {
    * plain loop (C2 keeps the order of float additions).
    */
   static float dot(float[] a, float[] b) {
-    return dot(a, 0, b, 0, a.length);
+    return dot(a, b, a.length);
   }
 
-  /** {@link #dot(float[], float[])} over {@code n} floats from {@code ao} and {@code bo}. */
-  static float dot(float[] a, int ao, float[] b, int bo, int n) {
+  /** {@link #dot(float[], float[])} over the first {@code n} floats of each. */
+  static float dot(float[] a, float[] b, int n) {
     if (BATCHED) {
-      return PanamaDots.dot1(a, ao, b, bo, n);
+      return PanamaDots.dot1(a, b, n);
     }
     float s = 0;
     for (int i = 0; i < n; i++) {
-      s = Math.fma(a[ao + i], b[bo + i], s);
+      s = Math.fma(a[i], b[i], s);
     }
     return s;
   }

@@ -30,17 +30,12 @@ interface FloatSlots extends Closeable {
   float[] get(int id);
 
   /**
-   * The array holding the vector of {@code id} from {@link #offset()} on, or {@code null} when
-   * absent: the slot itself where the vector sits in one ({@link RowFloatSlots}), otherwise a copy.
-   * Shared, do not modify. Any thread.
+   * An array whose first {@code dimension} floats are the vector of {@code id}, or {@code null}
+   * when absent: the slot itself where the vector sits in one ({@link RowFloatSlots}, whose rows
+   * may continue with links), otherwise a copy. Shared, do not modify. Any thread.
    */
   default float[] row(int id) {
     return get(id);
-  }
-
-  /** Where a vector starts in the arrays {@link #row} returns. */
-  default int offset() {
-    return 0;
   }
 
   /** Whether {@code id} has a vector, without copying it. Writer only. */

@@ -61,7 +61,7 @@ final class HnswAdjacency {
   private volatile long entry = -1; // level << 32 | node, or -1 when empty
   private volatile int size;
   private volatile int idUpperBound;
-  // Where level 0's lists are mirrored for searches, in front of each node's vector; null when the
+  // Where level 0's lists are mirrored for searches, behind each node's vector; null when the
   // vectors are not kept in rows (quantized stores), and searches read level0 instead.
   private final RowFloatSlots rows;
 

@@ -216,10 +216,9 @@ final class HnswBuilder {
     int[][] ids = new int[level + 1][];
     float[][] sc = new float[level + 1][];
     float[] batchScores = new float[to - from];
-    int off = vectors.rowOffset();
     int dim = vectors.dimension();
     for (int j = from; j < to; j++) {
-      batchScores[j - from] = BulkDot.dot(v, 0, vectors.row(batch[j]), off, dim);
+      batchScores[j - from] = BulkDot.dot(v, vectors.row(batch[j]), dim);
     }
     long e = adjacency.entry();
     int ep = entryNode(e);
@@ -874,14 +873,13 @@ final class HnswBuilder {
     }
     long[] pairs = new long[c * (c - 1) / 2];
     int np = 0;
-    int off = vectors.rowOffset();
     int dim = vectors.dimension();
     for (int i = 0; i < c; i++) {
       float[] vi = vectors.row(cluster[i]);
       int[] li = adjacency.lists(cluster[i])[level];
       for (int j = i + 1; j < c; j++) {
         if (indexOf(li, cluster[j]) < 0) {
-          float s = BulkDot.dot(vi, off, vectors.row(cluster[j]), off, dim);
+          float s = BulkDot.dot(vi, vectors.row(cluster[j]), dim);
           pairs[np++] = ScoreHeap.encode((i << 16) | j, s);
         }
       }

@@ -38,11 +38,10 @@ final class HnswSearcher implements GraphSearcher {
   private final VectorStore vectors;
   private final HnswConfig config;
   private final boolean int8;
-  // Where the plain beam reads level 0's links from, in front of each vector (null when the graph
+  // Where the plain beam reads level 0's links from, behind each vector (null when the graph
   // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
   private final RowFloatSlots rows;
-  // Where a float vector starts in the arrays vectors.row() returns, and its length.
-  private final int off;
+  // The length of a vector: the head of the arrays vectors.row() returns.
   private final int dim;
   // The bound query's int8 code (tail zero, see Int8Codes) and scale; rewritten by bind().
   private final byte[] queryCode;
@@ -88,7 +87,6 @@ final class HnswSearcher implements GraphSearcher {
     this.config = config;
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
     this.rows = int8 ? null : graph.rows();
-    this.off = vectors.rowOffset();
     this.dim = vectors.dimension();
     this.queryCode = new byte[vectors.dimension() + Int8Codes.TAIL];
   }
@@ -371,7 +369,7 @@ final class HnswSearcher implements GraphSearcher {
       return;
     }
     touchFirstLines(count);
-    BulkDot.score(query, 0, batchVectors, off, dim, batchScores, count);
+    BulkDot.score(query, batchVectors, dim, batchScores, count);
     for (int i = 0; i < count; i++) {
       results.insertWithOverflow(batchNodes[i], batchScores[i], k);
     }
@@ -414,7 +412,7 @@ final class HnswSearcher implements GraphSearcher {
       return Float.NaN;
     }
     scored++;
-    return BulkDot.dot(query, 0, v, off, dim);
+    return BulkDot.dot(query, v, dim);
   }
 
   /**
@@ -531,7 +529,7 @@ final class HnswSearcher implements GraphSearcher {
       }
       int count;
       if (rows != null && level == 0 && !filterFirst) {
-        // Level 0's links from the node's row, in front of the vector this search scored when it
+        // Level 0's links from the node's row, behind the vector this search scored when it
         // found the node (RowFloatSlots); a row gone means the node was removed meanwhile.
         float[] row = rows.row(ScoreHeap.node(top));
         if (candidates.size() > 0) {
@@ -539,7 +537,7 @@ final class HnswSearcher implements GraphSearcher {
           // of its links now, so that they arrive while this batch is scored.
           float[] next = rows.row(candidates.topNode());
           if (next != null) {
-            touched += next[0];
+            touched += next[dim];
           }
         }
         count = row == null ? 0 : gatherRow(row);
@@ -596,7 +594,7 @@ final class HnswSearcher implements GraphSearcher {
   private void touchFirstLines(int count) {
     float sum = 0;
     for (int i = 0; i < count; i++) {
-      sum += batchVectors[i][off];
+      sum += batchVectors[i][0];
     }
     touched += sum;
   }
@@ -621,7 +619,7 @@ final class HnswSearcher implements GraphSearcher {
         batchScores[i] = Int8Codes.dot(queryCode, queryScale, batchCodes[i]);
       }
     } else {
-      BulkDot.score(query, 0, batchVectors, off, dim, batchScores, count);
+      BulkDot.score(query, batchVectors, dim, batchScores, count);
     }
   }
 
@@ -663,11 +661,11 @@ final class HnswSearcher implements GraphSearcher {
 
   /** {@link #gather(int[])} for the links mirrored in a node's {@code row}. */
   private int gatherRow(float[] row) {
-    int n = RowFloatSlots.linkCount(row);
+    int n = rows.linkCount(row);
     ensureBatch(n);
     int count = 0;
     for (int j = 0; j < n; j++) {
-      int node = RowFloatSlots.link(row, j);
+      int node = rows.link(row, j);
       if (visited.visit(node) && take(node, count)) {
         count++;
       }

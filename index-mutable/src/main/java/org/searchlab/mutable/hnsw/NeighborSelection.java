@@ -39,7 +39,6 @@ final class NeighborSelection {
       float[][] scratch,
       float[] dots) {
     int selected = 0;
-    int off = vectors.rowOffset();
     int dim = vectors.dimension();
     for (int i = 0; i < count && selected < max; i++) {
       float[] v = vectors.row(ids[i]);
@@ -53,7 +52,7 @@ final class NeighborSelection {
         // Four kept neighbours per pass: the candidate's vector (often a cache miss) is read once
         // for four dot products, while the kept ones are already in cache.
         for (; diverse && j + 4 <= selected; j += 4) {
-          PanamaDots.dot4(v, off, scratch, off, dim, j, dots);
+          PanamaDots.dot4(v, scratch, dim, j, dots);
           diverse =
               !(dots[j] > score)
                   && !(dots[j + 1] > score)
@@ -62,7 +61,7 @@ final class NeighborSelection {
         }
       }
       for (; diverse && j < selected; j++) {
-        if (BulkDot.dot(v, off, scratch[j], off, dim) > score) {
+        if (BulkDot.dot(v, scratch[j], dim) > score) {
           diverse = false;
         }
       }

@@ -84,11 +84,10 @@ final class PanamaDots {
   }
 
   /**
-   * {@code q · v} over {@code n} floats from {@code qo} in {@code q} and {@code vo} in {@code v},
-   * with four accumulators (so that the additions do not wait on one another), combined lane-wise
-   * in a fixed order, then {@link #sum}.
+   * {@code q · v} over their first {@code n} floats, with four accumulators (so that the additions
+   * do not wait on one another), combined lane-wise in a fixed order, then {@link #sum}.
    */
-  static float dot1(float[] q, int qo, float[] v, int vo, int n) {
+  static float dot1(float[] q, float[] v, int n) {
     int step = SPECIES.length();
     int i = 0;
     FloatVector s0 = FloatVector.zero(SPECIES);
@@ -96,36 +95,32 @@ final class PanamaDots {
     FloatVector s2 = FloatVector.zero(SPECIES);
     FloatVector s3 = FloatVector.zero(SPECIES);
     for (; i + 4 * step <= n; i += 4 * step) {
-      s0 =
-          FloatVector.fromArray(SPECIES, v, vo + i)
-              .fma(FloatVector.fromArray(SPECIES, q, qo + i), s0);
+      s0 = FloatVector.fromArray(SPECIES, v, i).fma(FloatVector.fromArray(SPECIES, q, i), s0);
       s1 =
-          FloatVector.fromArray(SPECIES, v, vo + i + step)
-              .fma(FloatVector.fromArray(SPECIES, q, qo + i + step), s1);
+          FloatVector.fromArray(SPECIES, v, i + step)
+              .fma(FloatVector.fromArray(SPECIES, q, i + step), s1);
       s2 =
-          FloatVector.fromArray(SPECIES, v, vo + i + 2 * step)
-              .fma(FloatVector.fromArray(SPECIES, q, qo + i + 2 * step), s2);
+          FloatVector.fromArray(SPECIES, v, i + 2 * step)
+              .fma(FloatVector.fromArray(SPECIES, q, i + 2 * step), s2);
       s3 =
-          FloatVector.fromArray(SPECIES, v, vo + i + 3 * step)
-              .fma(FloatVector.fromArray(SPECIES, q, qo + i + 3 * step), s3);
+          FloatVector.fromArray(SPECIES, v, i + 3 * step)
+              .fma(FloatVector.fromArray(SPECIES, q, i + 3 * step), s3);
     }
     for (; i + step <= n; i += step) {
-      s0 =
-          FloatVector.fromArray(SPECIES, v, vo + i)
-              .fma(FloatVector.fromArray(SPECIES, q, qo + i), s0);
+      s0 = FloatVector.fromArray(SPECIES, v, i).fma(FloatVector.fromArray(SPECIES, q, i), s0);
     }
     float r = sum(s0.add(s1).add(s2.add(s3)));
     for (; i < n; i++) {
-      r = Math.fma(q[qo + i], v[vo + i], r);
+      r = Math.fma(q[i], v[i], r);
     }
     return r;
   }
 
   /**
-   * {@code out[at + j] = q · v[at + j]} for {@code j < 8}, over {@code n} floats from {@code qo} in
-   * the query and from {@code vo} in every vector (the kernels below take the same offsets).
+   * {@code out[at + j] = q · v[at + j]} for {@code j < 8}, over the first {@code n} floats of each
+   * (a vector may be the head of a longer row, {@link RowFloatSlots}).
    */
-  static void dot8(float[] q, int qo, float[][] v, int vo, int n, int at, float[] out) {
+  static void dot8(float[] q, float[][] v, int n, int at, float[] out) {
     float[] a = v[at];
     float[] b = v[at + 1];
     float[] c = v[at + 2];
@@ -145,15 +140,15 @@ final class PanamaDots {
     int i = 0;
     int bound = SPECIES.loopBound(n);
     for (; i < bound; i += SPECIES.length()) {
-      FloatVector qv = FloatVector.fromArray(SPECIES, q, qo + i);
-      sa = FloatVector.fromArray(SPECIES, a, vo + i).fma(qv, sa);
-      sb = FloatVector.fromArray(SPECIES, b, vo + i).fma(qv, sb);
-      sc = FloatVector.fromArray(SPECIES, c, vo + i).fma(qv, sc);
-      sd = FloatVector.fromArray(SPECIES, d, vo + i).fma(qv, sd);
-      se = FloatVector.fromArray(SPECIES, e, vo + i).fma(qv, se);
-      sf = FloatVector.fromArray(SPECIES, f, vo + i).fma(qv, sf);
-      sg = FloatVector.fromArray(SPECIES, g, vo + i).fma(qv, sg);
-      sh = FloatVector.fromArray(SPECIES, h, vo + i).fma(qv, sh);
+      FloatVector qv = FloatVector.fromArray(SPECIES, q, i);
+      sa = FloatVector.fromArray(SPECIES, a, i).fma(qv, sa);
+      sb = FloatVector.fromArray(SPECIES, b, i).fma(qv, sb);
+      sc = FloatVector.fromArray(SPECIES, c, i).fma(qv, sc);
+      sd = FloatVector.fromArray(SPECIES, d, i).fma(qv, sd);
+      se = FloatVector.fromArray(SPECIES, e, i).fma(qv, se);
+      sf = FloatVector.fromArray(SPECIES, f, i).fma(qv, sf);
+      sg = FloatVector.fromArray(SPECIES, g, i).fma(qv, sg);
+      sh = FloatVector.fromArray(SPECIES, h, i).fma(qv, sh);
     }
     float ra = sum(sa);
     float rb = sum(sb);
@@ -164,15 +159,15 @@ final class PanamaDots {
     float rg = sum(sg);
     float rh = sum(sh);
     for (; i < n; i++) {
-      float qi = q[qo + i];
-      ra = Math.fma(qi, a[vo + i], ra);
-      rb = Math.fma(qi, b[vo + i], rb);
-      rc = Math.fma(qi, c[vo + i], rc);
-      rd = Math.fma(qi, d[vo + i], rd);
-      re = Math.fma(qi, e[vo + i], re);
-      rf = Math.fma(qi, f[vo + i], rf);
-      rg = Math.fma(qi, g[vo + i], rg);
-      rh = Math.fma(qi, h[vo + i], rh);
+      float qi = q[i];
+      ra = Math.fma(qi, a[i], ra);
+      rb = Math.fma(qi, b[i], rb);
+      rc = Math.fma(qi, c[i], rc);
+      rd = Math.fma(qi, d[i], rd);
+      re = Math.fma(qi, e[i], re);
+      rf = Math.fma(qi, f[i], rf);
+      rg = Math.fma(qi, g[i], rg);
+      rh = Math.fma(qi, h[i], rh);
     }
     out[at] = ra;
     out[at + 1] = rb;
@@ -185,7 +180,7 @@ final class PanamaDots {
   }
 
   /** {@code out[at + j] = q · v[at + j]} for {@code j < 4}. */
-  static void dot4(float[] q, int qo, float[][] v, int vo, int n, int at, float[] out) {
+  static void dot4(float[] q, float[][] v, int n, int at, float[] out) {
     float[] a = v[at];
     float[] b = v[at + 1];
     float[] c = v[at + 2];
@@ -197,22 +192,22 @@ final class PanamaDots {
     int i = 0;
     int bound = SPECIES.loopBound(n);
     for (; i < bound; i += SPECIES.length()) {
-      FloatVector qv = FloatVector.fromArray(SPECIES, q, qo + i);
-      sa = FloatVector.fromArray(SPECIES, a, vo + i).fma(qv, sa);
-      sb = FloatVector.fromArray(SPECIES, b, vo + i).fma(qv, sb);
-      sc = FloatVector.fromArray(SPECIES, c, vo + i).fma(qv, sc);
-      sd = FloatVector.fromArray(SPECIES, d, vo + i).fma(qv, sd);
+      FloatVector qv = FloatVector.fromArray(SPECIES, q, i);
+      sa = FloatVector.fromArray(SPECIES, a, i).fma(qv, sa);
+      sb = FloatVector.fromArray(SPECIES, b, i).fma(qv, sb);
+      sc = FloatVector.fromArray(SPECIES, c, i).fma(qv, sc);
+      sd = FloatVector.fromArray(SPECIES, d, i).fma(qv, sd);
     }
     float ra = sum(sa);
     float rb = sum(sb);
     float rc = sum(sc);
     float rd = sum(sd);
     for (; i < n; i++) {
-      float qi = q[qo + i];
-      ra = Math.fma(qi, a[vo + i], ra);
-      rb = Math.fma(qi, b[vo + i], rb);
-      rc = Math.fma(qi, c[vo + i], rc);
-      rd = Math.fma(qi, d[vo + i], rd);
+      float qi = q[i];
+      ra = Math.fma(qi, a[i], ra);
+      rb = Math.fma(qi, b[i], rb);
+      rc = Math.fma(qi, c[i], rc);
+      rd = Math.fma(qi, d[i], rd);
     }
     out[at] = ra;
     out[at + 1] = rb;
@@ -221,7 +216,7 @@ final class PanamaDots {
   }
 
   /** {@code out[at + j] = q · v[at + j]} for {@code j < 3}. */
-  static void dot3(float[] q, int qo, float[][] v, int vo, int n, int at, float[] out) {
+  static void dot3(float[] q, float[][] v, int n, int at, float[] out) {
     float[] a = v[at];
     float[] b = v[at + 1];
     float[] c = v[at + 2];
@@ -231,19 +226,19 @@ final class PanamaDots {
     int i = 0;
     int bound = SPECIES.loopBound(n);
     for (; i < bound; i += SPECIES.length()) {
-      FloatVector qv = FloatVector.fromArray(SPECIES, q, qo + i);
-      sa = FloatVector.fromArray(SPECIES, a, vo + i).fma(qv, sa);
-      sb = FloatVector.fromArray(SPECIES, b, vo + i).fma(qv, sb);
-      sc = FloatVector.fromArray(SPECIES, c, vo + i).fma(qv, sc);
+      FloatVector qv = FloatVector.fromArray(SPECIES, q, i);
+      sa = FloatVector.fromArray(SPECIES, a, i).fma(qv, sa);
+      sb = FloatVector.fromArray(SPECIES, b, i).fma(qv, sb);
+      sc = FloatVector.fromArray(SPECIES, c, i).fma(qv, sc);
     }
     float ra = sum(sa);
     float rb = sum(sb);
     float rc = sum(sc);
     for (; i < n; i++) {
-      float qi = q[qo + i];
-      ra = Math.fma(qi, a[vo + i], ra);
-      rb = Math.fma(qi, b[vo + i], rb);
-      rc = Math.fma(qi, c[vo + i], rc);
+      float qi = q[i];
+      ra = Math.fma(qi, a[i], ra);
+      rb = Math.fma(qi, b[i], rb);
+      rc = Math.fma(qi, c[i], rc);
     }
     out[at] = ra;
     out[at + 1] = rb;
@@ -251,7 +246,7 @@ final class PanamaDots {
   }
 
   /** {@code out[at + j] = q · v[at + j]} for {@code j < 2}. */
-  static void dot2(float[] q, int qo, float[][] v, int vo, int n, int at, float[] out) {
+  static void dot2(float[] q, float[][] v, int n, int at, float[] out) {
     float[] a = v[at];
     float[] b = v[at + 1];
     FloatVector sa = FloatVector.zero(SPECIES);
@@ -259,16 +254,16 @@ final class PanamaDots {
     int i = 0;
     int bound = SPECIES.loopBound(n);
     for (; i < bound; i += SPECIES.length()) {
-      FloatVector qv = FloatVector.fromArray(SPECIES, q, qo + i);
-      sa = FloatVector.fromArray(SPECIES, a, vo + i).fma(qv, sa);
-      sb = FloatVector.fromArray(SPECIES, b, vo + i).fma(qv, sb);
+      FloatVector qv = FloatVector.fromArray(SPECIES, q, i);
+      sa = FloatVector.fromArray(SPECIES, a, i).fma(qv, sa);
+      sb = FloatVector.fromArray(SPECIES, b, i).fma(qv, sb);
     }
     float ra = sum(sa);
     float rb = sum(sb);
     for (; i < n; i++) {
-      float qi = q[qo + i];
-      ra = Math.fma(qi, a[vo + i], ra);
-      rb = Math.fma(qi, b[vo + i], rb);
+      float qi = q[i];
+      ra = Math.fma(qi, a[i], ra);
+      rb = Math.fma(qi, b[i], rb);
     }
     out[at] = ra;
     out[at + 1] = rb;

@@ -5,21 +5,25 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
- * {@link FloatSlots} on the heap, an array per id. In an unquantized store each array is a row
- * holding the node's bottom-level links in front of its vector, as hnswlib lays out {@code
- * data_level0_memory_}: {@code row[0]} is the link count, {@code row[1 ..]} the links (ids as raw
- * float bits, up to the graph's level-0 capacity, {@link #reserveLinks}), and the vector starts at
- * {@link #offset()}. Without links reserved (quantized stores, whose graph walks the int8 codes)
- * the array is the vector alone, and {@link #get} returns it without a copy. A beam search expands
- * a node shortly after it scored it, so the node's links arrive with (or just before) the vector
- * lines it already read, instead of from a separate {@code int[]} reached through a second table.
- * The float vectors of an unquantized store live here; the graph ({@link HnswAdjacency}) mirrors
- * each level-0 list into its node's row with {@link #setLinks}, and keeps its own lists for the
- * writer.
+ * {@link FloatSlots} on the heap, an array per id. In an unquantized store each array is a row: the
+ * vector, then the node's bottom-level link count and links (ids as raw float bits, up to the
+ * graph's level-0 capacity, {@link #reserveLinks}), as hnswlib keeps a node's links and vector
+ * together in {@code data_level0_memory_}. The graph ({@link HnswAdjacency}) mirrors each level-0
+ * list into its node's row with {@link #setLinks} and keeps its own lists for the writer; a beam
+ * search reads them here. Without links reserved (quantized stores, whose graph walks the int8
+ * codes) the array is the vector alone, and {@link #get} returns it without a copy.
  *
- * <p>Measured with {@code hnsw-bench} against the previous layout (a {@code float[]} per vector and
- * an {@code int[]} per list): see {@code bench/README.md}. The cost is {@code 4 + 4 × 2M} bytes per
- * vector for the mirrored links (132 bytes at M 16, 9% of a 384-d vector).
+ * <p>Why this layout: a beam search expands a node soon after it scored it, and scoring streamed
+ * the whole vector through the cache, so links stored right after the vector arrive with its last
+ * lines instead of from a separate {@code int[]} reached through a second table. Links in front of
+ * the vector cost more: the array's header then sits lines away from the vector, and every scored
+ * neighbour paid for one more line (its length, read by the bounds checks). On the Debian vectors
+ * (62,665, 384-d, M 16, one thread, paired passes against hnswlib on a 2-core AMD EPYC), searches
+ * cost 89–112 ns per visited node with a {@code float[]} per vector and an {@code int[]} per list,
+ * 90–99 with the links in front of the vector, 81–94 with them behind it, and hnsw-bench's
+ * read-only flat copy ({@code --impl mutable-flat}) 76–92. The cost is {@code 4 + 8M} bytes per
+ * vector for the mirrored links (132 at M 16, 9% of a 384-d vector), which the graph reports as its
+ * own ({@link #linkBytes}).
  *
  * <p>Thread-safety: one writer calls {@link #put}, {@link #clear}, {@link #reserveLinks} and {@link
  * #setLinks}; readers call {@link #row}, {@link #get} and the link readers from any thread without
@@ -46,7 +50,7 @@ final class RowFloatSlots implements FloatSlots {
 
   private final int dimension;
   private int linkCapacity;
-  private volatile int offset;
+  private volatile int tail; // floats after the vector: the count and the links, or none
   private volatile float[][] table = new float[16][];
   private volatile int present; // written by the writer only
 
@@ -73,13 +77,7 @@ final class RowFloatSlots implements FloatSlots {
               + capacity);
     }
     linkCapacity = capacity;
-    offset = capacity == 0 ? 0 : 1 + capacity;
-  }
-
-  /** Where a row's vector starts. */
-  @Override
-  public int offset() {
-    return offset;
+    tail = capacity == 0 ? 0 : 1 + capacity;
   }
 
   /**
@@ -93,15 +91,14 @@ final class RowFloatSlots implements FloatSlots {
       t = Arrays.copyOf(t, Math.max(id + 1, t.length + (t.length >> 1)));
       table = t;
     }
-    int off = offset;
+    int links = tail;
     float[] old = t[id];
     float[] row = vector;
-    if (off > 0) {
-      row = new float[off + dimension];
+    if (links > 0) {
+      row = Arrays.copyOf(vector, dimension + links);
       if (old != null) {
-        System.arraycopy(old, 0, row, 0, off);
+        System.arraycopy(old, dimension, row, dimension, links);
       }
-      System.arraycopy(vector, 0, row, off, dimension);
     }
     if (old == null) {
       present++;
@@ -109,19 +106,18 @@ final class RowFloatSlots implements FloatSlots {
     SLOT.setRelease(t, id, row);
   }
 
-  /** The row of {@code id} (links, then the vector at {@link #offset}), or null. Any thread. */
+  /** The row of {@code id} (the vector, then any links), or null. Any thread. */
   @Override
   public float[] row(int id) {
     float[][] t = table;
     return id >= 0 && id < t.length ? (float[]) SLOT.getAcquire(t, id) : null;
   }
 
-  /** The vector of {@code id} (a copy when it sits behind links), or null. Any thread. */
+  /** The vector of {@code id} (a copy when links follow it), or null. Any thread. */
   @Override
   public float[] get(int id) {
     float[] row = row(id);
-    int off = offset;
-    return row == null || off == 0 ? row : Arrays.copyOfRange(row, off, off + dimension);
+    return row == null || tail == 0 ? row : Arrays.copyOf(row, dimension);
   }
 
   @Override
@@ -157,19 +153,19 @@ final class RowFloatSlots implements FloatSlots {
           ids.length + " links for node " + id + ", rows hold " + linkCapacity);
     }
     for (int j = 0; j < ids.length; j++) {
-      row[1 + j] = Float.intBitsToFloat(ids[j]);
+      row[dimension + 1 + j] = Float.intBitsToFloat(ids[j]);
     }
-    CELL.setRelease(row, 0, Float.intBitsToFloat(ids.length));
+    CELL.setRelease(row, dimension, Float.intBitsToFloat(ids.length));
   }
 
   /** The link count of {@code row} (acquire: the ids it counts are visible). Any thread. */
-  static int linkCount(float[] row) {
-    return Float.floatToRawIntBits((float) CELL.getAcquire(row, 0));
+  int linkCount(float[] row) {
+    return Float.floatToRawIntBits((float) CELL.getAcquire(row, dimension));
   }
 
   /** The {@code j}-th link of {@code row}, {@code j < linkCount(row)}. Any thread. */
-  static int link(float[] row, int j) {
-    return Float.floatToRawIntBits(row[1 + j]);
+  int link(float[] row, int j) {
+    return Float.floatToRawIntBits(row[dimension + 1 + j]);
   }
 
   /**
@@ -181,9 +177,9 @@ final class RowFloatSlots implements FloatSlots {
     return 16L + 8L * table.length + (long) size * (16L + 4L * dimension);
   }
 
-  /** Heap bytes of the mirrored links in front of the vectors, count included. */
+  /** Heap bytes of the mirrored links behind the vectors, counts included. */
   long linkBytes() {
-    return 4L * offset * present;
+    return 4L * tail * present;
   }
 
   @Override

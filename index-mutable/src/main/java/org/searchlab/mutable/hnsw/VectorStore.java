@@ -35,7 +35,7 @@ public interface VectorStore extends Closeable {
    * scratch} is not null, live in a memory-mapped scratch file under {@code scratch} ({@link
    * MappedFloatSlots}) instead of on the heap: the graph walks the codes, and the floats are read
    * to rescore and to build. Without codes the floats stay on the heap, where every graph step
-   * reads them, each behind its node's level-0 links once a graph uses the store ({@link
+   * reads them, each followed by its node's level-0 links once a graph uses the store ({@link
    * RowFloatSlots}).
    *
    * @throws UncheckedIOException if the scratch file cannot be created
@@ -82,15 +82,12 @@ public interface VectorStore extends Closeable {
   float[] get(int id);
 
   /**
-   * The array that holds the vector of {@code id} from {@link #rowOffset()} on, {@code dimension}
-   * floats, or {@code null} when absent: without a copy where the store keeps vectors on the heap
-   * (an unquantized store keeps each in a row behind the graph's level-0 links). Shared, do not
+   * An array whose first {@link #dimension()} floats are the vector of {@code id}, or {@code null}
+   * when absent: without a copy where the store keeps vectors on the heap, where an unquantized
+   * store's arrays continue with the graph's level-0 links ({@link RowFloatSlots}). Shared, do not
    * modify. Lock-free, any thread; the same guarantees as {@link #get}.
    */
   float[] row(int id);
-
-  /** Where a vector starts in the arrays {@link #row} returns, the same for every id. */
-  int rowOffset();
 
   /** Removes the vector of {@code id}; returns whether one was present. Writer thread only. */
   boolean remove(int id);

@@ -29,7 +29,6 @@ class RowFloatSlotsTest {
   void slotsKeepVectorsBehindTheLinksAndCarryLinksAcrossPuts() {
     RowFloatSlots rows = new RowFloatSlots(DIM);
     rows.reserveLinks(4);
-    assertEquals(5, rows.offset());
     float[] v = new float[DIM];
     for (int i = 0; i < DIM; i++) {
       v[i] = i + 0.5f;
@@ -39,16 +38,17 @@ class RowFloatSlotsTest {
     assertNotSame(rows.get(40), rows.get(40)); // get() copies out of the row
     rows.setLinks(40, new int[] {7, 3, 1_000_000});
     float[] row = rows.row(40);
-    assertEquals(3, RowFloatSlots.linkCount(row));
-    assertEquals(1_000_000, RowFloatSlots.link(row, 2));
+    assertEquals(DIM + 5, row.length); // the vector, the count, four links
+    assertEquals(3, rows.linkCount(row));
+    assertEquals(1_000_000, rows.link(row, 2));
     float[] w = v.clone();
     w[0] = -1;
     rows.put(40, w); // a new vector: a new row, the same links
     assertNotSame(row, rows.row(40));
-    assertEquals(3, RowFloatSlots.linkCount(rows.row(40)));
-    assertEquals(7, RowFloatSlots.link(rows.row(40), 0));
+    assertEquals(3, rows.linkCount(rows.row(40)));
+    assertEquals(7, rows.link(rows.row(40), 0));
     assertArrayEquals(w, rows.get(40));
-    assertEquals(v[0], row[rows.offset()]); // a reader's old row still holds the old vector
+    assertEquals(v[0], row[0]); // a reader's old row still holds the old vector
     assertThrows(IllegalStateException.class, () -> rows.reserveLinks(8));
     rows.reserveLinks(4); // the same capacity is fine
     assertThrows(IllegalStateException.class, () -> rows.setLinks(40, new int[5]));
@@ -58,7 +58,8 @@ class RowFloatSlotsTest {
     assertFalse(rows.clear(40));
     assertNull(rows.get(40));
     rows.reserveLinks(8); // empty again
-    assertEquals(9, rows.offset());
+    rows.put(1, v);
+    assertEquals(DIM + 9, rows.row(1).length);
   }
 
   @Test
@@ -66,7 +67,6 @@ class RowFloatSlotsTest {
     RowFloatSlots slots = new RowFloatSlots(DIM);
     float[] v = new float[DIM];
     slots.put(3, v);
-    assertEquals(0, slots.offset());
     assertSame(v, slots.get(3));
     assertSame(v, slots.row(3));
     assertThrows(IllegalStateException.class, () -> slots.setLinks(3, new int[] {1}));
@@ -75,7 +75,8 @@ class RowFloatSlotsTest {
     MutableHnswGraph.create(
         int8,
         HnswConfig.builder().quantization(org.searchlab.core.VectorQuantization.INT8).build());
-    assertEquals(0, int8.rowOffset());
+    int8.set(0, v);
+    assertEquals(DIM, int8.row(0).length);
   }
 
   @Test
@@ -85,7 +86,7 @@ class RowFloatSlotsTest {
     VectorStore store = VectorStore.create(DIM);
     HnswConfig config = HnswConfig.builder().m(4).efConstruction(32).seed(seed).build();
     MutableHnswGraph graph = MutableHnswGraph.create(store, config);
-    assertEquals(1 + config.maxLinks(0), store.rowOffset());
+    RowFloatSlots rows = graph.adjacency().rows();
     float[][] centres = {
       TestVectors.gaussianUnit(random, DIM), TestVectors.gaussianUnit(random, DIM)
     };
@@ -110,14 +111,15 @@ class RowFloatSlotsTest {
         continue;
       }
       int[] links = graph.neighbors(node, 0);
-      int[] mirrored = new int[RowFloatSlots.linkCount(row)];
+      assertEquals(DIM + 1 + config.maxLinks(0), row.length);
+      int[] mirrored = new int[rows.linkCount(row)];
       for (int j = 0; j < mirrored.length; j++) {
-        mirrored[j] = RowFloatSlots.link(row, j);
+        mirrored[j] = rows.link(row, j);
       }
       assertArrayEquals(links, mirrored, "node " + node + ", seed " + seed);
       float[] vector = store.get(node);
       for (int i = 0; i < DIM; i++) {
-        assertEquals(vector[i], row[store.rowOffset() + i]);
+        assertEquals(vector[i], row[i]);
       }
     }
   }
@@ -140,12 +142,12 @@ class RowFloatSlotsTest {
               () -> {
                 while (!done.get() && failure.get() == null) {
                   float[] row = rows.row(0);
-                  int n = RowFloatSlots.linkCount(row);
+                  int n = rows.linkCount(row);
                   if (n < 0 || n > capacity) {
                     failure.set("count " + n);
                   }
                   for (int j = 0; j < n; j++) {
-                    int id = RowFloatSlots.link(row, j);
+                    int id = rows.link(row, j);
                     if (id < 1 || id > 999) {
                       failure.set("id " + id + " at " + j + " of " + n);
                     }
