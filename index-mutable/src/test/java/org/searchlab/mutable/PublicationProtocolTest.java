@@ -130,6 +130,23 @@ class PublicationProtocolTest {
     assertNever(c, "links", "VarHandle.get");
   }
 
+  /**
+   * The rows behind the vectors: a row is released whole and acquired; a list's ids are plain
+   * stores before the count's release store, and the count is read with acquire before the ids.
+   */
+  @Test
+  void rowsReleaseTheLinkCountAfterTheIds() throws IOException {
+    Class<?> adjacency = org.searchlab.mutable.hnsw.MutableHnswGraph.class;
+    Class<?> c = load(adjacency.getPackageName() + ".RowFloatSlots");
+    assertInOrder(c, "put", "VarHandle.setRelease");
+    assertInOrder(c, "row", "VarHandle.getAcquire");
+    assertNever(c, "row", "VarHandle.get");
+    assertInOrder(c, "setLinks", "VarHandle.setRelease");
+    assertNever(c, "setLinks", "VarHandle.set");
+    assertInOrder(c, "linkCount", "VarHandle.getAcquire");
+    assertNever(c, "linkCount", "VarHandle.get");
+  }
+
   private static Class<?> load(String name) {
     try {
       return Class.forName(name);

@@ -74,15 +74,14 @@ final class ArrayVectorStore implements VectorStore {
       throw new InvalidRequestException(
           "vector length " + vector.length + " differs from the dimension " + dimension);
     }
-    float[] copy = vector.clone();
     boolean present = floats.has(id);
     byte[][] c = codes;
     if (id >= c.length) {
       c = Arrays.copyOf(c, Math.max(id + 1, c.length + (c.length >> 1)));
       codes = c;
     }
-    CODE.setRelease(c, id, Int8Codes.encode(copy));
-    floats.put(id, copy);
+    CODE.setRelease(c, id, Int8Codes.encode(vector));
+    floats.put(id, vector); // a copy: the caller keeps its array
     if (!present) {
       size++;
     }

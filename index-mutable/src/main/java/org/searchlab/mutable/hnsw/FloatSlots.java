@@ -20,10 +20,7 @@ interface FloatSlots extends Closeable {
         : new MappedFloatSlots(dimension, scratch);
   }
 
-  /**
-   * Stores {@code vector} under {@code id}. Heap slots keep the array itself, so the caller passes
-   * one nobody else writes. Writer only.
-   */
+  /** Stores a copy of {@code vector} under {@code id}. Writer only. */
   void put(int id, float[] vector);
 
   /** The vector of {@code id}, or {@code null} when absent. Any thread. */

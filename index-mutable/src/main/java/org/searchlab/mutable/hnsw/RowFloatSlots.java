@@ -80,10 +80,6 @@ final class RowFloatSlots implements FloatSlots {
     tail = capacity == 0 ? 0 : 1 + capacity;
   }
 
-  /**
-   * Stores {@code vector} under {@code id}; without links the array itself, so the caller passes
-   * one nobody else writes. Writer only.
-   */
   @Override
   public void put(int id, float[] vector) {
     float[][] t = table;
@@ -93,12 +89,9 @@ final class RowFloatSlots implements FloatSlots {
     }
     int links = tail;
     float[] old = t[id];
-    float[] row = vector;
-    if (links > 0) {
-      row = Arrays.copyOf(vector, dimension + links);
-      if (old != null) {
-        System.arraycopy(old, dimension, row, dimension, links);
-      }
+    float[] row = Arrays.copyOf(vector, dimension + links);
+    if (links > 0 && old != null) {
+      System.arraycopy(old, dimension, row, dimension, links);
     }
     if (old == null) {
       present++;
