@@ -243,6 +243,7 @@ final class ChildOpenSearchCluster implements OpenSearchCluster {
           }
         }
         if (isGreen(http, health) && allAnswer(http)) {
+          primeKnnParser(http);
           return;
         }
         Thread.sleep(POLL.toMillis());
@@ -255,6 +256,26 @@ final class ChildOpenSearchCluster implements OpenSearchCluster {
             + config.startupTimeout()
             + "; see "
             + logs());
+  }
+
+  /**
+   * Sends every node one {@code knn} query with {@code method_parameters} before anything else
+   * queries it. The k-NN plugin (3.5.0.0) fills its table of method parameter names lazily, on the
+   * first such query, without a lock ({@code MethodParameter.enumOf}: the static map is published
+   * empty, then filled), so concurrent first queries can find it empty and answer 400 "unknown
+   * method parameter found [ef_search]", as the runner's sixteen clients once did in CI. One query
+   * from one thread fills it. The query names no index that exists, so it only parses.
+   */
+  private void primeKnnParser(OpenSearchHttp http) throws IOException, InterruptedException {
+    String body =
+        "{\"size\":0,\"query\":{\"knn\":{\"v\":{\"vector\":[0],\"k\":1,"
+            + "\"method_parameters\":{\"ef_search\":1}}}}}";
+    for (Node node : nodes) {
+      http.expectOk(
+          "POST",
+          node.http().resolve("/searchlab-knn-prime-*/_search?allow_no_indices=true"),
+          body);
+    }
   }
 
   private boolean isGreen(OpenSearchHttp http, String health) throws InterruptedException {
