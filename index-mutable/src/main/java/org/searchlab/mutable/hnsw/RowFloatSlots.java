@@ -19,7 +19,7 @@ import java.util.Arrays;
  * the vector cost more: the array's header then sits lines away from the vector, and every scored
  * neighbour paid for one more line (its length, read by the bounds checks). On the Debian vectors
  * (62,665, 384-d, M 16, one thread, paired passes against hnswlib on a 2-core AMD EPYC), searches
- * cost 89–112 ns per visited node with a {@code float[]} per vector and an {@code int[]} per list,
+ * cost 83–112 ns per visited node with a {@code float[]} per vector and an {@code int[]} per list,
  * 90–99 with the links in front of the vector, 81–94 with them behind it, and hnsw-bench's
  * read-only flat copy ({@code --impl mutable-flat}) 76–92. The cost is {@code 4 + 8M} bytes per
  * vector for the mirrored links (132 at M 16, 9% of a 384-d vector), which the graph reports as its
