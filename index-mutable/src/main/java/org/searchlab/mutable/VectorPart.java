@@ -192,15 +192,25 @@ final class VectorPart {
     return new Result(hits.nodes(), hits.scores(), hits.plan(), hits.found());
   }
 
-  /** The exact top {@code k} among the given candidate ids that {@code accept} takes. */
+  /**
+   * The exact top {@code k} among the given candidate ids that {@code accept} takes, scored by
+   * {@link VectorScores#closeness} as the segmented store scores. A row that holds more than the
+   * vector (its node's links follow it) is copied into one buffer first, since that score needs an
+   * array of the vector's length; {@link VectorStore#get} would allocate a copy per candidate.
+   */
   TopHits scan(float[] query, int k, IdStream candidates, IntPredicate accept) {
     TopHits top = new TopHits(k);
+    float[] buffer = new float[vectors.dimension()];
     for (int d = candidates.next(); d >= 0; d = candidates.next()) {
       if (!accept.test(d)) {
         continue;
       }
-      float[] v = vectors.get(d);
+      float[] v = vectors.row(d);
       if (v != null) {
+        if (v.length != buffer.length) {
+          System.arraycopy(v, 0, buffer, 0, buffer.length);
+          v = buffer;
+        }
         top.insert(d, VectorScores.closeness(query, v));
       }
     }
