@@ -432,7 +432,7 @@ final class IndexWriter implements AutoCloseable {
       parts.vectors.vectors().set(local, doc.embedding());
       if (old >= 0
           && parts.vectors.linked(old)
-          && Arrays.equals(parts.vectors.vectors().get(old), doc.embedding())) {
+          && parts.vectors.vectors().holds(old, doc.embedding())) {
         // Same vector, new text: the new version takes the old one's graph node as it is.
         parts.vectors.handOver(old, local);
         parts.unchangedVectorPuts.incrementAndGet();
@@ -459,14 +459,14 @@ final class IndexWriter implements AutoCloseable {
     if (!stored.title().equals(doc.title()) || !stored.description().equals(doc.description())) {
       return false;
     }
-    float[] was = parts.vectors.vectors().get(old);
+    boolean had = parts.vectors.vectors().row(old) != null; // row(): no copy of the vector
     float[] now = doc.embedding();
-    if ((was == null) != (now == null) || (now != null && !parts.vectors.linked(old))) {
+    if (had != (now != null) || (now != null && !parts.vectors.linked(old))) {
       return false;
     }
     parts.attributes.assign(old, doc.category(), doc.price(), doc.averageRating());
     if (now != null) {
-      if (Arrays.equals(was, now)) {
+      if (parts.vectors.vectors().holds(old, now)) {
         parts.unchangedVectorPuts.incrementAndGet();
       } else {
         parts.vectors.replaceVector(old, now);

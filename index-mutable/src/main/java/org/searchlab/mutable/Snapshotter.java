@@ -127,7 +127,7 @@ final class Snapshotter {
     int bound = parts.vectors.vectors().idUpperBound();
     java.util.BitSet kept = new java.util.BitSet();
     for (int d = 0; d < bound; d++) {
-      if (!parts.ids.alive(d) && parts.vectors.vectors().get(d) != null) {
+      if (!parts.ids.alive(d) && parts.vectors.vectors().row(d) != null) {
         kept.set(d);
       }
     }
