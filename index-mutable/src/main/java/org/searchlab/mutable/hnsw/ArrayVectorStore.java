@@ -12,9 +12,9 @@ import org.searchlab.core.VectorQuantization;
  * in a mapped scratch file), the codes in a growable table of immutable {@code byte[]}s.
  *
  * <p>Thread-safety: single writer, lock-free readers. The float slots give each reader a whole
- * vector or none ({@link FloatSlots}). The codes follow {@link RowFloatSlots}' rules: an immutable
- * array per id, stored with {@code setRelease} and loaded with {@code getAcquire}, in a table that
- * grows by copying into a larger one published through a volatile field.
+ * vector or none ({@link FloatSlots}). The codes are an immutable array per id, stored with {@code
+ * setRelease} and loaded with {@code getAcquire}, in a table that grows by copying into a larger
+ * one published through a volatile field, as {@link RowFloatSlots} keeps its rows.
  *
  * <p>Every vector has its int8 code, whatever the quantization: with {@link
  * VectorQuantization#INT8} the graph walks the codes; without it only the exact plan reads them, to

@@ -29,11 +29,6 @@ final class BulkDot {
 
   private BulkDot() {}
 
-  /** {@code scores[i] = query · vectors[i]} for {@code i < count}. */
-  static void score(float[] query, float[][] vectors, float[] scores, int count) {
-    score(query, vectors, query.length, scores, count);
-  }
-
   /**
    * {@code scores[i]} = the dot product of the first {@code n} floats of {@code query} and {@code
    * vectors[i]}, for {@code i < count}: a vector may head a longer row, as in {@link
@@ -67,13 +62,9 @@ final class BulkDot {
    * {@code a · b}, the same bits in every JIT tier: the graph scores with this instead of {@link
    * VectorUtil#dotProduct}, whose Panama path sums its lanes by {@code reduceLanes}, in an order
    * that differs between the interpreter and C2 (see {@link PanamaDots}). Without the module, a
-   * plain loop (C2 keeps the order of float additions).
+   * plain loop (C2 keeps the order of float additions). Over the first {@code n} floats of each: a
+   * vector may head a longer row ({@link RowFloatSlots}).
    */
-  static float dot(float[] a, float[] b) {
-    return dot(a, b, a.length);
-  }
-
-  /** {@link #dot(float[], float[])} over the first {@code n} floats of each. */
   static float dot(float[] a, float[] b, int n) {
     if (BATCHED) {
       return PanamaDots.dot1(a, b, n);

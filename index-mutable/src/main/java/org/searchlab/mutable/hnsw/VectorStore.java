@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.searchlab.core.VectorQuantization;
 
 /**
@@ -91,14 +92,14 @@ public interface VectorStore extends Closeable {
 
   /**
    * Whether {@code id} holds a vector bitwise equal to {@code vector} (as {@link
-   * java.util.Arrays#equals(float[], float[])} compares), read from its {@link #row} without a
-   * copy. Lock-free, any thread.
+   * Arrays#equals(float[], float[])} compares), read from its {@link #row} without a copy.
+   * Lock-free, any thread.
    */
   default boolean holds(int id, float[] vector) {
     float[] row = row(id);
     return row != null
         && vector.length == dimension()
-        && java.util.Arrays.equals(row, 0, vector.length, vector, 0, vector.length);
+        && Arrays.equals(row, 0, vector.length, vector, 0, vector.length);
   }
 
   /** Removes the vector of {@code id}; returns whether one was present. Writer thread only. */

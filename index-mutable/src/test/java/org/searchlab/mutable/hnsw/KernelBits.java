@@ -22,11 +22,11 @@ public final class KernelBits {
       vectors[i] = uniform(random, dim);
     }
     float[] scores = new float[vectors.length];
-    BulkDot.score(query, vectors, scores, vectors.length);
+    BulkDot.score(query, vectors, query.length, scores, vectors.length);
     int[] out = new int[2 * vectors.length];
     for (int i = 0; i < vectors.length; i++) {
       out[i] = Float.floatToIntBits(scores[i]);
-      out[vectors.length + i] = Float.floatToIntBits(BulkDot.dot(query, vectors[i]));
+      out[vectors.length + i] = Float.floatToIntBits(BulkDot.dot(query, vectors[i], query.length));
     }
     return out;
   }

@@ -39,7 +39,7 @@ class SearchKernelsTest {
       vectors[i] = TestVectors.gaussianUnit(random, dim);
     }
     float[] scores = new float[count];
-    BulkDot.score(query, vectors, scores, count);
+    BulkDot.score(query, vectors, query.length, scores, count);
     for (int i = 0; i < count; i++) {
       float expected = VectorUtil.dotProduct(query, vectors[i]);
       assertEquals(expected, scores[i], 1e-5f, "dim " + dim + ", vector " + i + " of " + count);
@@ -65,10 +65,10 @@ class SearchKernelsTest {
     }
     float[] scores = new float[vectors.length];
     for (int call = 0; call < 30_000; call++) { // warm up: let C2 compile both kernels
-      BulkDot.score(query, vectors, scores, vectors.length);
-      BulkDot.dot(query, vectors[call % vectors.length]);
+      BulkDot.score(query, vectors, query.length, scores, vectors.length);
+      BulkDot.dot(query, vectors[call % vectors.length], query.length);
     }
-    BulkDot.score(query, vectors, scores, vectors.length);
+    BulkDot.score(query, vectors, query.length, scores, vectors.length);
     for (int i = 0; i < vectors.length; i++) {
       float expected =
           i < 12
@@ -78,7 +78,7 @@ class SearchKernelsTest {
           Float.floatToIntBits(expected), Float.floatToIntBits(scores[i]), "batch vector " + i);
       assertEquals(
           Float.floatToIntBits(fourAccumulators(query, vectors[i], lanes)),
-          Float.floatToIntBits(BulkDot.dot(query, vectors[i])),
+          Float.floatToIntBits(BulkDot.dot(query, vectors[i], query.length)),
           "single vector " + i);
     }
   }
