@@ -247,7 +247,14 @@ final class HnswBuilder {
       float[] candScores = new float[n];
       popBestFirst(results, candIds, candScores);
       if (l <= epLevel && n > 0) {
-        eps = candIds;
+        // The next level's beam starts from these, but not from the batch's own nodes: they are
+        // not linked yet, and each is scored below anyway. Started from too, an exact twin came
+        // back twice, and the strict diversity test could select it twice into one list. (When
+        // the batch took every place, the entry points of this level serve again.)
+        int[] linked = to > from ? linkedOnly(candIds) : candIds;
+        if (linked.length > 0) {
+          eps = linked;
+        }
       }
       // A new node selects at most M neighbours on every level, as hnswlib and Vespa insert; level
       // 0's lists still grow to 2M through the links back (addLink). Selecting 2M at level 0, as
@@ -262,6 +269,18 @@ final class HnswBuilder {
       sc[l] = Arrays.copyOf(outScores, count);
     }
     return new Prepared(node, level, ids, sc);
+  }
+
+  /** The nodes of {@code ids} that are in the graph, in order. */
+  private int[] linkedOnly(int[] ids) {
+    int[] out = new int[ids.length];
+    int count = 0;
+    for (int id : ids) {
+      if (adjacency.contains(id)) {
+        out[count++] = id;
+      }
+    }
+    return count == ids.length ? ids : Arrays.copyOf(out, count);
   }
 
   /** Empties {@code results} into the arrays, best first. */

@@ -1,7 +1,10 @@
 package org.searchlab.mutable.hnsw;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.searchlab.testing.TestSeeds;
@@ -56,5 +59,53 @@ class DuplicateVectorsTest {
         duplicates, selfRecall, nearRecall);
     assertTrue(selfRecall >= 0.99, "document-query recall " + selfRecall);
     assertTrue(nearRecall >= 0.99, "nearby-query recall " + nearRecall);
+  }
+
+  /**
+   * A parallel build must not link a node twice from one list. A node's beam on a lower level
+   * starts from what it found on the level above, which includes the not-yet-linked nodes of its
+   * batch; those are also scored directly, and an exact twin was then a candidate twice and could
+   * be selected twice (the strict diversity test keeps a tie). Small M (a quarter of the nodes on
+   * level 1 or above) and a third of the vectors shared make that common.
+   */
+  @Test
+  void parallelBuildLinksNoNodeTwiceFromOneList() {
+    long seed = TestSeeds.seed("DuplicateVectorsTest.noTwice");
+    SplittableRandom random = new SplittableRandom(seed);
+    int n = 4_000;
+    float[][] data = TestVectors.clustered(random, n, 16, 8, 1.0);
+    for (int i = 1; i < n; i++) {
+      if (random.nextDouble() < 0.33) {
+        data[i] = data[random.nextInt(i)].clone();
+      }
+    }
+    MutableHnswGraph graph =
+        MutableHnswGraph.create(
+            VectorStore.create(16), HnswConfig.builder().m(4).buildThreads(2).seed(seed).build());
+    int[] ids = new int[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = i;
+    }
+    graph.insertAll(ids, data);
+    for (int node = 0; node < n; node++) {
+      for (int level = 0; level <= graph.level(node); level++) {
+        int[] links = graph.neighbors(node, level);
+        Set<Integer> distinct = new HashSet<>();
+        for (int x : links) {
+          distinct.add(x);
+        }
+        assertEquals(
+            links.length,
+            distinct.size(),
+            "seed "
+                + seed
+                + ": node "
+                + node
+                + " on level "
+                + level
+                + " links "
+                + java.util.Arrays.toString(links));
+      }
+    }
   }
 }
