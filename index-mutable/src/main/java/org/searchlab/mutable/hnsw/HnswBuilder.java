@@ -697,10 +697,8 @@ final class HnswBuilder {
       }
     }
     adjacency.replaceLinks(a, level, newIds, newScores);
-    for (int c : ids) {
-      if (indexOf(newIds, c) < 0) {
-        push(orphan(c, level));
-      }
+    for (int i = 0, dropped = adjacency.removedCount(); i < dropped; i++) {
+      push(orphan(adjacency.removed(i), level));
     }
   }
 
