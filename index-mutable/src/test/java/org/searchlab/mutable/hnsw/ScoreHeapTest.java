@@ -1,0 +1,66 @@
+package org.searchlab.mutable.hnsw;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.searchlab.testing.TestSeeds;
+
+/**
+ * {@link ScoreHeap} against {@link PriorityQueue} over the same packed codes: random pushes, pops
+ * and bounded inserts, with heavy score ties (few distinct scores), at sizes where the last parent
+ * has one child and where it has two. The order must be exact, not only the scores: the graph's
+ * build depends on which of two tied nodes comes first.
+ */
+class ScoreHeapTest {
+  @Test
+  void popsInTheOrderOfTheCodesAsAPriorityQueueDoes() {
+    long seed = TestSeeds.seed("ScoreHeapTest.order");
+    SplittableRandom random = new SplittableRandom(seed);
+    for (boolean max : new boolean[] {false, true}) {
+      for (int round = 0; round < 200; round++) {
+        ScoreHeap heap = new ScoreHeap(max);
+        PriorityQueue<Long> oracle = new PriorityQueue<>();
+        int distinct = 1 + random.nextInt(round % 2 == 0 ? 4 : 1_000);
+        int capacity = 1 + random.nextInt(300);
+        int nextNode = 0;
+        for (int op = 0; op < 2_000; op++) {
+          int kind = random.nextInt(10);
+          float score = random.nextInt(distinct) / (float) distinct - 0.5f;
+          int node = nextNode++;
+          long code = ScoreHeap.encode(node, score);
+          if (kind < 4) {
+            heap.push(node, score);
+            oracle.add(max ? ~code : code);
+          } else if (kind < 8 && !max) {
+            boolean kept = heap.insertWithOverflow(node, score, capacity);
+            boolean expected;
+            if (oracle.size() < capacity) {
+              oracle.add(code);
+              expected = true;
+            } else if (code > oracle.peek()) {
+              oracle.poll();
+              oracle.add(code);
+              expected = true;
+            } else {
+              expected = false;
+            }
+            assertEquals(expected, kept, "seed " + seed + ", kept " + node);
+          } else if (oracle.size() > 0) {
+            long expected = max ? ~oracle.poll() : oracle.poll();
+            assertEquals(expected, heap.pop(), "seed " + seed + ", pop at op " + op);
+          }
+          assertEquals(oracle.size(), heap.size(), "seed " + seed);
+          if (oracle.size() > 0) {
+            assertEquals(max ? ~oracle.peek() : oracle.peek(), heap.topCode(), "seed " + seed);
+          }
+        }
+        while (oracle.size() > 0) {
+          long expected = max ? ~oracle.poll() : oracle.poll();
+          assertEquals(expected, heap.pop(), "seed " + seed + ", draining");
+        }
+      }
+    }
+  }
+}
