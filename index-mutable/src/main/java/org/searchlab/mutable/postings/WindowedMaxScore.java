@@ -37,11 +37,60 @@ import org.searchlab.mutable.postings.LexicalQuery.SharedThreshold;
  * in the last bits by summation order, as they do between any two engines), matches counted exactly
  * until {@code trackTotal}, then pruning.
  *
- * <p>Not thread-safe: one instance per run (it owns the window arrays and the cursors).
+ * <p>Not thread-safe: one instance per run (it owns the cursors, and the window arrays while it
+ * runs). The window arrays are the thread's {@link Scratch}, taken at construction and handed back
+ * by a run that ends normally, all zero as every window leaves them; a run that throws keeps them,
+ * and the thread's next run allocates new ones.
  */
 final class WindowedMaxScore {
   /** Ids per window: Lucene's inner window (4096); the match bit set is 64 longs. */
   static final int WINDOW = 1 << 12;
+
+  /**
+   * Terms whose frequency and bit arrays a thread keeps between runs; a longer query allocates the
+   * rest for its run only, so that one long query does not leave megabytes on every search thread.
+   */
+  static final int KEPT_TERMS = 32;
+
+  /**
+   * The window arrays of one thread's runs: a run needs a score array of {@value #WINDOW} doubles
+   * per field and, while matches are counted, a frequency array of {@value #WINDOW} ints per
+   * essential term, about 64 KB and more per run. Allocated per run, they were about a third of
+   * what the search threads allocated in a quick Debian experiment (JFR allocation samples); kept
+   * per thread, a run allocates only its cursors and small per-term arrays.
+   */
+  private static final class Scratch {
+    double[][] windowScores = new double[0][];
+    int[][] rankFreqs = new int[0][];
+    long[][] rankBits = new long[0][];
+
+    /** At least {@code fields} score arrays and {@code terms} rank slots (nulls until used). */
+    void ensure(int fields, int terms) {
+      if (windowScores.length < fields) {
+        double[][] grown = java.util.Arrays.copyOf(windowScores, fields);
+        for (int f = windowScores.length; f < fields; f++) {
+          grown[f] = new double[WINDOW];
+        }
+        windowScores = grown;
+      }
+      if (rankFreqs.length < terms) {
+        rankFreqs = java.util.Arrays.copyOf(rankFreqs, terms);
+        rankBits = java.util.Arrays.copyOf(rankBits, terms);
+      }
+    }
+
+    /** Drops the rank arrays beyond {@link #KEPT_TERMS}. */
+    void trim() {
+      if (rankFreqs.length > KEPT_TERMS) {
+        rankFreqs = java.util.Arrays.copyOf(rankFreqs, KEPT_TERMS);
+        rankBits = java.util.Arrays.copyOf(rankBits, KEPT_TERMS);
+      }
+    }
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = new ThreadLocal<>();
+
+  private final Scratch scratch;
 
   private final LexicalQuery q;
   private final FilterBits mask; // null: every id
@@ -71,13 +120,21 @@ final class WindowedMaxScore {
       cur[i] = q.cursor(i);
       cur[i].advance(minDoc);
     }
-    this.windowScores = new double[fieldCount][WINDOW];
+    Scratch kept = SCRATCH.get();
+    if (kept != null) {
+      SCRATCH.set(null);
+    } else {
+      kept = new Scratch();
+    }
+    kept.ensure(fieldCount, n);
+    this.scratch = kept;
+    this.windowScores = kept.windowScores;
     this.windowBounds = new float[n];
     this.order = new int[n];
     this.prefix = new float[n][fieldCount];
     this.sums = new double[fieldCount];
-    this.rankFreqs = new int[n][];
-    this.rankBits = new long[n][];
+    this.rankFreqs = kept.rankFreqs;
+    this.rankBits = kept.rankBits;
     this.rankDense = new boolean[n];
   }
 
@@ -223,6 +280,8 @@ final class WindowedMaxScore {
       }
       from = end;
     }
+    scratch.trim();
+    SCRATCH.set(scratch);
     return new Outcome(top, matches, exact && !pruning, scored);
   }
 
