@@ -56,13 +56,13 @@ public final class Feeder {
 
   /** Feeds every document once. */
   public FeedStats feed(List<Document> docs, FeedOp op, CpuMeter cpu) throws InterruptedException {
-    return run(docs, op, cpu, new AtomicBoolean(false), false, ES_THREADS);
+    return run(docs, op, cpu, new AtomicBoolean(false), false, ES_THREADS, new AtomicLong());
   }
 
   /** Feeds with an explicit number of client threads (the sweep feeds batches one at a time). */
   public FeedStats feed(List<Document> docs, FeedOp op, CpuMeter cpu, int threads)
       throws InterruptedException {
-    return run(docs, op, cpu, new AtomicBoolean(false), false, threads);
+    return run(docs, op, cpu, new AtomicBoolean(false), false, threads, new AtomicLong());
   }
 
   /**
@@ -70,11 +70,15 @@ public final class Feeder {
    * requests carry at most {@link #LOOP_BATCH} documents from {@link #LOOP_THREADS} threads here,
    * so that the requests still in flight when the queries end drain in seconds, while still keeping
    * the server's write threads busy.
+   *
+   * @param acked counts the documents the engine acknowledged as they are answered, so that the
+   *     caller can read the feed's rate over any stretch of it (the query cells it runs beside)
    */
-  public FeedStats feedUntil(List<Document> docs, CpuMeter cpu, AtomicBoolean stop)
+  public FeedStats feedUntil(
+      List<Document> docs, CpuMeter cpu, AtomicBoolean stop, AtomicLong acked)
       throws InterruptedException {
     Feeder small = new Feeder(http, base, elasticsearch, Math.min(batchSize, LOOP_BATCH));
-    return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS);
+    return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS, acked);
   }
 
   /**
@@ -97,11 +101,22 @@ public final class Feeder {
   /** Bulk size of the looping refeed under queries. */
   public static final int LOOP_BATCH = 1_000;
 
+  /**
+   * @param done counts acknowledged documents (a fresh counter, or the caller's of {@link
+   *     #feedUntil}); the returned stats count what it gained during this feed
+   */
   private FeedStats run(
-      List<Document> docs, FeedOp op, CpuMeter cpu, AtomicBoolean stop, boolean loop, int esThreads)
+      List<Document> docs,
+      FeedOp op,
+      CpuMeter cpu,
+      AtomicBoolean stop,
+      boolean loop,
+      int esThreads,
+      AtomicLong done)
       throws InterruptedException {
     if (!elasticsearch) {
-      return runVespa(docs, op, cpu, stop, loop ? LOOP_VESPA_IN_FLIGHT : VESPA_IN_FLIGHT, loop);
+      return runVespa(
+          docs, op, cpu, stop, loop ? LOOP_VESPA_IN_FLIGHT : VESPA_IN_FLIGHT, loop, done);
     }
     int unitSize = batchSize;
     int units = (docs.size() + unitSize - 1) / unitSize;
@@ -113,7 +128,7 @@ public final class Feeder {
     List<byte[]> bodies = BODIES.of(docs, op, unitSize);
     int threads = esThreads;
     AtomicLong next = new AtomicLong();
-    AtomicLong done = new AtomicLong();
+    long done0 = done.get();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     Window window = Window.start(cpu);
@@ -152,7 +167,7 @@ public final class Feeder {
     for (Thread w : workers) {
       w.join();
     }
-    return window.stats(done.get(), errors.get(), loop ? List.of() : failures);
+    return window.stats(done.get() - done0, errors.get(), loop ? List.of() : failures);
   }
 
   /** The measured window of a feed: wall clock and the server's CPU at its start. */
@@ -189,11 +204,17 @@ public final class Feeder {
    * encoded before the clock starts.
    */
   private FeedStats runVespa(
-      List<Document> docs, FeedOp op, CpuMeter cpu, AtomicBoolean stop, int inFlight, boolean loop)
+      List<Document> docs,
+      FeedOp op,
+      CpuMeter cpu,
+      AtomicBoolean stop,
+      int inFlight,
+      boolean loop,
+      AtomicLong done)
       throws InterruptedException {
     List<byte[]> bodies = VESPA_BODIES.of(docs, op, 1);
     Semaphore slots = new Semaphore(inFlight);
-    AtomicLong done = new AtomicLong();
+    long done0 = done.get();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
     Window window = Window.start(cpu);
@@ -233,7 +254,7 @@ public final class Feeder {
       }
       slots.acquire(inFlight); // every operation answered
     }
-    return window.stats(done.get(), errors.get(), failures);
+    return window.stats(done.get() - done0, errors.get(), failures);
   }
 
   /** Encoded Vespa operations ({@code {"fields":...}}), one per document. */

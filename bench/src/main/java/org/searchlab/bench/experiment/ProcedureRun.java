@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.searchlab.bench.load.CellStats;
 import org.searchlab.bench.report.ResultRow;
@@ -83,11 +84,12 @@ final class ProcedureRun {
     }
     Thread.sleep(REFEED_SETTLE.toMillis());
     List<ResultRow> cells = new ArrayList<>();
-    measureFiltered(s, variant, Phases.BEFORE_REFEED, cells);
+    measureFiltered(s, variant, Phases.BEFORE_REFEED, cells, null);
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<FeedStats> fed = new AtomicReference<>();
     AtomicReference<Exception> failed = new AtomicReference<>();
     AtomicInteger clientNice = new AtomicInteger(-1);
+    AtomicLong acked = new AtomicLong();
     Thread background =
         Thread.ofPlatform()
             .name("refeed")
@@ -99,7 +101,7 @@ final class ProcedureRun {
                     // creator's), so the whole client yields; the query clients do not.
                     FeedNiceness.applyToCurrentThread(ctx.profile.refeedClientNiceness());
                     clientNice.set(FeedNiceness.currentThreadNice().orElse(-1));
-                    fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop));
+                    fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop, acked));
                   } catch (InterruptedException | RuntimeException e) {
                     failed.set(e);
                   }
@@ -107,7 +109,7 @@ final class ProcedureRun {
     try {
       // The feed client connects and ramps up before the first cell's warm-up starts.
       Thread.sleep(REFEED_SETTLE.toMillis());
-      measureFiltered(s, variant, Phases.DURING_REFEED, cells);
+      measureFiltered(s, variant, Phases.DURING_REFEED, cells, acked);
     } finally {
       stop.set(true);
       background.join();
@@ -138,8 +140,13 @@ final class ProcedureRun {
   /**
    * One filtered cell per query type and refeed client count, as rows of {@code phase}, at the
    * benchmark's literal {@code k = num_candidates} for the vector part, for every variant alike.
+   *
+   * @param refeedAcked the running refeed's acknowledged documents, or null when none runs: each
+   *     row then gets the refeed's rate over its cell, since a nice-19 writer's pace differs from
+   *     cell to cell (it takes the cores the queries leave idle)
    */
-  private void measureFiltered(Session s, String variant, String phase, List<ResultRow> out)
+  private void measureFiltered(
+      Session s, String variant, String phase, List<ResultRow> out, AtomicLong refeedAcked)
       throws InterruptedException {
     Profile p = ctx.profile;
     for (QueryType t : QueryType.values()) {
@@ -149,8 +156,13 @@ final class ProcedureRun {
             phase,
             String.format("%s %s filtered clients=%d", variant, t.label(), clients),
             refeedSeconds(p));
+        long acked0 = refeedAcked == null ? 0 : refeedAcked.get();
+        long t0 = System.nanoTime();
         CellStats c = s.cell(requests, clients, p.warmup(), p.refeedDuration());
         ResultRow row = Rows.query(ctx.info, variant, phase, t, true, clients, null, null, c);
+        if (refeedAcked != null) {
+          row = row.withRefeedRate((refeedAcked.get() - acked0) / ((System.nanoTime() - t0) / 1e9));
+        }
         // s.requests sends the benchmark's literal setting, not the calibrated beam: say so.
         out.add(
             t == QueryType.LEXICAL

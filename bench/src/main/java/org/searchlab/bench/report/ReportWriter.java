@@ -834,18 +834,21 @@ public final class ReportWriter {
                     + " benchmark's k = num_candidates = 100, not the calibrated beam. The"
                     + " runner's feed client ran at the niceness of `--refeed-client-nice`"
                     + " (default nice 19; run.json gives the value it had), so that it takes from"
-                    + " the cores only what the server and the query clients leave.\n\n"
+                    + " the cores only what the server and the query clients leave. Refeed"
+                    + " docs/s: what the engine acknowledged over that cell, its warm-up included;"
+                    + " a writer that yields to searches (the mutable store's, at nice 19) runs"
+                    + " fastest beside the fewest clients.\n\n"
                 : "Before: the query phase's cell (median over its rounds, at its calibrated"
                     + " beam).\n\n")
         .append(
-            "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | p99 during ÷ before | server cores during |\n")
-        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            "| variant | query | clients | QPS before | QPS during | p99 ms before | p99 ms during | p99 during ÷ before | server cores during | refeed docs/s |\n")
+        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ResultRow r : during) {
       Optional<ResultRow> before = idx.beforeRefeed(r);
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %d | %s | %.0f | %s | %.2f | %s | %.2f |%n",
+              "| %s | %s | %d | %s | %.0f | %s | %.2f | %s | %.2f | %s |%n",
               r.variant(),
               r.queryType(),
               r.clients(),
@@ -857,7 +860,10 @@ public final class ReportWriter {
                   .filter(b -> b.p99Ms() > 0)
                   .map(b -> String.format(Locale.ROOT, "%.2f×", r.p99Ms() / b.p99Ms()))
                   .orElse("–"),
-              r.cpuCores()));
+              r.cpuCores(),
+              r.refeedDocsPerSec() == null
+                  ? "–"
+                  : String.format(Locale.ROOT, "%.0f", r.refeedDocsPerSec())));
     }
     md.append('\n');
   }

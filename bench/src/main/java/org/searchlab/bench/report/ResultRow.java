@@ -20,7 +20,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * is one. {@code first_error} describes the first failed request of a cell with {@code errors} (its
  * status and the start of its body, or the client's exception), null when none failed; {@code
  * client_retries} counts the cell's requests sent twice because the HTTP client lost the first
- * answer (the JDK client's pool race), which count once among its requests or errors. Immutable.
+ * answer (the JDK client's pool race), which count once among its requests or errors. {@code
+ * refeed_docs_per_sec} is set on the query cells measured while the refeed runs ({@code
+ * during_refeed}): the documents the engine acknowledged per second over that cell, its warm-up
+ * included, which is how hard the refeed pressed on the queries of that cell. Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -58,7 +61,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "cpu_source",
   "cpu_cores_second",
   "first_error",
-  "client_retries"
+  "client_retries",
+  "refeed_docs_per_sec"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -107,7 +111,8 @@ public record ResultRow(
     @JsonProperty("cpu_source") String cpuSource,
     @JsonProperty("cpu_cores_second") Double cpuCoresSecond,
     @JsonProperty("first_error") String firstError,
-    @JsonProperty("client_retries") Long clientRetries) {
+    @JsonProperty("client_retries") Long clientRetries,
+    @JsonProperty("refeed_docs_per_sec") Double refeedDocsPerSec) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -174,6 +179,7 @@ public record ResultRow(
         commit,
         docs,
         dim,
+        null,
         null,
         null,
         null,
@@ -258,6 +264,13 @@ public record ResultRow(
     return c.build();
   }
 
+  /** A copy with the refeed's acknowledged documents per second over this cell. */
+  public ResultRow withRefeedRate(Double docsPerSecond) {
+    Copy c = new Copy(this);
+    c.refeedDocsPerSec = docsPerSecond;
+    return c.build();
+  }
+
   /** A copy marked as round {@code r} of the paired rounds. */
   public ResultRow withRound(int r) {
     Copy c = new Copy(this);
@@ -332,6 +345,7 @@ public record ResultRow(
     private Double cpuCoresSecond;
     private String firstError;
     private Long clientRetries;
+    private Double refeedDocsPerSec;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -381,6 +395,7 @@ public record ResultRow(
       cpuCoresSecond = r.cpuCoresSecond;
       firstError = r.firstError;
       clientRetries = r.clientRetries;
+      refeedDocsPerSec = r.refeedDocsPerSec;
     }
 
     ResultRow build() {
@@ -431,7 +446,8 @@ public record ResultRow(
           cpuSource,
           cpuCoresSecond,
           firstError,
-          clientRetries);
+          clientRetries,
+          refeedDocsPerSec);
     }
   }
 

@@ -53,7 +53,8 @@ class ResultRowJsonTest {
             .withIdQuality(0.9, 0.8)
             .withCpuSource("/proc")
             .withSecondCpu(0.6)
-            .withFirstError("HTTP 503: {\"error\":\"overloaded\"}");
+            .withFirstError("HTTP 503: {\"error\":\"overloaded\"}")
+            .withRefeedRate(2468.5);
     ObjectMapper json = new ObjectMapper();
     String line = json.writeValueAsString(row);
     JsonNode n = json.readTree(line);
@@ -72,7 +73,8 @@ class ResultRowJsonTest {
           "cpu_source",
           "cpu_cores_second",
           "first_error",
-          "client_retries"
+          "client_retries",
+          "refeed_docs_per_sec"
         }) {
       assertTrue(n.has(f), f + " in " + line);
     }
@@ -90,6 +92,11 @@ class ResultRowJsonTest {
     assertEquals(0.6, row.cpuCoresSecond());
     assertEquals("HTTP 503: {\"error\":\"overloaded\"}", n.get("first_error").asText());
     assertEquals(null, base.firstError());
+    assertEquals(2468.5, n.get("refeed_docs_per_sec").asDouble());
+    assertEquals(null, base.refeedDocsPerSec());
+    // A row of a run from before the refeed's rate was recorded reads it as null.
+    ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("refeed_docs_per_sec");
+    assertEquals(row.withRefeedRate(null), json.treeToValue(n, ResultRow.class));
 
     // A row whose server's CPU could not be read keeps its throughput but no CPU figure.
     ResultRow unread = row.withCpuSource(ResultRow.NO_CPU);
