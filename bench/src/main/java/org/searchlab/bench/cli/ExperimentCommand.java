@@ -187,6 +187,14 @@ final class ExperimentCommand implements Callable<Integer> {
   Double refeedClientNice;
 
   @Option(
+      names = "--refeed-rounds",
+      description =
+          "Rounds of the refeed under queries, each measuring every filtered cell before the"
+              + " refeed and during it; a cell's row pools its latencies over the rounds"
+              + " (overrides the profile: standard 3, quick and full 1).")
+  Integer refeedRounds;
+
+  @Option(
       names = "--calibration-queries",
       description = "Calibration queries, disjoint from the measured ones (overrides the profile).")
   Integer calibrationQueries;
@@ -275,6 +283,9 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     if (refeedClientNice != null) {
       b.refeedClientNiceness(refeedClientNice);
+    }
+    if (refeedRounds != null) {
+      b.refeedRounds(refeedRounds);
     }
     Profile p = b.build();
     List<Variant> vs = new ArrayList<>();

@@ -182,6 +182,7 @@ public final class ExperimentRunner {
       List<String> described = variants.stream().map(v -> describe(v, ctx)).toList();
       run.putPOJO("variant_descriptions", described);
       run.put("refeed_client_niceness", profile.refeedClientNiceness());
+      run.put("refeed_rounds", profile.refeedRounds());
       run.putPOJO("refeed_client_nice", new java.util.TreeMap<>(ctx.refeedClientNice()));
       Files.writeString(outDir.resolve("run.json"), run.toString());
       Map<String, org.searchlab.bench.report.VectorSetup> setups = new java.util.LinkedHashMap<>();

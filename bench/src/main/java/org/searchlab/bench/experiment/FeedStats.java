@@ -18,6 +18,37 @@ public record FeedStats(
     this(docs, errors, seconds, cpuCores, null);
   }
 
+  /**
+   * Several feeds as one: documents, errors and seconds summed, cores averaged over the seconds
+   * (the second source's only when every feed has it).
+   */
+  public static FeedStats sum(java.util.List<FeedStats> feeds) {
+    long docs = 0;
+    long errors = 0;
+    double seconds = 0;
+    double cpuSeconds = 0;
+    double secondCpuSeconds = 0;
+    boolean second = true;
+    for (FeedStats f : feeds) {
+      docs += f.docs;
+      errors += f.errors;
+      seconds += f.seconds;
+      cpuSeconds += f.cpuCores * f.seconds;
+      if (f.secondCpuCores == null) {
+        second = false;
+      } else {
+        secondCpuSeconds += f.secondCpuCores * f.seconds;
+      }
+    }
+    double s = seconds;
+    return new FeedStats(
+        docs,
+        errors,
+        seconds,
+        s > 0 ? cpuSeconds / s : 0,
+        second && s > 0 ? secondCpuSeconds / s : null);
+  }
+
   public double docsPerSec() {
     return seconds > 0 ? docs / seconds : 0;
   }

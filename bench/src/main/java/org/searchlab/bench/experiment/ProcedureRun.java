@@ -3,13 +3,16 @@ package org.searchlab.bench.experiment;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.searchlab.bench.load.CellStats;
 import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunInfo;
 import org.searchlab.core.FeedNiceness;
 
 /**
@@ -38,7 +41,7 @@ final class ProcedureRun {
 
   /** Number of timed cells of the write phases of one store: each before and during the refeed. */
   static int cells(Profile p) {
-    return 2 * QueryType.values().length * p.refeedClients().size();
+    return 2 * QueryType.values().length * p.refeedClients().size() * p.refeedRounds();
   }
 
   /** Refeed, price update and refeed under queries on a server whose query cells are done. */
@@ -64,17 +67,83 @@ final class ProcedureRun {
 
   /**
    * Measures each filtered query type at the refeed client counts, then refeeds the corpus in a
-   * loop and measures the same cells again while it runs: one feed row covers the refeed, one query
-   * row each cell. The cells before are the baseline of the cells during: the same queries, clients
-   * and window ({@link Profile#refeedDuration}) on the same server, a minute or two apart. (The
-   * query phases' rows are medians over rounds of shorter cells, at the calibrated beam, and for a
-   * segmented variant over several feeds' indexes.)
+   * loop and measures the same cells again while it runs, in {@link Profile#refeedRounds} rounds:
+   * one feed row covers the refeeds of all rounds, one query row each cell, its latencies pooled
+   * over the rounds. The cells before are the baseline of the cells during: the same queries,
+   * clients and window ({@link Profile#refeedDuration}) on the same server, a minute or two apart.
+   * (The query phases' rows are medians over rounds of shorter cells, at the calibrated beam, and
+   * for a segmented variant over several feeds' indexes.)
    */
   private void refeedWithQueries(Session s, String variant, Feeder feeder)
       throws IOException, InterruptedException {
     feeder.prepareLoop(corpus.docs());
-    // The baseline is the index the writes left, once quiet, as the query phases had it: the
-    // merges the refeed and the updates started (segmented store) done, then a moment to settle.
+    int rounds = ctx.profile.refeedRounds();
+    Map<String, PooledCell> before = new LinkedHashMap<>();
+    Map<String, PooledCell> during = new LinkedHashMap<>();
+    List<FeedStats> refeeds = new ArrayList<>();
+    int clientNice = -1;
+    for (int round = 1; round <= rounds; round++) {
+      settle(s, variant);
+      measureFiltered(s, variant, Phases.BEFORE_REFEED, before, null, round);
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicReference<FeedStats> fed = new AtomicReference<>();
+      AtomicReference<Exception> failed = new AtomicReference<>();
+      AtomicInteger nice = new AtomicInteger(-1);
+      AtomicLong acked = new AtomicLong();
+      Thread background =
+          Thread.ofPlatform()
+              .name("refeed")
+              .start(
+                  () -> {
+                    try {
+                      // The feed client's threads (the Vespa client's, the _bulk workers) start
+                      // from this one and inherit its nice value (a Linux thread starts with its
+                      // creator's), so the whole client yields; the query clients do not.
+                      FeedNiceness.applyToCurrentThread(ctx.profile.refeedClientNiceness());
+                      nice.set(FeedNiceness.currentThreadNice().orElse(-1));
+                      fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop, acked));
+                    } catch (InterruptedException | RuntimeException e) {
+                      failed.set(e);
+                    }
+                  });
+      try {
+        // The feed client connects and ramps up before the first cell's warm-up starts.
+        Thread.sleep(REFEED_SETTLE.toMillis());
+        measureFiltered(s, variant, Phases.DURING_REFEED, during, acked, round);
+      } finally {
+        stop.set(true);
+        background.join();
+      }
+      if (failed.get() != null) {
+        throw new IOException("refeed under queries failed", failed.get());
+      }
+      refeeds.add(fed.get());
+      clientNice = nice.get();
+    }
+    Integer segments = s.admin.segments();
+    for (PooledCell c : before.values()) {
+      ctx.add(c.row(ctx.info, variant, Phases.BEFORE_REFEED));
+    }
+    for (PooledCell c : during.values()) {
+      ctx.add(c.row(ctx.info, variant, Phases.DURING_REFEED));
+    }
+    FeedStats fed = FeedStats.sum(refeeds);
+    ctx.add(Rows.feed(ctx.info, variant, Phases.REFEED_WITH_QUERIES, segments, null, fed));
+    ctx.refeedClientNice(variant, clientNice);
+    ctx.progress.step(
+        Phases.REFEED_WITH_QUERIES,
+        variant
+            + ": "
+            + describe(fed)
+            + (rounds > 1 ? " over " + rounds + " rounds" : "")
+            + (clientNice >= 0 ? ", feed client at nice " + clientNice : ""));
+  }
+
+  /**
+   * The baseline is the index the writes left, once quiet, as the query phases had it: the merges
+   * the refeed and the updates started (segmented store) done, then a moment to settle.
+   */
+  private void settle(Session s, String variant) throws IOException, InterruptedException {
     double merging = s.admin.awaitMerges(Servers.MERGE_SETTLE);
     if (merging > 0) {
       s.admin.refresh();
@@ -83,52 +152,6 @@ final class ProcedureRun {
           String.format("%s: merges settled %.1f s after the writes", variant, merging));
     }
     Thread.sleep(REFEED_SETTLE.toMillis());
-    List<ResultRow> cells = new ArrayList<>();
-    measureFiltered(s, variant, Phases.BEFORE_REFEED, cells, null);
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicReference<FeedStats> fed = new AtomicReference<>();
-    AtomicReference<Exception> failed = new AtomicReference<>();
-    AtomicInteger clientNice = new AtomicInteger(-1);
-    AtomicLong acked = new AtomicLong();
-    Thread background =
-        Thread.ofPlatform()
-            .name("refeed")
-            .start(
-                () -> {
-                  try {
-                    // The feed client's threads (the Vespa client's, the _bulk workers) start
-                    // from this one and inherit its nice value (a Linux thread starts with its
-                    // creator's), so the whole client yields; the query clients do not.
-                    FeedNiceness.applyToCurrentThread(ctx.profile.refeedClientNiceness());
-                    clientNice.set(FeedNiceness.currentThreadNice().orElse(-1));
-                    fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop, acked));
-                  } catch (InterruptedException | RuntimeException e) {
-                    failed.set(e);
-                  }
-                });
-    try {
-      // The feed client connects and ramps up before the first cell's warm-up starts.
-      Thread.sleep(REFEED_SETTLE.toMillis());
-      measureFiltered(s, variant, Phases.DURING_REFEED, cells, acked);
-    } finally {
-      stop.set(true);
-      background.join();
-    }
-    if (failed.get() != null) {
-      throw new IOException("refeed under queries failed", failed.get());
-    }
-    Integer segments = s.admin.segments();
-    for (ResultRow r : cells) {
-      ctx.add(r);
-    }
-    ctx.add(Rows.feed(ctx.info, variant, Phases.REFEED_WITH_QUERIES, segments, null, fed.get()));
-    ctx.refeedClientNice(variant, clientNice.get());
-    ctx.progress.step(
-        Phases.REFEED_WITH_QUERIES,
-        variant
-            + ": "
-            + describe(fed.get())
-            + (clientNice.get() >= 0 ? ", feed client at nice " + clientNice.get() : ""));
   }
 
   /**
@@ -138,15 +161,21 @@ final class ProcedureRun {
   static final java.time.Duration REFEED_SETTLE = java.time.Duration.ofSeconds(1);
 
   /**
-   * One filtered cell per query type and refeed client count, as rows of {@code phase}, at the
-   * benchmark's literal {@code k = num_candidates} for the vector part, for every variant alike.
+   * One filtered cell per query type and refeed client count, added to the pooled cells of {@code
+   * phase}, at the benchmark's literal {@code k = num_candidates} for the vector part, for every
+   * variant alike.
    *
    * @param refeedAcked the running refeed's acknowledged documents, or null when none runs: each
-   *     row then gets the refeed's rate over its cell, since a nice-19 writer's pace differs from
-   *     cell to cell (it takes the cores the queries leave idle)
+   *     cell then gets the refeed's rate over it, since a nice-19 writer's pace differs from cell
+   *     to cell (it takes the cores the queries leave idle)
    */
   private void measureFiltered(
-      Session s, String variant, String phase, List<ResultRow> out, AtomicLong refeedAcked)
+      Session s,
+      String variant,
+      String phase,
+      Map<String, PooledCell> pooled,
+      AtomicLong refeedAcked,
+      int round)
       throws InterruptedException {
     Profile p = ctx.profile;
     for (QueryType t : QueryType.values()) {
@@ -154,21 +183,81 @@ final class ProcedureRun {
       for (int clients : p.refeedClients()) {
         ctx.progress.cell(
             phase,
-            String.format("%s %s filtered clients=%d", variant, t.label(), clients),
+            String.format(
+                "%s %s filtered clients=%d%s",
+                variant,
+                t.label(),
+                clients,
+                p.refeedRounds() > 1 ? " round " + round + "/" + p.refeedRounds() : ""),
             refeedSeconds(p));
+        PooledCell cell =
+            pooled.computeIfAbsent(t.label() + "|" + clients, k -> new PooledCell(t, clients));
         long acked0 = refeedAcked == null ? 0 : refeedAcked.get();
         long t0 = System.nanoTime();
-        CellStats c = s.cell(requests, clients, p.warmup(), p.refeedDuration());
-        ResultRow row = Rows.query(ctx.info, variant, phase, t, true, clients, null, null, c);
-        if (refeedAcked != null) {
-          row = row.withRefeedRate((refeedAcked.get() - acked0) / ((System.nanoTime() - t0) / 1e9));
-        }
-        // s.requests sends the benchmark's literal setting, not the calibrated beam: say so.
-        out.add(
-            t == QueryType.LEXICAL
-                ? row
-                : row.withCandidates(Setting.BENCHMARK.k(), Setting.BENCHMARK.candidates(), null));
+        CellStats c = s.cell(requests, clients, p.warmup(), p.refeedDuration(), cell.latencies);
+        cell.add(
+            c,
+            refeedAcked == null ? 0 : refeedAcked.get() - acked0,
+            (System.nanoTime() - t0) / 1e9);
       }
+    }
+  }
+
+  /**
+   * One filtered cell measured in one or more rounds: the latencies of every round in one
+   * histogram, requests, errors and seconds summed, the server's CPU averaged over the windows, and
+   * the refeed's documents over the cells' whole time, warm-ups included.
+   */
+  private static final class PooledCell {
+    final QueryType type;
+    final int clients;
+    final org.HdrHistogram.Histogram latencies =
+        org.searchlab.bench.load.LoadGenerator.newHistogram();
+    long errors;
+    String firstError;
+    long retries;
+    double seconds;
+    double cpuSeconds;
+    long refeedDocs;
+    double refeedSeconds;
+
+    PooledCell(QueryType type, int clients) {
+      this.type = type;
+      this.clients = clients;
+    }
+
+    void add(CellStats c, long refeedDocs, double cellSeconds) {
+      errors += c.errors();
+      if (firstError == null) {
+        firstError = c.firstError();
+      }
+      retries += c.clientRetries();
+      seconds += c.seconds();
+      cpuSeconds += c.cpuCores() * c.seconds();
+      this.refeedDocs += refeedDocs;
+      refeedSeconds += cellSeconds;
+    }
+
+    /**
+     * The cell's row; during the refeed it carries the refeed's pace. {@code s.requests} sends the
+     * benchmark's literal setting, not the calibrated beam, and the row says so.
+     */
+    ResultRow row(RunInfo info, String variant, String phase) {
+      CellStats c =
+          CellStats.of(
+              latencies,
+              errors,
+              firstError,
+              retries,
+              seconds,
+              seconds > 0 ? cpuSeconds / seconds : 0);
+      ResultRow row = Rows.query(info, variant, phase, type, true, clients, null, null, c);
+      if (phase.equals(Phases.DURING_REFEED) && refeedSeconds > 0) {
+        row = row.withRefeedRate(refeedDocs / refeedSeconds);
+      }
+      return type == QueryType.LEXICAL
+          ? row
+          : row.withCandidates(Setting.BENCHMARK.k(), Setting.BENCHMARK.candidates(), null);
     }
   }
 

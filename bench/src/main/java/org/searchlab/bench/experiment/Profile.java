@@ -20,8 +20,8 @@ import org.searchlab.core.VectorQuantization;
  * @param warmup unrecorded load before each query cell; longer is steadier and slower
  * @param duration measured window of each query cell (the benchmark: 20 s); longer is steadier
  * @param refeedDuration measured window of each cell of the refeed-under-queries phase, and of the
- *     same cell measured just before the refeed starts, which is its baseline: one cell each, not
- *     rounds, so its p99 rests on this window alone (null in the builder: as {@code duration})
+ *     same cell measured just before the refeed starts, which is its baseline, in each of {@code
+ *     refeedRounds} rounds (null in the builder: as {@code duration})
  * @param queryCount distinct queries cycled through by the load generator
  * @param recallQueries queries whose top-10 is compared against exact search and between variants
  * @param sweepDocs documents of the segment-count sweep index (0 skips the sweep)
@@ -60,6 +60,12 @@ import org.searchlab.core.VectorQuantization;
  *     one from the server and the query clients, which measured as most of a store's query slowdown
  *     at 1 client (docs/benchmark.md). Default 1.0, so that the cells during the refeed measure
  *     what the store's own writes do to its queries; 0.0 lets the client compete as any thread.
+ * @param refeedRounds rounds of the refeed-under-queries phase, 1 or more: each measures every cell
+ *     before the refeed, starts the refeed, measures every cell during it and stops it, and each
+ *     cell's row pools its latencies over the rounds (default 1). Alternating the two sides keeps a
+ *     drift of the machine out of their ratio, and pooling gives the p99 more queries: at 1 client
+ *     it rests on the 1% slowest, which is where a shared machine's rare stalls of a few
+ *     milliseconds fall (docs/benchmark.md)
  */
 public record Profile(
     String name,
@@ -85,7 +91,8 @@ public record Profile(
     boolean fixedCandidates,
     VectorQuantization quantization,
     int feeds,
-    double refeedClientNiceness) {
+    double refeedClientNiceness,
+    int refeedRounds) {
 
   public Profile {
     Objects.requireNonNull(name, "name");
@@ -114,6 +121,9 @@ public record Profile(
     if (!(refeedClientNiceness >= 0 && refeedClientNiceness <= 1)) {
       throw new IllegalArgumentException(
           "the refeed client's niceness must be within 0.0 and 1.0; got " + refeedClientNiceness);
+    }
+    if (refeedRounds < 1) {
+      throw new IllegalArgumentException("refeed rounds must be 1 or more; got " + refeedRounds);
     }
     if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
       throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
@@ -176,9 +186,11 @@ public record Profile(
         .refeedClients(List.of(1, 16, 64))
         .warmup(Duration.ofMillis(200))
         .duration(Duration.ofMillis(900))
-        // One cell each before and during the refeed, no rounds: 3 s gives the p99 a few thousand
-        // queries at 1 client where 0.9 s gave it a few hundred (its third-slowest query).
+        // 3 s cells give the p99 a few thousand queries at 1 client where 0.9 s gave it a few
+        // hundred (its third-slowest query); three rounds of them, alternating before and during,
+        // pool about ten thousand per side.
         .refeedDuration(Duration.ofSeconds(3))
+        .refeedRounds(3)
         .queryCount(2_000)
         .recallQueries(1_000)
         .rounds(6)
@@ -290,6 +302,7 @@ public record Profile(
     b.quantization = quantization;
     b.feeds = feeds;
     b.refeedClientNiceness = refeedClientNiceness;
+    b.refeedRounds = refeedRounds;
     return b;
   }
 
@@ -322,11 +335,17 @@ public record Profile(
     private VectorQuantization quantization = VectorQuantization.NONE;
     private int feeds = 1;
     private double refeedClientNiceness = DEFAULT_REFEED_CLIENT_NICENESS;
+    private int refeedRounds = 1;
 
     private Builder() {}
 
     public Builder refeedClientNiceness(double v) {
       refeedClientNiceness = v;
+      return this;
+    }
+
+    public Builder refeedRounds(int v) {
+      refeedRounds = v;
       return this;
     }
 
@@ -470,7 +489,8 @@ public record Profile(
           fixedCandidates,
           quantization,
           feeds,
-          refeedClientNiceness);
+          refeedClientNiceness,
+          refeedRounds);
     }
   }
 }

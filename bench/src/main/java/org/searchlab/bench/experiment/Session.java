@@ -226,6 +226,17 @@ final class Session implements AutoCloseable {
     return load.run(requests, clients, warmup, window, cpu);
   }
 
+  /** {@link #cell}, adding the cell's latencies to {@code pooled} too. */
+  CellStats cell(
+      List<HttpRequest> requests,
+      int clients,
+      java.time.Duration warmup,
+      java.time.Duration window,
+      org.HdrHistogram.Histogram pooled)
+      throws InterruptedException {
+    return load.run(requests, clients, warmup, window, cpu, pooled);
+  }
+
   /**
    * Warms a freshly started server's JIT: for each query type (filtered and not mixed) it runs
    * 4-client rounds of {@code perRound} until two consecutive rounds agree on QPS within 10% (at

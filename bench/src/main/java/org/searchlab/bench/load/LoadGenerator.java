@@ -29,6 +29,11 @@ public final class LoadGenerator implements AutoCloseable {
   /** Longest latency the histograms track (1 minute, in microseconds); longer ones are clamped. */
   private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(1);
 
+  /** An empty latency histogram (microseconds) of the range and precision of a cell's. */
+  public static Histogram newHistogram() {
+    return new Histogram(MAX_MICROS, 3);
+  }
+
   private final HttpClient http;
 
   public LoadGenerator() {
@@ -55,6 +60,23 @@ public final class LoadGenerator implements AutoCloseable {
    */
   public CellStats run(
       List<HttpRequest> requests, int clients, Duration warmup, Duration window, CpuMeter cpu)
+      throws InterruptedException {
+    return run(requests, clients, warmup, window, cpu, null);
+  }
+
+  /**
+   * Runs one cell as {@link #run(List, int, Duration, Duration, CpuMeter)} does, and adds its
+   * latencies to {@code pooled} as well, for a caller that summarises several cells as one.
+   *
+   * @param pooled a histogram of {@link #newHistogram()}'s range, or null
+   */
+  public CellStats run(
+      List<HttpRequest> requests,
+      int clients,
+      Duration warmup,
+      Duration window,
+      CpuMeter cpu,
+      Histogram pooled)
       throws InterruptedException {
     if (requests.isEmpty() || clients < 1) {
       throw new IllegalArgumentException(
@@ -100,6 +122,9 @@ public final class LoadGenerator implements AutoCloseable {
     Histogram cell = new Histogram(MAX_MICROS, 3);
     for (Histogram h : histograms) {
       cell.add(h);
+    }
+    if (pooled != null) {
+      pooled.add(cell);
     }
     double seconds = (windowEnd - windowStart) / 1e9;
     return CellStats.of(

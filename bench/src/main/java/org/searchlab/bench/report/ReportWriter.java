@@ -830,7 +830,9 @@ public final class ReportWriter {
         .append(
             adjacent
                 ? "Before: the same cell (queries, clients, window) measured on the same server just"
-                    + " before the refeed started. Vector and hybrid cells here send the"
+                    + " before the refeed started. With several rounds (`--refeed-rounds`; the"
+                    + " standard profile runs 3, run.json gives the number) the two sides"
+                    + " alternate, and each row pools its cell's latencies over the rounds. Vector and hybrid cells here send the"
                     + " benchmark's k = num_candidates = 100, not the calibrated beam. The"
                     + " runner's feed client ran at the niceness of `--refeed-client-nice`"
                     + " (default nice 19; run.json gives the value it had), so that it takes from"

@@ -73,6 +73,8 @@ class ExperimentIntegrationTest {
             .sweepDocs(400)
             .sweepSegments(List.of(4, 1))
             .sweepDuration(Duration.ofMillis(200))
+            // Two rounds of the refeed under queries: one row per cell still, pooled over both.
+            .refeedRounds(2)
             .build();
     Corpus corpus = Corpus.synthetic(seed, p.docs(), p.dimension(), 100);
     Path out = dir.resolve("results");
@@ -127,6 +129,7 @@ class ExperimentIntegrationTest {
     }
     assertEquals(rows.size(), lines.size());
     Set<String> phases = new HashSet<>();
+    java.util.Map<String, Integer> refeedCells = new java.util.HashMap<>();
     Set<String> busy = new HashSet<>();
     for (JsonNode n : lines) {
       for (String f : CONTEXT_FIELDS) {
@@ -142,6 +145,12 @@ class ExperimentIntegrationTest {
       }
       String phase = n.get("phase").asText();
       phases.add(n.get("variant").asText() + "/" + phase);
+      if (phase.equals("before_refeed") || phase.equals("during_refeed")) {
+        refeedCells.merge(n.get("variant").asText() + "/" + phase, 1, Integer::sum);
+        // pooled over the two rounds: twice the window of one cell
+        assertEquals(
+            2 * p.refeedDuration().toMillis() / 1000.0, n.get("seconds").asDouble(), 1e-3, "" + n);
+      }
       if (n.get("query_type").isNull()) {
         assertTrue(n.get("docs_per_sec").asDouble() > 0, "feed rate in " + n);
         assertTrue(n.get("cpu_cores").asDouble() > 0, "feed CPU in " + n);
@@ -223,6 +232,15 @@ class ExperimentIntegrationTest {
       assertTrue(phases.contains(expected), "missing " + expected + " in " + phases);
     }
     assertEquals(Set.of("mutable", "segmented", "segmented-forcemerged"), busy);
+    int cellsPerSide = QueryType.values().length * p.refeedClients().size();
+    assertEquals(
+        java.util.Map.of(
+            "mutable/before_refeed", cellsPerSide,
+            "mutable/during_refeed", cellsPerSide,
+            "segmented/before_refeed", cellsPerSide,
+            "segmented/during_refeed", cellsPerSide),
+        refeedCells,
+        "one row per cell and side over both rounds");
     // The same-client feed's server is stopped and its index deleted once it is measured.
     assertFalse(Files.exists(out.resolve("data").resolve("mutable-same-client")));
     String report = Files.readString(out.resolve("report.md"));
