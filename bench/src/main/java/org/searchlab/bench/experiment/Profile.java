@@ -175,7 +175,9 @@ public record Profile(
    * wide. Recall is measured on 1,000 of the measured queries and calibrated on 1,000 others: with
    * 200 each, a force-merged graph's recall@10 differed by 0.03 between the two sets, and the beam
    * chosen for it moved from 40 to 400 between two runs. The benchmark's 7 client counts and 20 s
-   * cells are the {@code full} profile.
+   * cells are the {@code full} profile. Since 2026-12-02 the refeed under queries alternates its
+   * 3-second cells over three refeed rounds, about 3 minutes per store (38.0 min in all on 2
+   * cores).
    */
   public static Profile standard() {
     return builder()
