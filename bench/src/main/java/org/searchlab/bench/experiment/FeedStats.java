@@ -40,13 +40,12 @@ public record FeedStats(
         secondCpuSeconds += f.secondCpuCores * f.seconds;
       }
     }
-    double s = seconds;
     return new FeedStats(
         docs,
         errors,
         seconds,
-        s > 0 ? cpuSeconds / s : 0,
-        second && s > 0 ? secondCpuSeconds / s : null);
+        seconds > 0 ? cpuSeconds / seconds : 0,
+        second && seconds > 0 ? secondCpuSeconds / seconds : null);
   }
 
   public double docsPerSec() {
