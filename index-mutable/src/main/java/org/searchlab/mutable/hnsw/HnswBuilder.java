@@ -285,11 +285,7 @@ final class HnswBuilder {
 
   /** Empties {@code results} into the arrays, best first. */
   private static void popBestFirst(ScoreHeap results, int[] ids, float[] scores) {
-    for (int i = results.size() - 1; i >= 0; i--) {
-      long code = results.pop();
-      ids[i] = ScoreHeap.node(code);
-      scores[i] = ScoreHeap.score(code);
-    }
+    results.drainBestFirst(ids, scores);
   }
 
   /** Phase two of an insert, on the writer: publish the node, then link its neighbours back. */

@@ -49,6 +49,11 @@ final class HnswSearcher implements GraphSearcher {
   private final VisitedSet visited = new VisitedSet();
   private final ScoreHeap candidates = new ScoreHeap(true);
   private final ScoreHeap results = new ScoreHeap(false);
+  // The unfiltered beam's one sorted array; see sortedBeam.
+  private final BeamPool pool = new BeamPool();
+  // Whether an unfiltered beam runs on the pool (always, but for tests that compare it with the
+  // two heaps the filtered beam still uses).
+  private boolean sortedBeam = true;
   private int scored;
   private float[] lastQuery;
 
@@ -110,6 +115,11 @@ final class HnswSearcher implements GraphSearcher {
 
   ScoreHeap results() {
     return results;
+  }
+
+  /** For tests: runs unfiltered beams on the two heaps of the filtered beam instead of the pool. */
+  void useHeapBeam() {
+    sortedBeam = false;
   }
 
   int scored() {
@@ -223,9 +233,7 @@ final class HnswSearcher implements GraphSearcher {
   private GraphHits collect(int k, int window, String plan, int shown) {
     boolean exactPlan = plan.equals(QueryPlan.EXACT);
     int rescored = exactPlan ? shown : window;
-    while (results.size() > rescored) {
-      results.pop();
-    }
+    results.keepBest(rescored);
     int all = results.size();
     long[] codes = new long[all];
     for (int i = all - 1; i >= 0; i--) {
@@ -524,16 +532,16 @@ final class HnswSearcher implements GraphSearcher {
       AcceptBits accept,
       boolean filterFirst,
       int visitLimit) {
+    if (accept == AcceptBits.ALL && !filterFirst && sortedBeam) {
+      return sortedBeam(query, eps, epCount, ef, level, visitLimit);
+    }
     results.clear();
     candidates.clear();
     visited.reset(graph.capacity());
     boolean all = accept == AcceptBits.ALL;
     for (int i = 0; i < epCount; i++) {
       int ep = eps[i];
-      if (ep < 0 || !visited.visit(ep)) {
-        continue;
-      }
-      float s = score(query, ep);
+      float s = scoreEntry(query, ep);
       if (Float.isNaN(s)) {
         continue;
       }
@@ -597,6 +605,78 @@ final class HnswSearcher implements GraphSearcher {
       }
     }
     return true;
+  }
+
+  /**
+   * An entry point's score, marking it visited; NaN when it is none (negative), was visited
+   * already, or lost its vector.
+   */
+  private float scoreEntry(float[] query, int ep) {
+    return ep < 0 || !visited.visit(ep) ? Float.NaN : score(query, ep);
+  }
+
+  /**
+   * {@link #beam} without a filter, on one sorted array ({@link BeamPool}) in place of the two
+   * heaps: the same nodes expanded in the same order, so the same results, with less bookkeeping
+   * per scored neighbour. On the Debian vectors (62,665, M 16, efConstruction 200, one thread) a
+   * build took 0.955× the time of one on the heaps, the median of 12 paired builds in one JVM
+   * (2026-12-02). Leaves its entries in {@link #results()} in ascending order, which is a valid
+   * heap and lets {@link ScoreHeap#drainBestFirst} and {@link ScoreHeap#keepBest} skip the sifts.
+   */
+  private boolean sortedBeam(
+      float[] query, int[] eps, int epCount, int ef, int level, int visitLimit) {
+    BeamPool pool = this.pool;
+    pool.reset(ef);
+    visited.reset(graph.capacity());
+    for (int i = 0; i < epCount; i++) {
+      float s = scoreEntry(query, eps[i]);
+      if (!Float.isNaN(s)) {
+        pool.offer(eps[i], s);
+      }
+    }
+    boolean done = true;
+    boolean fromRows = rows != null && level == 0;
+    while (pool.hasNext()) {
+      if (scored > visitLimit) {
+        done = false;
+        break;
+      }
+      int node = pool.next();
+      int next = pool.peekNode();
+      int count;
+      if (fromRows) {
+        float[] row = rows.row(node);
+        if (next >= 0) {
+          float[] n = rows.row(next);
+          if (n != null) {
+            touched += n[dim];
+          }
+        }
+        count = row == null ? 0 : gatherRow(row);
+      } else {
+        int[] links = graph.links(node, level);
+        if (next >= 0) {
+          int[] n = graph.links(next, level);
+          if (n.length > 0) {
+            touched += n[0];
+          }
+        }
+        count = gather(links);
+      }
+      scoreGathered(query, count);
+      for (int i = 0; i < count; i++) {
+        float s = batchScores[i];
+        if (!pool.below(s)) {
+          pool.offer(batchNodes[i], s);
+        }
+      }
+    }
+    results.clear();
+    for (int i = pool.size() - 1; i >= 0; i--) { // worst first: each push stays at the bottom
+      long e = pool.get(i);
+      results.push(BeamPool.node(e), BeamPool.score(e));
+    }
+    return done;
   }
 
   /**

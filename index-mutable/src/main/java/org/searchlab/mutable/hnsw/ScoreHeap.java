@@ -109,6 +109,57 @@ final class ScoreHeap {
     return code(top);
   }
 
+  /**
+   * Removes entries from the top until at most {@code count} are left: for a min-heap, the {@code
+   * count} best stay. When the backing array is sorted (see {@link #drainBestFirst}) the best are
+   * its last {@code count}, moved to the front in one copy; otherwise each removal is a {@link
+   * #pop}.
+   */
+  void keepBest(int count) {
+    assert !max : "the best of a max-heap are its top";
+    int n = size;
+    if (n <= count) {
+      return;
+    }
+    if (isSorted()) {
+      System.arraycopy(heap, n - count, heap, 0, count);
+      size = count;
+    } else {
+      while (size > count) {
+        pop();
+      }
+    }
+  }
+
+  private boolean isSorted() {
+    for (int i = 1; i < size; i++) {
+      if (heap[i - 1] > heap[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Empties the heap into {@code nodes} and {@code scores}, best first: the order of as many {@link
+   * #pop}s read backwards, for a min-heap. The backing array is sorted instead of sifted once per
+   * entry; a heap filled in ascending order (as {@code HnswSearcher}'s sorted beam leaves its
+   * results) is already sorted, which one pass sees.
+   */
+  void drainBestFirst(int[] nodes, float[] scores) {
+    assert !max : "best first is the order of a min-heap read backwards";
+    int n = size;
+    if (!isSorted()) {
+      Arrays.sort(heap, 0, n);
+    }
+    for (int i = 0; i < n; i++) {
+      long code = heap[n - 1 - i];
+      nodes[i] = node(code);
+      scores[i] = score(code);
+    }
+    size = 0;
+  }
+
   private void siftDown() {
     long v = heap[0];
     int i = 0;

@@ -63,4 +63,50 @@ class ScoreHeapTest {
       }
     }
   }
+
+  /**
+   * {@link ScoreHeap#keepBest} then {@link ScoreHeap#drainBestFirst} give what pops give: filled at
+   * random (the sifting path) and in ascending order (the sorted path, as the sorted beam fills
+   * it), with heavy ties.
+   */
+  @Test
+  void keepsAndDrainsTheBestAsPopsWould() {
+    long seed = TestSeeds.seed("ScoreHeapTest.drain");
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int round = 0; round < 400; round++) {
+      boolean ascending = round % 2 == 0;
+      int n = random.nextInt(300);
+      int distinct = 1 + random.nextInt(round % 4 < 2 ? 3 : 10_000);
+      long[] codes = new long[n];
+      for (int i = 0; i < n; i++) {
+        codes[i] = ScoreHeap.encode(i, random.nextInt(distinct) / (float) distinct - 0.5f);
+      }
+      if (ascending) {
+        java.util.Arrays.sort(codes);
+      }
+      ScoreHeap heap = new ScoreHeap(false);
+      PriorityQueue<Long> oracle = new PriorityQueue<>();
+      for (long c : codes) {
+        heap.push(ScoreHeap.node(c), ScoreHeap.score(c));
+        oracle.add(c);
+      }
+      int keep = random.nextInt(n + 2);
+      heap.keepBest(keep);
+      while (oracle.size() > keep) {
+        oracle.poll();
+      }
+      String where = "seed " + seed + ", round " + round + ", n " + n + ", keep " + keep;
+      assertEquals(oracle.size(), heap.size(), where);
+      int m = oracle.size();
+      int[] nodes = new int[m];
+      float[] scores = new float[m];
+      heap.drainBestFirst(nodes, scores);
+      assertEquals(0, heap.size(), where);
+      for (int i = m - 1; i >= 0; i--) {
+        long expected = oracle.poll();
+        assertEquals(ScoreHeap.node(expected), nodes[i], where + ", rank " + i);
+        assertEquals(ScoreHeap.score(expected), scores[i], where + ", rank " + i);
+      }
+    }
+  }
 }
