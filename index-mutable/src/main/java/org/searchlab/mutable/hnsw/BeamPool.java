@@ -81,9 +81,9 @@ final class BeamPool {
       }
       n--; // the worst entry falls off the end
     }
-    // The first position whose entry orders below e (entries descend).
-    // Branch-free (Khuong and Morin's lower bound): where an entry lands is random, so a search
-    // that branches on each comparison mispredicts about half of them.
+    // The first position whose entry orders below e (entries descend), branch-free (Khuong and
+    // Morin's lower bound): where an entry lands is random, so a search that branches on each
+    // comparison mispredicts about half of them.
     int lo = 0;
     if (n > 0) {
       int len = n;
@@ -98,9 +98,7 @@ final class BeamPool {
     entries[lo] = e;
     size = n + 1;
     if (lo < cursor) {
-      cursor = lo;
-    } else if (cursor > size) {
-      cursor = size;
+      cursor = lo; // the new entry is the best unexpanded one
     }
   }
 
