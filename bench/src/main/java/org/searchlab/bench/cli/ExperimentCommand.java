@@ -19,7 +19,10 @@ import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.server.embed.MiniLmEmbedder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code searchlab experiment}: the benchmark's procedure against each store variant, the
@@ -36,6 +39,8 @@ import picocli.CommandLine.Option;
       "Writes results/<UTC timestamp>/results.jsonl, report.md and PNG plots."
     })
 final class ExperimentCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
   @Option(
       names = "--profile",
       defaultValue = "standard",
@@ -200,6 +205,15 @@ final class ExperimentCommand implements Callable<Integer> {
   Integer calibrationQueries;
 
   @Option(
+      names = "--vector-beams",
+      split = ",",
+      description =
+          "The calibration grid's vector beams (num_candidates), strictly ascending, e.g."
+              + " 10,20,40,100,400; each costs a recall check and a curve cell per variant"
+              + " (overrides the profile's 10,15,20,25,30,40,60,80,100,150,200,400).")
+  List<Integer> vectorBeams;
+
+  @Option(
       names = "--seed",
       defaultValue = "20241122",
       description = "Corpus and query seed. Default: ${DEFAULT-VALUE}.")
@@ -281,13 +295,22 @@ final class ExperimentCommand implements Callable<Integer> {
     if (feeds != null) {
       b.feeds(feeds);
     }
+    if (vectorBeams != null) {
+      b.vectorBeams(vectorBeams);
+    }
     if (refeedClientNice != null) {
       b.refeedClientNiceness(refeedClientNice);
     }
     if (refeedRounds != null) {
       b.refeedRounds(refeedRounds);
     }
-    Profile p = b.build();
+    Profile p;
+    try {
+      p = b.build();
+    } catch (IllegalArgumentException e) {
+      // a usage error (exit 2 with the message), not a stack trace
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
     List<Variant> vs = new ArrayList<>();
     List<String> builtIn =
         variants != null

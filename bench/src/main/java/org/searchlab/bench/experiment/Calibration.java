@@ -20,12 +20,13 @@ import org.searchlab.bench.load.CellStats;
  */
 final class Calibration {
   /**
-   * Vector beams: from far below the benchmark's 100 to far above, in steps of at most 1.5× up to
-   * 200, so that a beam moved up because the measured queries fell short of the target costs a
-   * little more rather than several times more (with steps of 2.5×, two runs on one machine chose
-   * 40 and 400 for the same force-merged index and reported vector ratios of 1.55 and 5.17). 25
-   * splits the one step of 1.5× where a run of 2026-11-27 saw a variant's recall jump by 0.027 (the
-   * ten-segment int8 index: 0.947 at 20, 0.974 at 30), which left it 0.018 above float's.
+   * The default vector beams ({@link Profile#vectorBeams()}): from far below the benchmark's 100 to
+   * far above, in steps of at most 1.5× up to 200, so that a beam moved up because the measured
+   * queries fell short of the target costs a little more rather than several times more (with steps
+   * of 2.5×, two runs on one machine chose 40 and 400 for the same force-merged index and reported
+   * vector ratios of 1.55 and 5.17). 25 splits the one step of 1.5× where a run of 2026-11-27 saw a
+   * variant's recall jump by 0.027 (the ten-segment int8 index: 0.947 at 20, 0.974 at 30), which
+   * left it 0.018 above float's.
    */
   static final List<Integer> VECTOR_GRID =
       List.of(10, 15, 20, 25, 30, 40, 60, 80, 100, 150, 200, 400);
@@ -59,11 +60,11 @@ final class Calibration {
     this.servers = servers;
   }
 
-  /** The grid of a query type. */
-  static List<Setting> grid(QueryType t) {
+  /** The grid of a query type: the profile's vector beams, or the hybrid ones. */
+  private List<Setting> grid(QueryType t) {
     List<Setting> out = new ArrayList<>();
     if (t == QueryType.VECTOR) {
-      for (int nc : VECTOR_GRID) {
+      for (int nc : ctx.profile.vectorBeams()) {
         out.add(new Setting(Math.min(ExactSearch.VECTOR_K, nc), nc));
       }
     } else if (t == QueryType.HYBRID) {
@@ -76,12 +77,12 @@ final class Calibration {
 
   /** Queries the calibration's recall checks send, for the progress estimate. */
   static long checks(Profile p, int variants) {
-    return (long) p.calibrationQueries() * variants * 2 * (VECTOR_GRID.size() + HYBRID_GRID.size());
+    return (long) p.calibrationQueries() * cells(p, variants);
   }
 
   /** Timed cells of the calibration, for the progress estimate. */
-  static int cells(int variants) {
-    return variants * 2 * (VECTOR_GRID.size() + HYBRID_GRID.size());
+  static int cells(Profile p, int variants) {
+    return variants * 2 * (p.vectorBeams().size() + HYBRID_GRID.size());
   }
 
   /** The query types that have a vector part. */

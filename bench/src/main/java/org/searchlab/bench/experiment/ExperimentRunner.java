@@ -97,7 +97,7 @@ public final class ExperimentRunner {
     long feedDocs = 0;
     int nv = variants.size();
     if (profile.mainPhases()) {
-      cells += PairedRounds.cells(profile, nv) + Calibration.cells(nv);
+      cells += PairedRounds.cells(profile, nv) + Calibration.cells(profile, nv);
       planned += cells * PairedRounds.seconds(profile);
       int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
       feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);

@@ -66,6 +66,11 @@ import org.searchlab.core.VectorQuantization;
  *     drift of the machine out of their ratio, and pooling gives the p99 more queries: at 1 client
  *     it rests on the 1% slowest, which is where a shared machine's rare stalls of a few
  *     milliseconds fall (docs/benchmark.md)
+ * @param vectorBeams the calibration grid's vector beams ({@code num_candidates}, Vespa {@code
+ *     targetHits + exploreAdditionalHits}), strictly ascending, 1 to {@value #MAX_BEAM}; each costs
+ *     a recall check per variant and a timed curve cell (default {@link Calibration#VECTOR_GRID}).
+ *     A finer grid puts the calibrated beam closer to the target; one reaching higher serves a
+ *     target the default's 400 does not reach
  */
 public record Profile(
     String name,
@@ -92,7 +97,11 @@ public record Profile(
     VectorQuantization quantization,
     int feeds,
     double refeedClientNiceness,
-    int refeedRounds) {
+    int refeedRounds,
+    List<Integer> vectorBeams) {
+
+  /** The largest vector beam of the grid: Elasticsearch's limit of {@code num_candidates}. */
+  public static final int MAX_BEAM = 10_000;
 
   public Profile {
     Objects.requireNonNull(name, "name");
@@ -124,6 +133,24 @@ public record Profile(
     }
     if (refeedRounds < 1) {
       throw new IllegalArgumentException("refeed rounds must be 1 or more; got " + refeedRounds);
+    }
+    vectorBeams = List.copyOf(vectorBeams);
+    if (vectorBeams.isEmpty()) {
+      throw new IllegalArgumentException("the calibration grid needs at least one vector beam");
+    }
+    for (int i = 0; i < vectorBeams.size(); i++) {
+      int beam = vectorBeams.get(i);
+      if (beam < 1 || beam > MAX_BEAM) {
+        throw new IllegalArgumentException(
+            "a vector beam must be within 1 and " + MAX_BEAM + "; got " + beam);
+      }
+      if (i > 0 && beam <= vectorBeams.get(i - 1)) {
+        throw new IllegalArgumentException(
+            "vector beams must be strictly ascending; got "
+                + beam
+                + " after "
+                + vectorBeams.get(i - 1));
+      }
     }
     if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
       throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
@@ -305,6 +332,7 @@ public record Profile(
     b.feeds = feeds;
     b.refeedClientNiceness = refeedClientNiceness;
     b.refeedRounds = refeedRounds;
+    b.vectorBeams = vectorBeams;
     return b;
   }
 
@@ -338,8 +366,14 @@ public record Profile(
     private int feeds = 1;
     private double refeedClientNiceness = DEFAULT_REFEED_CLIENT_NICENESS;
     private int refeedRounds = 1;
+    private List<Integer> vectorBeams = Calibration.VECTOR_GRID;
 
     private Builder() {}
+
+    public Builder vectorBeams(List<Integer> v) {
+      vectorBeams = v;
+      return this;
+    }
 
     public Builder refeedClientNiceness(double v) {
       refeedClientNiceness = v;
@@ -492,7 +526,8 @@ public record Profile(
           quantization,
           feeds,
           refeedClientNiceness,
-          refeedRounds);
+          refeedRounds,
+          vectorBeams);
     }
   }
 }

@@ -1,10 +1,18 @@
 package org.searchlab.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.distribution.SearchlabCli;
+import picocli.CommandLine;
 
 /** With the bench jar on the class path, {@code searchlab} offers the benchmark's commands too. */
 class BenchCommandsTest {
@@ -22,5 +30,26 @@ class BenchCommandsTest {
             "crashtest",
             "restart-time"),
         SearchlabCli.commandLine().getSubcommands().keySet());
+  }
+
+  @Test
+  void anExperimentProfileTheRunnerRefusesIsAUsageErrorThatNamesTheValue(@TempDir Path dir) {
+    for (String[] bad :
+        new String[][] {
+          {"--vector-beams=40,20", "got 20 after 40"},
+          {"--vector-beams=10,20000", "within 1 and 10000; got 20000"},
+          {"--rounds=0", "rounds must be 1 or more; got 0"}
+        }) {
+      StringWriter err = new StringWriter();
+      CommandLine cli = SearchlabCli.commandLine();
+      cli.setErr(new PrintWriter(err));
+      Path out = dir.resolve("run");
+      int exit =
+          cli.execute("experiment", "--profile=quick", "--synthetic", bad[0], "--out=" + out);
+      assertEquals(2, exit, bad[0] + ": " + err);
+      assertTrue(err.toString().contains(bad[1]), bad[0] + ": " + err);
+      assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+      assertFalse(Files.exists(out), "nothing written for " + bad[0]);
+    }
   }
 }
