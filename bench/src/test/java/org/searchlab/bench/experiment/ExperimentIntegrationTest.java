@@ -64,8 +64,16 @@ class ExperimentIntegrationTest {
             .docs(1_500)
             .dimension(32)
             .clients(List.of(1, 4))
-            .warmup(Duration.ofMillis(100))
-            .duration(Duration.ofMillis(300))
+            // 258 timed cells: their length is most of this test's time, and every check below
+            // holds for any length
+            .warmup(Duration.ofMillis(60))
+            .duration(Duration.ofMillis(200))
+            // one client count in the refeed-under-queries cells and the sweep: the quick
+            // profile's two would double their cells and check nothing more here
+            .refeedClients(List.of(4))
+            .sweepClients(List.of(4))
+            // 5 of the grid's 12 vector beams: each costs a curve cell per variant and filter
+            .vectorBeams(List.of(10, 20, 40, 100, 400))
             .recallQueries(20)
             .rounds(2)
             .feeds(2)
@@ -156,7 +164,7 @@ class ExperimentIntegrationTest {
         assertTrue(n.get("cpu_cores").asDouble() > 0, "feed CPU in " + n);
         assertEquals(0, n.get("errors").asLong(), "rejected documents in " + n);
       } else {
-        // Under a refeed a 0.3 s cell may see every request queued behind a bulk: 0 is a
+        // Under a refeed a 0.2 s cell may see every request queued behind a bulk: 0 is a
         // measurement there, not a failure.
         assertTrue(
             phase.equals("during_refeed")
@@ -165,7 +173,7 @@ class ExperimentIntegrationTest {
             "qps in " + n);
         // CPU time comes from /proc in clock ticks (10 ms), truncated once for the process and
         // once per JIT compiler thread it leaves out, so one window's reading is exact only to a
-        // few ticks: a 0.3 s cell may read a little below zero. A variant's cells together must
+        // few ticks: a 0.2 s cell may read a little below zero. A variant's cells together must
         // show work.
         assertTrue(
             n.get("cpu_cores").asDouble() >= -TICK_RESOLUTION_SECONDS / n.get("seconds").asDouble(),

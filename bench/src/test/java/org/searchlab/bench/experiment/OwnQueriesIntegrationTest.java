@@ -66,12 +66,13 @@ class OwnQueriesIntegrationTest {
                 "--docs=" + docs,
                 "--dim=" + dim,
                 "--queries=" + file,
-                "--clients=1,4",
-                "--warmup=0.1",
-                "--duration=0.3",
+                "--clients=4",
+                "--warmup=0.05",
+                "--duration=0.2",
                 "--rounds=2",
                 "--recall-queries=12",
                 "--calibration-queries=20",
+                "--vector-beams=10,20,40,100,400",
                 "--sweep-docs=0",
                 "--out=" + out);
     assertEquals(0, exit);
@@ -109,8 +110,15 @@ class OwnQueriesIntegrationTest {
     assertTrue(report.contains("## Calibration"), report);
     assertTrue(report.contains("](recall-qps-vector-filtered.png)"), report);
     int summaries = 0;
+    List<Integer> vectorBeams = new ArrayList<>();
     for (String l : Files.readAllLines(out.resolve("results.jsonl"))) {
       JsonNode n = json.readTree(l);
+      if (n.get("phase").asText().equals(Phases.CALIBRATION)
+          && n.get("query_type").asText().equals("vector")
+          && !n.get("filtered").asBoolean()
+          && n.get("variant").asText().equals("mutable")) {
+        vectorBeams.add(n.get("num_candidates").asInt());
+      }
       if (n.get("phase").asText().startsWith("after_") && n.get("round").isNull()) {
         summaries++;
         assertTrue(n.get("recall_at_10").isNumber(), n.toString());
@@ -119,8 +127,10 @@ class OwnQueriesIntegrationTest {
         }
       }
     }
-    // 3 variants × 3 query types × 2 filter settings × 2 client counts
-    assertEquals(36, summaries);
+    // 3 variants × 3 query types × 2 filter settings × 1 client count
+    assertEquals(18, summaries);
+    // the calibration curve ran on the grid given with --vector-beams
+    assertEquals(List.of(10, 20, 40, 100, 400), vectorBeams);
   }
 
   private static List<String> ids(JsonNode a) {

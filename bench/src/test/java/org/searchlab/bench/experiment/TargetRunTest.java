@@ -38,6 +38,7 @@ class TargetRunTest {
             .recallQueries(10)
             .rounds(1)
             .calibrationQueries(10)
+            .vectorBeams(List.of(10, 40, 400))
             .sweepDocs(0)
             .serverHeap("512m")
             .build();
