@@ -66,9 +66,12 @@ class OwnQueriesIntegrationTest {
                 "--docs=" + docs,
                 "--dim=" + dim,
                 "--queries=" + file,
+                // the queries file is the same for every variant: two stores check it, and the
+                // force-merged copy would add a merge, a server and a third of the cells
+                "--variants=mutable,segmented",
                 "--clients=4",
                 "--warmup=0.05",
-                "--duration=0.2",
+                "--duration=0.15",
                 "--rounds=2",
                 "--recall-queries=12",
                 "--calibration-queries=20",
@@ -127,8 +130,8 @@ class OwnQueriesIntegrationTest {
         }
       }
     }
-    // 3 variants × 3 query types × 2 filter settings × 1 client count
-    assertEquals(18, summaries);
+    // 2 variants × 3 query types × 2 filter settings × 1 client count
+    assertEquals(12, summaries);
     // the calibration curve ran on the grid given with --vector-beams
     assertEquals(List.of(10, 20, 40, 100, 400), vectorBeams);
   }
