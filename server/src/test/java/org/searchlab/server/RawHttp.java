@@ -1,5 +1,6 @@
 package org.searchlab.server;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,8 @@ final class RawHttp implements AutoCloseable {
   RawHttp(int port, int soTimeoutMs) throws IOException {
     socket = new Socket("127.0.0.1", port);
     socket.setSoTimeout(soTimeoutMs);
-    in = socket.getInputStream();
+    // buffered: a response head is read a byte at a time
+    in = new BufferedInputStream(socket.getInputStream());
   }
 
   /** One parsed answer. */
