@@ -305,31 +305,13 @@ final class ExperimentCommand implements Callable<Integer> {
       b.refeedRounds(refeedRounds);
     }
     Profile p;
+    List<Variant> vs;
     try {
       p = b.build();
+      vs = variantsToRun();
     } catch (IllegalArgumentException e) {
       // a usage error (exit 2 with the message), not a stack trace
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
-    List<Variant> vs = new ArrayList<>();
-    List<String> builtIn =
-        variants != null
-            ? variants
-            : targets != null
-                ? List.of()
-                : List.of("mutable", "segmented", "segmented-forcemerged");
-    for (String v : builtIn) {
-      vs.add(Variant.parse(v));
-    }
-    for (String t : targets == null ? List.<String>of() : targets) {
-      Variant target = Variant.parseTarget(t);
-      if (vs.stream().anyMatch(v -> v.label().equals(target.label()))) {
-        throw new IllegalArgumentException("target name '" + target.label() + "' is given twice");
-      }
-      vs.add(target);
-    }
-    if (vs.isEmpty()) {
-      throw new IllegalArgumentException("no variant to run: give --variants or --target");
     }
     Path home = Path.of(System.getProperty("searchlab.home", ".")).toAbsolutePath().normalize();
     Path outDir =
@@ -433,5 +415,30 @@ final class ExperimentCommand implements Callable<Integer> {
     new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
     System.out.println(dir.resolve("report.md"));
     return 0;
+  }
+
+  /** The variants of --variants (or the default three) and of --target, checked. */
+  private List<Variant> variantsToRun() {
+    List<Variant> vs = new ArrayList<>();
+    List<String> builtIn =
+        variants != null
+            ? variants
+            : targets != null
+                ? List.of()
+                : List.of("mutable", "segmented", "segmented-forcemerged");
+    for (String v : builtIn) {
+      vs.add(Variant.parse(v));
+    }
+    for (String t : targets == null ? List.<String>of() : targets) {
+      Variant target = Variant.parseTarget(t);
+      if (vs.stream().anyMatch(v -> v.label().equals(target.label()))) {
+        throw new IllegalArgumentException("target name '" + target.label() + "' is given twice");
+      }
+      vs.add(target);
+    }
+    if (vs.isEmpty()) {
+      throw new IllegalArgumentException("no variant to run: give --variants or --target");
+    }
+    return vs;
   }
 }

@@ -38,7 +38,8 @@ class BenchCommandsTest {
         new String[][] {
           {"--vector-beams=40,20", "got 20 after 40"},
           {"--vector-beams=10,20000", "within 1 and 10000; got 20000"},
-          {"--rounds=0", "rounds must be 1 or more; got 0"}
+          {"--rounds=0", "rounds must be 1 or more; got 0"},
+          {"--variants=mutable,nosuch", "unknown variant 'nosuch'; use mutable, segmented"}
         }) {
       StringWriter err = new StringWriter();
       CommandLine cli = SearchlabCli.commandLine();
