@@ -1,5 +1,6 @@
 package org.searchlab.bench.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -309,6 +310,7 @@ final class ExperimentCommand implements Callable<Integer> {
     try {
       p = b.build();
       vs = variantsToRun();
+      checkPaths();
     } catch (IllegalArgumentException e) {
       // a usage error (exit 2 with the message), not a stack trace
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -440,5 +442,19 @@ final class ExperimentCommand implements Callable<Integer> {
       throw new IllegalArgumentException("no variant to run: give --variants or --target");
     }
     return vs;
+  }
+
+  /** A mistyped --dataset or --queries path is refused before any work starts. */
+  private void checkPaths() {
+    if (dataset != null && !Files.isRegularFile(dataset.resolve("dataset.json"))) {
+      throw new IllegalArgumentException(
+          "--dataset "
+              + dataset
+              + " is not a dataset directory (no dataset.json); build one with 'searchlab"
+              + " dataset build'");
+    }
+    if (queries != null && !(Files.isRegularFile(queries) && Files.isReadable(queries))) {
+      throw new IllegalArgumentException("--queries " + queries + " is not a readable file");
+    }
   }
 }

@@ -39,7 +39,9 @@ class BenchCommandsTest {
           {"--vector-beams=40,20", "got 20 after 40"},
           {"--vector-beams=10,20000", "within 1 and 10000; got 20000"},
           {"--rounds=0", "rounds must be 1 or more; got 0"},
-          {"--variants=mutable,nosuch", "unknown variant 'nosuch'; use mutable, segmented"}
+          {"--variants=mutable,nosuch", "unknown variant 'nosuch'; use mutable, segmented"},
+          {"--dataset=" + dir.resolve("none"), "is not a dataset directory (no dataset.json)"},
+          {"--queries=" + dir.resolve("none.ndjson"), "none.ndjson is not a readable file"}
         }) {
       StringWriter err = new StringWriter();
       CommandLine cli = SearchlabCli.commandLine();
