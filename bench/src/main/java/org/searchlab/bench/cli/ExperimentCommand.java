@@ -9,6 +9,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.searchlab.bench.data.Dataset;
 import org.searchlab.bench.data.StandardData;
 import org.searchlab.bench.experiment.BenchQuery;
 import org.searchlab.bench.experiment.Corpus;
@@ -446,12 +447,12 @@ final class ExperimentCommand implements Callable<Integer> {
 
   /** A mistyped --dataset or --queries path is refused before any work starts. */
   private void checkPaths() {
-    if (dataset != null && !Files.isRegularFile(dataset.resolve("dataset.json"))) {
-      throw new IllegalArgumentException(
-          "--dataset "
-              + dataset
-              + " is not a dataset directory (no dataset.json); build one with 'searchlab"
-              + " dataset build'");
+    if (dataset != null) {
+      try {
+        Dataset.requireDirectory(dataset);
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("--dataset " + e.getMessage(), e);
+      }
     }
     if (queries != null && !(Files.isRegularFile(queries) && Files.isReadable(queries))) {
       throw new IllegalArgumentException("--queries " + queries + " is not a readable file");

@@ -1,6 +1,7 @@
 package org.searchlab.bench.data;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -21,6 +22,19 @@ public interface Dataset extends AutoCloseable {
   String QUERIES_FILE = "queries.ndjson";
   String GROUND_TRUTH_ALL = "groundtruth-all";
   String GROUND_TRUTH_CATEGORY = "groundtruth-category";
+
+  /**
+   * Throws, naming {@code dir}, when it holds no {@value #INFO_FILE}: no dataset was built there.
+   */
+  static void requireDirectory(Path dir) throws IOException {
+    if (!Files.isRegularFile(dir.resolve(INFO_FILE))) {
+      throw new IOException(
+          dir
+              + " is not a dataset directory (no "
+              + INFO_FILE
+              + "); build one with 'searchlab dataset build'");
+    }
+  }
 
   /** Opens a dataset directory written by {@code searchlab dataset build}. */
   static Dataset open(Path dir) throws IOException {

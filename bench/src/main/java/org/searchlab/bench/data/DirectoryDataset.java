@@ -47,15 +47,8 @@ final class DirectoryDataset implements Dataset {
   }
 
   static DirectoryDataset open(Path dir) throws IOException {
+    Dataset.requireDirectory(dir);
     Path infoFile = dir.resolve(INFO_FILE);
-    if (!Files.isRegularFile(infoFile)) {
-      throw new IOException(
-          dir
-              + " is not a dataset directory (no "
-              + INFO_FILE
-              + "); build one with"
-              + " 'searchlab dataset build'");
-    }
     DatasetInfo info = DocumentJson.MAPPER.readValue(infoFile.toFile(), DatasetInfo.class);
     List<String> ids = new ArrayList<>(info.documents());
     try (BufferedReader in = Files.newBufferedReader(dir.resolve(DOCS_FILE))) {
