@@ -15,6 +15,21 @@ public final class SearchAssertions {
   private SearchAssertions() {}
 
   /**
+   * How far two summation orders of the float dot product of {@code a} and {@code b} can be apart:
+   * one rounding of at most 2^-24 of the terms' magnitudes per term. Lucene's {@code
+   * VectorUtil.dotProduct} sums its lanes in one order when interpreted and another once C2 has
+   * compiled it, and the graph's kernels in a third, so two computations of one dot product may
+   * differ in their last bits; scores this close are ties.
+   */
+  public static double dotRoundingBound(float[] a, float[] b) {
+    double sum = 0;
+    for (int i = 0; i < a.length; i++) {
+      sum += Math.abs((double) a[i] * b[i]);
+    }
+    return a.length * 0x1p-24 * sum;
+  }
+
+  /**
    * Both results have the same length and the same score at every rank (within {@link
    * #SCORE_TOLERANCE}), and the same set of ids once each group of tied scores is complete: tied
    * documents may come in any order, but a store may not return a different document.

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.scoring.VectorScores;
+import org.searchlab.testing.SearchAssertions;
 import org.searchlab.testing.TestSeeds;
 
 /**
@@ -184,20 +185,13 @@ class QuantizedGraphTest {
             + bound);
   }
 
-  /**
-   * How far two summation orders of one float dot product of {@code q} with a row of {@code data}
-   * can be apart: one rounding of at most 2^-24 of the sum of the terms' magnitudes per term.
-   */
+  /** The largest {@link SearchAssertions#dotRoundingBound} of {@code q} with a row of data. */
   private static double roundingBound(float[] q, float[][] data) {
     double worst = 0;
     for (float[] v : data) {
-      double sum = 0;
-      for (int j = 0; j < q.length; j++) {
-        sum += Math.abs((double) q[j] * v[j]);
-      }
-      worst = Math.max(worst, sum);
+      worst = Math.max(worst, SearchAssertions.dotRoundingBound(q, v));
     }
-    return q.length * 0x1p-24 * worst;
+    return worst;
   }
 
   /** Whether {@code a} and {@code b} have the same length and differ by at most {@code tol}. */
