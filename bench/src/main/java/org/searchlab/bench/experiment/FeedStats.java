@@ -9,18 +9,31 @@ package org.searchlab.bench.experiment;
  * @param cpuCores server cores used over the feed, from the meter's source
  * @param secondCpuCores the same from the meter's second source ({@link
  *     org.searchlab.bench.load.CpuMeter#second()}), or null when it has none
+ * @param clientCores cores the runner's own JVM used over the feed (the feed client's threads, its
+ *     JIT compiler and its garbage collector), which share the machine with the server; null when
+ *     not measured
  */
 public record FeedStats(
-    long docs, long errors, double seconds, double cpuCores, Double secondCpuCores) {
+    long docs,
+    long errors,
+    double seconds,
+    double cpuCores,
+    Double secondCpuCores,
+    Double clientCores) {
 
-  /** A feed measured by one source only. */
+  /** A feed measured by one source only, its client not measured. */
   public FeedStats(long docs, long errors, double seconds, double cpuCores) {
-    this(docs, errors, seconds, cpuCores, null);
+    this(docs, errors, seconds, cpuCores, null, null);
+  }
+
+  /** A feed measured by two sources, its client not measured. */
+  public FeedStats(long docs, long errors, double seconds, double cpuCores, Double secondCpuCores) {
+    this(docs, errors, seconds, cpuCores, secondCpuCores, null);
   }
 
   /**
    * Several feeds as one: documents, errors and seconds summed, cores averaged over the seconds
-   * (the second source's only when every feed has it).
+   * (the second source's and the client's only when every feed has them).
    */
   public static FeedStats sum(java.util.List<FeedStats> feeds) {
     long docs = 0;
@@ -28,7 +41,9 @@ public record FeedStats(
     double seconds = 0;
     double cpuSeconds = 0;
     double secondCpuSeconds = 0;
+    double clientCpuSeconds = 0;
     boolean second = true;
+    boolean client = true;
     for (FeedStats f : feeds) {
       docs += f.docs;
       errors += f.errors;
@@ -39,13 +54,19 @@ public record FeedStats(
       } else {
         secondCpuSeconds += f.secondCpuCores * f.seconds;
       }
+      if (f.clientCores == null) {
+        client = false;
+      } else {
+        clientCpuSeconds += f.clientCores * f.seconds;
+      }
     }
     return new FeedStats(
         docs,
         errors,
         seconds,
         seconds > 0 ? cpuSeconds / seconds : 0,
-        second && seconds > 0 ? secondCpuSeconds / seconds : null);
+        second && seconds > 0 ? secondCpuSeconds / seconds : null,
+        client && seconds > 0 ? clientCpuSeconds / seconds : null);
   }
 
   public double docsPerSec() {

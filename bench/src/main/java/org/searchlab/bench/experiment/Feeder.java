@@ -131,7 +131,7 @@ public final class Feeder {
     long done0 = done.get();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    Window window = Window.start(cpu);
+    Window window = Window.start(cpu, !loop);
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       workers.add(
@@ -170,11 +170,15 @@ public final class Feeder {
     return window.stats(done.get() - done0, errors.get(), loop ? List.of() : failures);
   }
 
-  /** The measured window of a feed: wall clock and the server's CPU at its start. */
-  private record Window(CpuMeter cpu, long cpu0, long second0, long t0) {
-    static Window start(CpuMeter cpu) {
+  /**
+   * The measured window of a feed: wall clock, the server's CPU at its start, and the runner's own
+   * CPU (-1 when not measured: in the looping refeed the query clients share the runner's JVM).
+   */
+  private record Window(CpuMeter cpu, long cpu0, long second0, long client0, long t0) {
+    static Window start(CpuMeter cpu, boolean measureClient) {
       long second0 = cpu.second().map(CpuMeter::cpuNanos).orElse(0L);
-      return new Window(cpu, cpu.cpuNanos(), second0, System.nanoTime());
+      long client0 = measureClient ? runnerCpuNanos() : -1;
+      return new Window(cpu, cpu.cpuNanos(), second0, client0, System.nanoTime());
     }
 
     /** The window's figures; throws the first failure when there is one. */
@@ -186,9 +190,20 @@ public final class Feeder {
       if (!failures.isEmpty()) {
         throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
       }
+      Double clientCores = client0 < 0 ? null : ProcessCpu.cores(client0, runnerCpuNanos(), wall);
       return new FeedStats(
-          done, errors, wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores);
+          done, errors, wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores, clientCores);
     }
+  }
+
+  /**
+   * CPU time of this JVM, every thread of it (the feed client, its JIT compiler and garbage
+   * collector): on one machine that is CPU the server being measured cannot have.
+   */
+  private static long runnerCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** Vespa operations in flight in a feed (the feed client's own throttling may send fewer). */
@@ -217,7 +232,7 @@ public final class Feeder {
     long done0 = done.get();
     AtomicLong errors = new AtomicLong();
     List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-    Window window = Window.start(cpu);
+    Window window = Window.start(cpu, !loop);
     try (FeedClient client =
         FeedClientBuilder.create(base)
             .setMaxStreamPerConnection(inFlight)

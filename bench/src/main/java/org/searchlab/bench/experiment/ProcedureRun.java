@@ -277,12 +277,16 @@ final class ProcedureRun {
 
   static String describe(FeedStats f) {
     return String.format(
-        "%d docs in %.1f s = %.0f docs/s, %.2f cores, %.0f docs/s/core%s",
+        "%d docs in %.1f s = %.0f docs/s, %.2f cores, %.0f docs/s/core%s%s",
         f.docs(),
         f.seconds(),
         f.docsPerSec(),
         f.cpuCores(),
         f.docsPerSecPerCore(),
+        // The runner's own JVM: the feed client, on the cores the server is measured on.
+        f.clientCores() == null
+            ? ""
+            : String.format(java.util.Locale.ROOT, ", client %.2f cores", f.clientCores()),
         f.errors() > 0 ? ", " + f.errors() + " REJECTED" : "");
   }
 }

@@ -93,7 +93,8 @@ final class Rows {
             info.commit(),
             info.docs(),
             info.dim())
-        .withSecondCpu(f.secondCpuCores());
+        .withSecondCpu(f.secondCpuCores())
+        .withClientCpu(f.clientCores());
   }
 
   static ResultRow grid(

@@ -256,13 +256,13 @@ public final class ReportWriter {
     }
     md.append("## Writes\n\n")
         .append(
-            "| variant | phase | docs | seconds | docs/s | server cores | docs/s per core | segments after | rejected |\n")
-        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            "| variant | phase | docs | seconds | docs/s | server cores | docs/s per core | client cores | segments after | rejected |\n")
+        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (ResultRow r : feeds) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %d | %.1f | %.0f | %s | %s | %s | %d |%n",
+              "| %s | %s | %d | %.1f | %.0f | %s | %s | %s | %s | %d |%n",
               r.variant(),
               r.phase(),
               r.requests(),
@@ -272,6 +272,7 @@ public final class ReportWriter {
               r.docsPerSecPerCore() == null
                   ? "–"
                   : String.format(Locale.ROOT, "%.0f", r.docsPerSecPerCore()),
+              r.clientCores() == null ? "–" : cores(r.clientCores()),
               r.segments() == null ? "–" : r.segments(),
               r.errors()));
     }
@@ -302,8 +303,10 @@ public final class ReportWriter {
             "\n`feed` sends the mutable store one `/document/v1` request per document with"
                 + " Vespa's feed client, as the benchmark fed Vespa, and the segmented store"
                 + " `_bulk` requests of 6,000 documents. Both clients run in the runner, on the"
-                + " cores the servers are measured on, and Vespa's costs several times more CPU"
-                + " per document. `"
+                + " cores the servers are measured on: `client cores` is the runner's own JVM over"
+                + " the feed (the client's threads, its JIT compiler and collector), CPU the server"
+                + " could not have, which the server's docs/s per core leaves out and its docs/s"
+                + " does not. `"
                 + FEED_SAME_CLIENT
                 + "` is the mutable store fed again 0→N on a fresh server through the same `_bulk`"
                 + " client and bodies as the segmented store, and compared with the segmented"

@@ -23,7 +23,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * answer (the JDK client's pool race), which count once among its requests or errors. {@code
  * refeed_docs_per_sec} is set on the query cells measured while the refeed runs ({@code
  * during_refeed}): the documents the engine acknowledged per second over that cell, its warm-up
- * included, which is how hard the refeed pressed on the queries of that cell. Immutable.
+ * included, which is how hard the refeed pressed on the queries of that cell. {@code client_cores}
+ * is set on the feed cells but the refeed under queries: the cores the runner's own JVM (the feed
+ * client, its JIT compiler and collector) used over the feed, on the machine the server shares.
+ * Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -62,7 +65,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "cpu_cores_second",
   "first_error",
   "client_retries",
-  "refeed_docs_per_sec"
+  "refeed_docs_per_sec",
+  "client_cores"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -112,7 +116,8 @@ public record ResultRow(
     @JsonProperty("cpu_cores_second") Double cpuCoresSecond,
     @JsonProperty("first_error") String firstError,
     @JsonProperty("client_retries") Long clientRetries,
-    @JsonProperty("refeed_docs_per_sec") Double refeedDocsPerSec) {
+    @JsonProperty("refeed_docs_per_sec") Double refeedDocsPerSec,
+    @JsonProperty("client_cores") Double clientCores) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -195,6 +200,7 @@ public record ResultRow(
         null,
         null,
         null,
+        null,
         null);
   }
 
@@ -222,6 +228,16 @@ public record ResultRow(
   public ResultRow withSecondCpu(Double cores) {
     Copy c = new Copy(this);
     c.cpuCoresSecond = cores;
+    return c.build();
+  }
+
+  /**
+   * A copy with the cores the runner's own JVM (the feed client) used over a feed, which the server
+   * could not use; null when not measured.
+   */
+  public ResultRow withClientCpu(Double cores) {
+    Copy c = new Copy(this);
+    c.clientCores = cores;
     return c.build();
   }
 
@@ -346,6 +362,7 @@ public record ResultRow(
     private String firstError;
     private Long clientRetries;
     private Double refeedDocsPerSec;
+    private Double clientCores;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -396,6 +413,7 @@ public record ResultRow(
       firstError = r.firstError;
       clientRetries = r.clientRetries;
       refeedDocsPerSec = r.refeedDocsPerSec;
+      clientCores = r.clientCores;
     }
 
     ResultRow build() {
@@ -447,7 +465,8 @@ public record ResultRow(
           cpuCoresSecond,
           firstError,
           clientRetries,
-          refeedDocsPerSec);
+          refeedDocsPerSec,
+          clientCores);
     }
   }
 

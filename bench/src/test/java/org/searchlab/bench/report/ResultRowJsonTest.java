@@ -54,7 +54,8 @@ class ResultRowJsonTest {
             .withCpuSource("/proc")
             .withSecondCpu(0.6)
             .withFirstError("HTTP 503: {\"error\":\"overloaded\"}")
-            .withRefeedRate(2468.5);
+            .withRefeedRate(2468.5)
+            .withClientCpu(0.31);
     ObjectMapper json = new ObjectMapper();
     String line = json.writeValueAsString(row);
     JsonNode n = json.readTree(line);
@@ -74,7 +75,8 @@ class ResultRowJsonTest {
           "cpu_cores_second",
           "first_error",
           "client_retries",
-          "refeed_docs_per_sec"
+          "refeed_docs_per_sec",
+          "client_cores"
         }) {
       assertTrue(n.has(f), f + " in " + line);
     }
@@ -97,6 +99,12 @@ class ResultRowJsonTest {
     // A row of a run from before the refeed's rate was recorded reads it as null.
     ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("refeed_docs_per_sec");
     assertEquals(row.withRefeedRate(null), json.treeToValue(n, ResultRow.class));
+    assertEquals(0.31, row.clientCores());
+    assertEquals(null, base.clientCores());
+    // Nor a row from before the feed client's cores were recorded.
+    ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("client_cores");
+    assertEquals(
+        row.withRefeedRate(null).withClientCpu(null), json.treeToValue(n, ResultRow.class));
 
     // A row whose server's CPU could not be read keeps its throughput but no CPU figure.
     ResultRow unread = row.withCpuSource(ResultRow.NO_CPU);
