@@ -177,7 +177,7 @@ public final class Feeder {
   private record Window(CpuMeter cpu, long cpu0, long second0, long client0, long t0) {
     static Window start(CpuMeter cpu, boolean measureClient) {
       long second0 = cpu.second().map(CpuMeter::cpuNanos).orElse(0L);
-      long client0 = measureClient ? runnerCpuNanos() : -1;
+      long client0 = measureClient ? ProcessCpu.thisJvmNanos() : -1;
       return new Window(cpu, cpu.cpuNanos(), second0, client0, System.nanoTime());
     }
 
@@ -190,20 +190,11 @@ public final class Feeder {
       if (!failures.isEmpty()) {
         throw new IllegalStateException("feed failed: " + failures.get(0), failures.get(0));
       }
-      Double clientCores = client0 < 0 ? null : ProcessCpu.cores(client0, runnerCpuNanos(), wall);
+      Double clientCores =
+          client0 < 0 ? null : ProcessCpu.cores(client0, ProcessCpu.thisJvmNanos(), wall);
       return new FeedStats(
           done, errors, wall / 1e9, ProcessCpu.cores(cpu0, cpu1, wall), secondCores, clientCores);
     }
-  }
-
-  /**
-   * CPU time of this JVM, every thread of it (the feed client, its JIT compiler and garbage
-   * collector): on one machine that is CPU the server being measured cannot have.
-   */
-  private static long runnerCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   /** Vespa operations in flight in a feed (the feed client's own throttling may send fewer). */

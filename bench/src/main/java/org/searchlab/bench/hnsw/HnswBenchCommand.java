@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.searchlab.bench.load.ProcessCpu;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
 import org.searchlab.mutable.hnsw.VectorStore;
@@ -463,13 +464,6 @@ public final class HnswBenchCommand implements Callable<Integer> {
   private static final java.lang.management.ThreadMXBean THREADS =
       java.lang.management.ManagementFactory.getThreadMXBean();
 
-  /** CPU time of the whole process (all threads, GC included), in nanoseconds. */
-  static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean)
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
   /** A mutable graph built on one or more threads, and what the build cost. */
   private record MutableBuild(MutableHnswGraph graph, double seconds, double cpuSeconds) {}
 
@@ -492,11 +486,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
     }
-    long cpu0 = processCpuNanos();
+    long cpu0 = ProcessCpu.thisJvmNanos();
     long t0 = System.nanoTime();
     graph.insertAll(ids, v.docs());
     double seconds = (System.nanoTime() - t0) / 1e9;
-    double cpu = (processCpuNanos() - cpu0) / 1e9;
+    double cpu = (ProcessCpu.thisJvmNanos() - cpu0) / 1e9;
     return new MutableBuild(graph, seconds, cpu);
   }
 
@@ -556,11 +550,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
               + quantization);
     }
     MutableBuild build = buildMutableGraph(v);
-    long cpu0 = processCpuNanos();
+    long cpu0 = ProcessCpu.thisJvmNanos();
     long t0 = System.nanoTime();
     FlatLevelZero flat = FlatLevelZero.copy(build.graph(), v.docs(), m);
     double seconds = build.seconds() + (System.nanoTime() - t0) / 1e9;
-    double cpu = build.cpuSeconds() + (processCpuNanos() - cpu0) / 1e9;
+    double cpu = build.cpuSeconds() + (ProcessCpu.thisJvmNanos() - cpu0) / 1e9;
     return new InProcess(
         "mutable-flat",
         (query, ef) -> flat.search(query, K, ef),
@@ -666,9 +660,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
   }
 
   private Impl buildLucene(BenchVectors v, Path dir) throws IOException {
-    long cpu0 = processCpuNanos();
+    long cpu0 = ProcessCpu.thisJvmNanos();
     LuceneHnswIndex index = LuceneHnswIndex.build(dir, v.docs(), m, efConstruction);
-    double cpu = (processCpuNanos() - cpu0) / 1e9;
+    double cpu = (ProcessCpu.thisJvmNanos() - cpu0) / 1e9;
     final class LuceneImpl implements Impl, AutoCloseable {
       @Override
       public String name() {

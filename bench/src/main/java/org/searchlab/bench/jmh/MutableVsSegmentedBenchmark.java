@@ -1,7 +1,6 @@
 package org.searchlab.bench.jmh;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,9 +85,7 @@ public class MutableVsSegmentedBenchmark {
 
   /** Process CPU seconds so far (all threads). */
   static double cpuSeconds() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-            .getProcessCpuTime()
-        / 1e9;
+    return org.searchlab.bench.load.ProcessCpu.thisJvmNanos() / 1e9;
   }
 
   static void check(List<BulkItemResult> results) {

@@ -113,6 +113,16 @@ public final class ProcessCpu implements CpuMeter {
     return ticks * 1_000_000_000L / ticksPerSecond;
   }
 
+  /**
+   * CPU time of this JVM so far, every thread of it (its JIT compilers and garbage collector
+   * included), in nanoseconds: what a runner or a benchmark spends itself.
+   */
+  public static long thisJvmNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
   /** Cores used between two readings taken {@code wallNanos} apart. */
   public static double cores(long cpuNanosBefore, long cpuNanosAfter, long wallNanos) {
     return wallNanos <= 0 ? 0 : (cpuNanosAfter - cpuNanosBefore) / (double) wallNanos;
