@@ -50,6 +50,21 @@ public final class DataDirectory implements Closeable {
    */
   public static DataDirectory acquire(Path dir, String kind, Schema schema, int format)
       throws IOException {
+    return acquire(dir, kind, schema.dimension(), format);
+  }
+
+  /**
+   * Locks {@code dir} for a store of {@code kind} and data format {@code format}, whatever its
+   * mapping: the mapping is the store's own file ({@link org.searchlab.core.mapping.IndexMapping}),
+   * which refuses a conflicting one when it opens.
+   */
+  public static DataDirectory acquire(Path dir, String kind, int format) throws IOException {
+    return acquire(dir, kind, 0, format);
+  }
+
+  /** The lock and the marker; {@code dimension} 0 checks no dimension. */
+  private static DataDirectory acquire(Path dir, String kind, int dimension, int format)
+      throws IOException {
     Files.createDirectories(dir);
     FileChannel ch =
         FileChannel.open(
@@ -74,7 +89,7 @@ public final class DataDirectory implements Closeable {
     }
     DataDirectory d = new DataDirectory(dir, ch, lock);
     try {
-      d.checkMarker(kind, schema, format);
+      d.checkMarker(kind, dimension, format);
     } catch (IOException | RuntimeException e) {
       d.close();
       throw e;
@@ -82,7 +97,7 @@ public final class DataDirectory implements Closeable {
     return d;
   }
 
-  private void checkMarker(String kind, Schema schema, int format) throws IOException {
+  private void checkMarker(String kind, int dimension, int format) throws IOException {
     Path marker = dir.resolve(MARKER_FILE);
     if (Files.exists(marker)) {
       Properties p = new Properties();
@@ -91,10 +106,15 @@ public final class DataDirectory implements Closeable {
       String dims = p.getProperty("dimension", "?");
       int theirs = Integer.parseInt(p.getProperty("format", "0"));
       if (!owner.equals(kind)) {
-        throw refused("belongs to a " + owner + " store (" + dims + " dimensions)", kind);
+        throw refused(
+            "belongs to a "
+                + owner
+                + " store"
+                + (dims.equals("?") ? "" : " (" + dims + " dimensions)"),
+            kind);
       }
-      if (!dims.equals(Integer.toString(schema.dimension()))) {
-        throw refused("holds " + dims + " dimensional embeddings, not " + schema.dimension(), kind);
+      if (dimension > 0 && !dims.equals("?") && !dims.equals(Integer.toString(dimension))) {
+        throw refused("holds " + dims + " dimensional embeddings, not " + dimension, kind);
       }
       if (theirs > format) {
         throw refused(
@@ -110,8 +130,7 @@ public final class DataDirectory implements Closeable {
         "# The store that owns this directory; searchlab refuses to open it as anything else.\n"
             + "store="
             + kind
-            + "\ndimension="
-            + schema.dimension()
+            + (dimension > 0 ? "\ndimension=" + dimension : "")
             + "\nformat="
             + format
             + "\n";

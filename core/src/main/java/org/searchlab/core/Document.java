@@ -1,78 +1,162 @@
 package org.searchlab.core;
 
-import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * One product: the benchmark's fields. Immutable by convention (the embedding array must not be
- * modified after construction; stores may share it).
+ * One document: an external id and its source, the JSON object a client sent (Elasticsearch's
+ * {@code _source}, Vespa's {@code fields}), as a {@link Source} tree. What the fields mean is the
+ * index's mapping's business: a store reads the source against it ({@link
+ * org.searchlab.core.mapping.DocumentParser}). Immutable by convention: the source and its arrays
+ * must not be modified after construction; stores may share them.
  *
- * @param id external id, 1 to 512 UTF-8 bytes
- * @param title analysed text; never null ({@code ""} when absent)
- * @param description analysed text; never null ({@code ""} when absent)
- * @param category keyword used only as a filter; {@code null} when the document has none (it then
- *     matches no category filter)
- * @param price price in cents
- * @param averageRating finite rating
- * @param embedding unit-length vector of the schema's dimension, or {@code null} when the document
- *     has none (it then never appears among vector hits)
+ * <p>The benchmark's product fields have accessors and a constructor of their own ({@link
+ * #title()}, {@link #price()}, ...), which read and write the source's {@code title}, {@code
+ * description}, {@code category}, {@code price}, {@code average_rating} and {@code embedding}.
  */
-public record Document(
-    String id,
-    String title,
-    String description,
-    String category,
-    int price,
-    float averageRating,
-    float[] embedding) {
+public final class Document {
+  private final String id;
+  private final Map<String, Object> source;
 
-  public Document {
-    title = title == null ? "" : title;
-    description = description == null ? "" : description;
+  /**
+   * @param id external id, 1 to 512 UTF-8 bytes
+   * @param source the fields, as a {@link Source} tree
+   */
+  public Document(String id, Map<String, Object> source) {
+    this.id = id;
+    this.source = Collections.unmodifiableMap(Objects.requireNonNull(source, "source"));
   }
 
-  /** Whether the document has a vector. */
+  /**
+   * A product of the benchmark: {@code title}, {@code description}, {@code category} (omitted when
+   * null), {@code price}, {@code average_rating} (the float's value) and {@code embedding} (omitted
+   * when null).
+   */
+  public Document(
+      String id,
+      String title,
+      String description,
+      String category,
+      int price,
+      float averageRating,
+      float[] embedding) {
+    this(id, product(title, description, category, price, averageRating, embedding));
+  }
+
+  private static Map<String, Object> product(
+      String title,
+      String description,
+      String category,
+      int price,
+      float averageRating,
+      float[] embedding) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put(Schema.TITLE, title == null ? "" : title);
+    s.put(Schema.DESCRIPTION, description == null ? "" : description);
+    if (category != null) {
+      s.put(Schema.CATEGORY, category);
+    }
+    s.put(Schema.PRICE, (long) price);
+    s.put(Schema.AVERAGE_RATING, (double) averageRating);
+    if (embedding != null) {
+      s.put(Schema.EMBEDDING, embedding);
+    }
+    return s;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  /** The source tree, unmodifiable. */
+  public Map<String, Object> source() {
+    return source;
+  }
+
+  /** The source value at a dotted path, or null ({@link Source#get}). */
+  public Object value(String path) {
+    return Source.get(source, path);
+  }
+
+  /** This document with another source. */
+  public Document withSource(Map<String, Object> newSource) {
+    return new Document(id, newSource);
+  }
+
+  /** The product's {@code title}, {@code ""} when absent. */
+  public String title() {
+    return source.get(Schema.TITLE) instanceof String s ? s : "";
+  }
+
+  /** The product's {@code description}, {@code ""} when absent. */
+  public String description() {
+    return source.get(Schema.DESCRIPTION) instanceof String s ? s : "";
+  }
+
+  /** The product's {@code category}, or null. */
+  public String category() {
+    return source.get(Schema.CATEGORY) instanceof String s ? s : null;
+  }
+
+  /** The product's {@code price}, 0 when absent. */
+  public int price() {
+    return source.get(Schema.PRICE) instanceof Number n ? n.intValue() : 0;
+  }
+
+  /** The product's {@code average_rating}, 0 when absent. */
+  public float averageRating() {
+    return source.get(Schema.AVERAGE_RATING) instanceof Number n ? n.floatValue() : 0f;
+  }
+
+  /** The product's {@code embedding}, or null. */
+  public float[] embedding() {
+    return Source.floats(source.get(Schema.EMBEDDING));
+  }
+
+  /** Whether the product has an {@code embedding}. */
   public boolean hasEmbedding() {
-    return embedding != null;
+    return source.get(Schema.EMBEDDING) != null;
   }
 
-  /** A copy with one field set, for tests and updates. */
+  /** A copy with the product's {@code price} set, for tests and updates. */
   public Document withPrice(int newPrice) {
-    return new Document(id, title, description, category, newPrice, averageRating, embedding);
+    Map<String, Object> s = new LinkedHashMap<>(source);
+    s.put(Schema.PRICE, (long) newPrice);
+    return new Document(id, s);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Document d
-        && price == d.price
-        && Float.compare(averageRating, d.averageRating) == 0
-        && id.equals(d.id)
-        && title.equals(d.title)
-        && description.equals(d.description)
-        && Objects.equals(category, d.category)
-        && Arrays.equals(embedding, d.embedding);
+    return o instanceof Document d && id.equals(d.id) && Source.deepEquals(source, d.source);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(id, title, description, category, price, averageRating)
-        + 31 * Arrays.hashCode(embedding);
+    return id.hashCode() * 31 + Source.deepHash(source);
   }
 
   @Override
   public String toString() {
-    return "Document[id="
-        + id
-        + ", title="
-        + title
-        + ", category="
-        + category
-        + ", price="
-        + price
-        + ", average_rating="
-        + averageRating
-        + ", embedding="
-        + (embedding == null ? "none" : embedding.length + "-d")
-        + "]";
+    StringBuilder sb = new StringBuilder("Document[id=").append(id);
+    for (Map.Entry<String, Object> e : source.entrySet()) {
+      Object v = e.getValue();
+      String shown =
+          switch (v) {
+            case float[] f -> f.length + "-d";
+            case double[] d -> d.length + " numbers";
+            case long[] l -> l.length + " integers";
+            case String s -> s.length() > 40 ? s.substring(0, 37) + "..." : s;
+            case null -> "null";
+            default -> String.valueOf(v);
+          };
+      sb.append(", ").append(e.getKey()).append('=').append(shown);
+      if (sb.length() > 400) {
+        sb.append(", ...");
+        break;
+      }
+    }
+    return sb.append(']').toString();
   }
 }

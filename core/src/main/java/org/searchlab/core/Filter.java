@@ -28,6 +28,54 @@ public record Filter(String category, PriceRange price) {
     return category == null && price == null;
   }
 
+  /**
+   * The filter as query clauses: a {@code term} on {@code category} and a {@code range} (both
+   * bounds inclusive) on {@code price}; none for {@link #ALL}.
+   */
+  public java.util.List<org.searchlab.core.query.Query> toQueries() {
+    java.util.List<org.searchlab.core.query.Query> out = new java.util.ArrayList<>(2);
+    if (category != null) {
+      out.add(org.searchlab.core.query.Query.Term.of(Schema.CATEGORY, category));
+    }
+    if (price != null) {
+      out.add(
+          new org.searchlab.core.query.Query.Range(
+              Schema.PRICE, null, (long) price.min(), null, (long) price.max(), null, 1f));
+    }
+    return out;
+  }
+
+  /** The filter that {@link #toQueries} gave {@code clauses}, or empty for other clauses. */
+  public static java.util.Optional<Filter> fromQueries(
+      java.util.List<org.searchlab.core.query.Query> clauses) {
+    String category = null;
+    PriceRange price = null;
+    for (org.searchlab.core.query.Query q : clauses) {
+      if (q instanceof org.searchlab.core.query.Query.Term t
+          && category == null
+          && t.field().equals(Schema.CATEGORY)
+          && t.boost() == 1f
+          && t.value() instanceof String s) {
+        category = s;
+      } else if (q instanceof org.searchlab.core.query.Query.Range r
+          && price == null
+          && r.field().equals(Schema.PRICE)
+          && r.gt() == null
+          && r.lt() == null
+          && r.format() == null
+          && r.boost() == 1f
+          && r.gte() instanceof Long min
+          && r.lte() instanceof Long max
+          && min >= Integer.MIN_VALUE
+          && max <= Integer.MAX_VALUE) {
+        price = new PriceRange((int) (long) min, (int) (long) max);
+      } else {
+        return java.util.Optional.empty();
+      }
+    }
+    return java.util.Optional.of(new Filter(category, price));
+  }
+
   /** Whether {@code doc} passes; the reference definition every store must agree with. */
   public boolean matches(Document doc) {
     if (category != null && !category.equals(doc.category())) {

@@ -48,6 +48,14 @@ public record Schema(int dimension) {
     }
   }
 
+  /**
+   * The benchmark's mapping with this dimension ({@link
+   * org.searchlab.core.mapping.Mapping#product}).
+   */
+  public org.searchlab.core.mapping.Mapping mapping() {
+    return org.searchlab.core.mapping.Mapping.product(dimension);
+  }
+
   /** Rejects an id that is null, empty or longer than {@value #MAX_ID_BYTES} UTF-8 bytes. */
   public static String validateId(String id) {
     if (id == null || id.isEmpty()) {

@@ -34,8 +34,31 @@ import java.util.concurrent.CompletableFuture;
  * bulk rejects bad items individually and applies the others.
  */
 public interface SearchIndex extends Closeable {
-  /** The schema documents and queries are validated against. */
-  Schema schema();
+  /**
+   * The index's mapping, with every field documents and {@link #putMapping} added so far: what
+   * documents are read against and queries name.
+   */
+  org.searchlab.core.mapping.Mapping mapping();
+
+  /**
+   * Adds fields to the mapping (Elasticsearch's {@code PUT /{index}/_mapping}): durable before it
+   * returns, visible to every later write and search.
+   *
+   * @return the new mapping
+   * @throws org.searchlab.core.mapping.MappingException when a field would change type or a fixed
+   *     parameter ({@code illegal_argument_exception})
+   */
+  org.searchlab.core.mapping.Mapping putMapping(org.searchlab.core.mapping.Mapping update)
+      throws IOException;
+
+  /**
+   * The benchmark's schema for this index: the dimension of its {@code embedding} field ({@link
+   * Schema#DEFAULT} without one). For callers that still speak in the benchmark's terms.
+   */
+  default Schema schema() {
+    org.searchlab.core.mapping.FieldType.DenseVector v = mapping().vector(Schema.EMBEDDING);
+    return v != null && v.dims() > 0 ? new Schema(v.dims()) : Schema.DEFAULT;
+  }
 
   /** Creates or replaces a whole document. */
   WriteResult put(Document doc) throws IOException;

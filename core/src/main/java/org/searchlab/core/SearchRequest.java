@@ -1,65 +1,65 @@
+// Over 500 lines: the request record, its validation against a mapping, its builder, and the
+// benchmark's shorthand (text, vector, filter) both ways.
 package org.searchlab.core;
 
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import org.searchlab.core.mapping.FieldType;
+import org.searchlab.core.mapping.Mapping;
+import org.searchlab.core.query.Knn;
+import org.searchlab.core.query.Query;
+import org.searchlab.core.query.QueryChecks;
+import org.searchlab.core.query.Rank;
 
 /**
- * One search, in the terms both dialects map onto. Build it with {@link #builder()}; {@link
- * #validate(Schema)} rejects bad input with the value and the limit. Immutable by convention (the
- * vector must not be modified after building).
+ * One search, in the terms both dialects map onto: a scored {@link Query}, any number of {@link
+ * Knn} searches, and how they combine ({@link Rank}). Build it with {@link #builder()}; {@link
+ * #validate(Mapping)} rejects bad input with the value and the limit. Immutable by convention.
  *
- * @param text the user query for the lexical part, or {@code null} when there is none
- * @param vector the query vector for the vector part (unit length), or {@code null}
- * @param filter the pre-filter; {@link Filter#ALL} for none
+ * <p>The benchmark's requests have a shorthand of their own ({@link Builder#text}, {@link
+ * Builder#vector}, {@link Builder#filter}, {@link Builder#rankProfile}): best-fields BM25 over
+ * {@code title} and {@code description}, kNN on {@code embedding}, a filter on {@code category} and
+ * {@code price} applied to both parts. {@link #text()}, {@link #vector()}, {@link #filter()} and
+ * {@link #rankProfile()} read a request of that shape back ({@link ProductShape}); stores use it to
+ * pick their fast paths for it.
+ *
+ * @param query the scored query, or null when there is none (a kNN-only search)
+ * @param knn the kNN searches
+ * @param rank how the query and the kNN searches combine
  * @param hits how many hits to return, 0 to {@value #MAX_WINDOW} − offset
  * @param offset how many top hits to skip
- * @param targetHits Vespa {@code targetHits}, Elasticsearch {@code k}: how many neighbours the
- *     vector part finds, 1 to {@value #MAX_CANDIDATES}
- * @param exploreAdditionalHits Vespa {@code hnsw.exploreAdditionalHits}, Elasticsearch {@code
- *     num_candidates − k}: extra candidates explored, so the graph search keeps a beam of {@code
- *     targetHits + exploreAdditionalHits}; higher is more accurate and slower
- * @param approximate whether the vector part may use the HNSW graph; false forces an exact scan
- * @param rankProfile how to match and score
- * @param fusion how a hybrid query combines its parts
+ * @param approximate whether kNN searches may use the HNSW graph; false forces an exact scan
  * @param trackTotalHitsUpTo count matches exactly up to this many, then report a lower bound
  *     (Elasticsearch {@code track_total_hits}, default 10,000); higher is slower for lexical
  *     queries
  * @param thresholds per-query plan thresholds for stores that choose plans by filter hit ratio
  * @param fetchDocuments whether each hit carries its stored document, read from the same
- *     point-in-time view the hit was scored in (Elasticsearch's fetch phase); false returns ids and
- *     scores only, which is cheaper
- * @param rescoreWindow over quantized vectors, how many of the best candidates by their quantized
- *     scores are rescored by their floats (Elasticsearch {@code ceil(k ×
- *     rescore_vector.oversample)}, Vespa {@code ranking.rerankCount}); the graph search keeps at
- *     least this many. 0 (the default) takes the store's {@code targetHits × oversample}; a window
- *     below {@code targetHits} counts as {@code targetHits}. Float vectors ignore it, as
- *     Elasticsearch ignores {@code rescore_vector} on a field that is not quantized
+ *     point-in-time view the hit was scored in; false returns ids and scores only, which is cheaper
  */
 public record SearchRequest(
-    String text,
-    float[] vector,
-    Filter filter,
+    Query query,
+    List<Knn> knn,
+    Rank rank,
     int hits,
     int offset,
-    int targetHits,
-    int exploreAdditionalHits,
     boolean approximate,
-    RankProfile rankProfile,
-    Fusion fusion,
     int trackTotalHitsUpTo,
     FilterThresholds thresholds,
-    boolean fetchDocuments,
-    int rescoreWindow) {
+    boolean fetchDocuments) {
 
   /** Elasticsearch's {@code index.max_result_window}: offset + hits may not exceed it. */
   public static final int MAX_WINDOW = 10_000;
 
-  /** Elasticsearch's limit on {@code num_candidates}. */
+  /** Elasticsearch's limit on {@code num_candidates} and {@code k}. */
   public static final int MAX_CANDIDATES = 10_000;
 
+  /** The most kNN searches one request may hold. */
+  public static final int MAX_KNN = 16;
+
   /**
-   * The largest {@link #rescoreWindow}: Elasticsearch's largest oversample (10) times its largest
-   * {@code k} (10,000).
+   * The largest rescoring window: Elasticsearch's largest oversample (10) times its largest {@code
+   * k} (10,000).
    */
   public static final int MAX_RESCORE_WINDOW = VectorQuantization.MAX_OVERSAMPLE * MAX_CANDIDATES;
 
@@ -69,15 +69,10 @@ public record SearchRequest(
 
   /**
    * Elasticsearch's {@code indices.query.bool.max_clause_count} before 8.0 and Lucene's {@code
-   * IndexSearcher} default: the term clauses (query tokens × text fields) one text query may expand
-   * to.
+   * IndexSearcher} default: the term clauses one query may expand to.
    */
   public static final int DEFAULT_MAX_CLAUSE_COUNT = 1024;
 
-  /**
-   * The clause limit every store applies, through {@link #validate}. Process-wide like Lucene's
-   * {@code IndexSearcher.setMaxClauseCount}; volatile, so a change is seen by every search thread.
-   */
   private static volatile int maxClauseCount = DEFAULT_MAX_CLAUSE_COUNT;
 
   /** The clause limit {@link #validate} applies. */
@@ -97,9 +92,8 @@ public record SearchRequest(
   }
 
   public SearchRequest {
-    Objects.requireNonNull(filter, "filter: use Filter.ALL for no filter");
-    Objects.requireNonNull(rankProfile, "rankProfile");
-    Objects.requireNonNull(fusion, "fusion");
+    knn = List.copyOf(knn);
+    Objects.requireNonNull(rank, "rank");
     Objects.requireNonNull(thresholds, "thresholds: use FilterThresholds.INDEX_DEFAULT");
   }
 
@@ -110,60 +104,179 @@ public record SearchRequest(
   /** A builder preloaded with this request's values. */
   public Builder toBuilder() {
     Builder b = new Builder();
-    b.text = text;
-    b.vector = vector;
-    b.filter = filter;
+    b.query = query;
+    b.knn = new ArrayList<>(knn);
+    b.rank = rank;
     b.hits = hits;
     b.offset = offset;
-    b.targetHits = targetHits;
-    b.exploreAdditionalHits = exploreAdditionalHits;
     b.approximate = approximate;
-    b.rankProfile = rankProfile;
-    b.fusion = fusion;
     b.trackTotalHitsUpTo = trackTotalHitsUpTo;
     b.thresholds = thresholds;
     b.fetchDocuments = fetchDocuments;
-    b.rescoreWindow = rescoreWindow;
+    b.generic = true;
+    ProductShape.of(this)
+        .ifPresent(
+            p -> {
+              b.text = p.text();
+              b.vector = p.vector();
+              b.filter = p.filter();
+              b.targetHits = p.k();
+              b.exploreAdditionalHits = p.numCandidates() - p.k();
+              b.rankProfile = p.profile();
+              b.fusion = rank.isRrf() ? Fusion.RRF : Fusion.SUM;
+              b.rescoreWindow = p.rescoreWindow();
+            });
     return b;
+  }
+
+  /** This request with its kNN searches replaced (a server that embedded their texts). */
+  public SearchRequest withKnn(List<Knn> newKnn) {
+    return new SearchRequest(
+        query,
+        newKnn,
+        rank,
+        hits,
+        offset,
+        approximate,
+        trackTotalHitsUpTo,
+        thresholds,
+        fetchDocuments);
+  }
+
+  /** This request with documents fetched or not. */
+  public SearchRequest withFetchDocuments(boolean fetch) {
+    return new SearchRequest(
+        query, knn, rank, hits, offset, approximate, trackTotalHitsUpTo, thresholds, fetch);
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // The benchmark's shorthand, read back
+
+  /** The shape of the benchmark's requests, when this request has it. */
+  public java.util.Optional<ProductShape> productShape() {
+    return ProductShape.of(this);
+  }
+
+  private ProductShape shape() {
+    return ProductShape.of(this)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "not a request of the benchmark's shape (title/description best-fields,"
+                        + " embedding kNN, category/price filter): "
+                        + this));
+  }
+
+  /** The benchmark's rank profile of this request: by which parts it has. */
+  public RankProfile rankProfile() {
+    boolean q = query != null && !(query instanceof Query.MatchAll) && !isConstantFilter(query);
+    if (q && !knn.isEmpty()) {
+      return RankProfile.HYBRID;
+    }
+    if (q) {
+      return RankProfile.BM25;
+    }
+    return knn.isEmpty() ? RankProfile.UNRANKED : RankProfile.CLOSENESS;
+  }
+
+  private static boolean isConstantFilter(Query q) {
+    return q instanceof Query.ConstantScore;
+  }
+
+  /** The benchmark-shaped request's query text, or null without one. */
+  public String text() {
+    return shape().text();
+  }
+
+  /** The benchmark-shaped request's query vector, or null without one. */
+  public float[] vector() {
+    return knn.isEmpty() ? null : knn.get(0).vector();
+  }
+
+  /** The benchmark-shaped request's filter, applied to both parts. */
+  public Filter filter() {
+    return shape().filter();
+  }
+
+  /** The first kNN search's {@code k}, or the default without one. */
+  public int targetHits() {
+    return knn.isEmpty() ? DEFAULT_TARGET_HITS : knn.get(0).k();
+  }
+
+  /** The first kNN search's {@code num_candidates − k}. */
+  public int exploreAdditionalHits() {
+    return knn.isEmpty() ? 0 : knn.get(0).numCandidates() - knn.get(0).k();
+  }
+
+  /** The first kNN search's beam, {@code num_candidates}. */
+  public int candidates() {
+    return knn.isEmpty() ? DEFAULT_TARGET_HITS : knn.get(0).numCandidates();
+  }
+
+  /** The first kNN search's rescoring window as given (0: the store's default). */
+  public int rescoreWindow() {
+    return knn.isEmpty() ? 0 : knn.get(0).rescoreWindow();
+  }
+
+  /** The benchmark's fusion: sum or reciprocal rank fusion. */
+  public Fusion fusion() {
+    return rank.isRrf() ? Fusion.RRF : Fusion.SUM;
   }
 
   /** Whether the lexical part runs. */
   public boolean hasLexicalPart() {
-    return rankProfile == RankProfile.BM25 || rankProfile == RankProfile.HYBRID;
+    RankProfile p = rankProfile();
+    return p == RankProfile.BM25 || p == RankProfile.HYBRID;
   }
 
   /** Whether the vector part runs. */
   public boolean hasVectorPart() {
-    return rankProfile == RankProfile.CLOSENESS || rankProfile == RankProfile.HYBRID;
-  }
-
-  /** The beam width of the vector part: {@code targetHits + exploreAdditionalHits}. */
-  public int candidates() {
-    return targetHits + exploreAdditionalHits;
+    return !knn.isEmpty();
   }
 
   /**
-   * The candidates a quantized vector search rescores by their floats: {@link #rescoreWindow} when
-   * the request sets one, else {@code targetHits × defaultOversample}; never fewer than {@code
-   * targetHits}.
-   *
-   * @param defaultOversample the store's oversample (its {@code --oversample}), 1 to 10
+   * The candidates a quantized vector search of {@code knn} rescores by their floats: its {@code
+   * rescoreWindow} when set, else {@code k × defaultOversample}; never fewer than {@code k}.
    */
-  public int rescoreWindow(int defaultOversample) {
-    long window = rescoreWindow > 0 ? rescoreWindow : (long) targetHits * defaultOversample;
-    return (int) Math.max(targetHits, Math.min(window, MAX_RESCORE_WINDOW));
+  public static int rescoreWindow(Knn knn, int defaultOversample) {
+    long window =
+        knn.rescoreWindow() > 0 ? knn.rescoreWindow() : (long) knn.k() * defaultOversample;
+    return (int) Math.max(knn.k(), Math.min(window, MAX_RESCORE_WINDOW));
   }
 
-  /** How many top results of each part reciprocal rank fusion looks at. */
-  public int rrfWindow() {
-    return Math.max(targetHits, offset + hits);
+  /** {@link #rescoreWindow(Knn, int)} of the first kNN search. */
+  public int rescoreWindow(int defaultOversample) {
+    return rescoreWindow(knn.get(0), defaultOversample);
   }
 
   /**
-   * Checks the request against the schema and the limits; returns it unchanged. Throws {@link
+   * How many top results of each part reciprocal rank fusion reads: the rank's window, or {@code
+   * max(k of each kNN search, offset + hits)}.
+   */
+  public int rrfWindow() {
+    if (rank.windowSize() > 0) {
+      return rank.windowSize();
+    }
+    int w = offset + hits;
+    for (Knn n : knn) {
+      w = Math.max(w, n.k());
+    }
+    return w;
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Validation
+
+  /** {@link #validate(Mapping)} against the benchmark's mapping of {@code schema}. */
+  public SearchRequest validate(Schema schema) {
+    return validate(schema.mapping());
+  }
+
+  /**
+   * Checks the request against the mapping and the limits; returns it unchanged. Throws {@link
    * InvalidRequestException} naming the value and the limit.
    */
-  public SearchRequest validate(Schema schema) {
+  public SearchRequest validate(Mapping mapping) {
     if (hits < 0) {
       throw new InvalidRequestException("hits " + hits + " is negative");
     }
@@ -177,151 +290,155 @@ public record SearchRequest(
     if (trackTotalHitsUpTo < 0) {
       throw new InvalidRequestException("track_total_hits " + trackTotalHitsUpTo + " is negative");
     }
-    if (rescoreWindow < 0 || rescoreWindow > MAX_RESCORE_WINDOW) {
+    if (knn.size() > MAX_KNN) {
       throw new InvalidRequestException(
-          "rescore window " + rescoreWindow + " is outside [0, " + MAX_RESCORE_WINDOW + "]");
+          "the request has " + knn.size() + " kNN searches; the limit is " + MAX_KNN);
     }
-    switch (rankProfile) {
-      case BM25 -> requireText();
-      case CLOSENESS -> requireVector(schema);
-      case HYBRID -> {
-        requireText();
-        requireVector(schema);
-      }
-      case UNRANKED -> {}
+    int[] clauses = {0};
+    if (query != null) {
+      QueryChecks.check(query, mapping, clauses, maxClauseCount);
+    }
+    for (Knn n : knn) {
+      checkKnn(n, mapping);
+      QueryChecks.check(n.filter(), mapping, clauses, maxClauseCount);
+    }
+    if (rank.isRrf() && (long) offset + hits > rrfWindow()) {
+      throw new InvalidRequestException(
+          "from + size = "
+              + ((long) offset + hits)
+              + " is more than the rank window "
+              + rrfWindow()
+              + " [rank_window_size]");
     }
     return this;
   }
 
-  private void requireText() {
-    if (text == null) {
-      throw new InvalidRequestException("rank profile " + rankProfile + " needs query text");
-    }
-    int limit = maxClauseCount;
-    int fields = Schema.TEXT_FIELDS.size();
-    // A token takes at least one character and a separator, so short texts need no analysis.
-    if ((long) (text.length() + 1) / 2 * fields <= limit) {
-      return;
-    }
-    int tokens = org.searchlab.core.analysis.TextAnalysis.tokens(text).size();
-    if ((long) tokens * fields > limit) {
+  private void checkKnn(Knn n, Mapping mapping) {
+    FieldType f = mapping.leaf(n.field());
+    if (!(f instanceof FieldType.DenseVector v)) {
       throw new InvalidRequestException(
-          "query text has "
-              + tokens
-              + " tokens, "
-              + (long) tokens * fields
-              + " term clauses over the "
-              + fields
-              + " text fields; the limit is "
-              + limit
-              + " (max_clause_count)");
+          "[knn] queries are only supported on [dense_vector] fields; ["
+              + n.field()
+              + "] is "
+              + (f == null ? "not mapped" : "a [" + f.esName() + "] field"));
     }
-  }
-
-  private void requireVector(Schema schema) {
-    schema.validateVector("query vector", vector);
-    if (targetHits < 1 || targetHits > MAX_CANDIDATES) {
+    if (!v.indexed() && approximate) {
       throw new InvalidRequestException(
-          "targetHits " + targetHits + " is outside [1, " + MAX_CANDIDATES + "]");
+          "to perform knn search on field ["
+              + n.field()
+              + "], its mapping must have [index] set to [true]");
     }
-    if (exploreAdditionalHits < 0 || (long) targetHits + exploreAdditionalHits > MAX_CANDIDATES) {
+    if (n.vector() == null) {
       throw new InvalidRequestException(
-          "targetHits + exploreAdditionalHits = "
-              + ((long) targetHits + exploreAdditionalHits)
-              + " is outside ["
-              + targetHits
-              + ", "
-              + MAX_CANDIDATES
+          "the kNN search on [" + n.field() + "] has no query vector");
+    }
+    if (v.dims() == 0) {
+      return; // no document has a vector yet: nothing matches
+    }
+    if (n.vector().length != v.dims()) {
+      throw new InvalidRequestException(
+          "the query vector has a different number of dimensions ["
+              + n.vector().length
+              + "] than the document vectors ["
+              + v.dims()
               + "]");
     }
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof SearchRequest r
-        && Objects.equals(text, r.text)
-        && Arrays.equals(vector, r.vector)
-        && filter.equals(r.filter)
-        && hits == r.hits
-        && offset == r.offset
-        && targetHits == r.targetHits
-        && exploreAdditionalHits == r.exploreAdditionalHits
-        && approximate == r.approximate
-        && rankProfile == r.rankProfile
-        && fusion == r.fusion
-        && trackTotalHitsUpTo == r.trackTotalHitsUpTo
-        && thresholds.equals(r.thresholds)
-        && fetchDocuments == r.fetchDocuments
-        && rescoreWindow == r.rescoreWindow;
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(text, filter, hits, offset, targetHits, rankProfile, fusion)
-        + 31 * Arrays.hashCode(vector);
+    v.similarity().check("query vector", n.vector());
+    if (n.k() < 1 || n.k() > MAX_CANDIDATES) {
+      throw new InvalidRequestException(
+          "[k] " + n.k() + " is outside [1, " + MAX_CANDIDATES + "] (targetHits)");
+    }
+    if (n.numCandidates() < n.k() || n.numCandidates() > MAX_CANDIDATES) {
+      throw new InvalidRequestException(
+          "[num_candidates] "
+              + n.numCandidates()
+              + " is outside ["
+              + n.k()
+              + ", "
+              + MAX_CANDIDATES
+              + "] (targetHits + exploreAdditionalHits)");
+    }
+    if (n.rescoreWindow() < 0 || n.rescoreWindow() > MAX_RESCORE_WINDOW) {
+      throw new InvalidRequestException(
+          "rescore window " + n.rescoreWindow() + " is outside [0, " + MAX_RESCORE_WINDOW + "]");
+    }
+    if (!(n.boost() >= 0) || !Float.isFinite(n.boost())) {
+      throw new InvalidRequestException("[knn.boost] " + n.boost() + " must be finite and ≥ 0");
+    }
   }
 
   @Override
   public String toString() {
-    return "SearchRequest[profile="
-        + rankProfile
-        + ", text="
-        + text
-        + ", vector="
-        + (vector == null ? "none" : vector.length + "-d")
-        + ", filter="
-        + filter
+    return "SearchRequest[query="
+        + query
+        + ", knn="
+        + knn
+        + ", rank="
+        + rank.kind()
         + ", hits="
         + hits
         + ", offset="
         + offset
-        + ", targetHits="
-        + targetHits
-        + ", explore="
-        + exploreAdditionalHits
-        + ", approximate="
-        + approximate
-        + ", fusion="
-        + fusion
+        + (approximate ? "" : ", exact")
         + (fetchDocuments ? ", fetchDocuments" : "")
-        + (rescoreWindow > 0 ? ", rescoreWindow=" + rescoreWindow : "")
         + "]";
   }
 
   /**
-   * Builds a {@link SearchRequest}. If no rank profile is set it is inferred: text and vector give
-   * HYBRID, text alone BM25, vector alone CLOSENESS, neither UNRANKED. Not thread-safe.
+   * Builds a {@link SearchRequest}: either from its parts ({@link #query}, {@link #knn}, {@link
+   * #rank}), or from the benchmark's shorthand ({@link #text}, {@link #vector}, {@link #filter},
+   * {@link #targetHits}, ...), which is used whenever one of its setters was called after the parts
+   * were set. With the shorthand, a rank profile not set is inferred: text and vector give HYBRID,
+   * text alone BM25, vector alone CLOSENESS, neither UNRANKED. Not thread-safe.
    */
   public static final class Builder {
-    private String text;
-    private float[] vector;
-    private Filter filter = Filter.ALL;
+    private Query query;
+    private List<Knn> knn = new ArrayList<>();
+    private Rank rank = Rank.SUM;
     private int hits = DEFAULT_HITS;
     private int offset;
-    private int targetHits = DEFAULT_TARGET_HITS;
-    private int exploreAdditionalHits;
     private boolean approximate = true;
-    private RankProfile rankProfile;
-    private Fusion fusion = Fusion.SUM;
     private int trackTotalHitsUpTo = DEFAULT_TRACK_TOTAL_HITS;
     private FilterThresholds thresholds = FilterThresholds.INDEX_DEFAULT;
     private boolean fetchDocuments;
+    private boolean generic;
+
+    // The shorthand.
+    private boolean shorthand;
+    private String text;
+    private float[] vector;
+    private Filter filter = Filter.ALL;
+    private int targetHits = DEFAULT_TARGET_HITS;
+    private int exploreAdditionalHits;
+    private RankProfile rankProfile;
+    private Fusion fusion = Fusion.SUM;
     private int rescoreWindow;
 
     private Builder() {}
 
-    public Builder text(String v) {
-      text = v;
+    public Builder query(Query v) {
+      query = v;
+      generic = true;
+      shorthand = false;
       return this;
     }
 
-    public Builder vector(float[] v) {
-      vector = v;
+    public Builder knn(List<Knn> v) {
+      knn = new ArrayList<>(v);
+      generic = true;
+      shorthand = false;
       return this;
     }
 
-    public Builder filter(Filter v) {
-      filter = v;
+    public Builder addKnn(Knn v) {
+      knn.add(v);
+      generic = true;
+      shorthand = false;
+      return this;
+    }
+
+    public Builder rank(Rank v) {
+      rank = v;
       return this;
     }
 
@@ -335,28 +452,8 @@ public record SearchRequest(
       return this;
     }
 
-    public Builder targetHits(int v) {
-      targetHits = v;
-      return this;
-    }
-
-    public Builder exploreAdditionalHits(int v) {
-      exploreAdditionalHits = v;
-      return this;
-    }
-
     public Builder approximate(boolean v) {
       approximate = v;
-      return this;
-    }
-
-    public Builder rankProfile(RankProfile v) {
-      rankProfile = v;
-      return this;
-    }
-
-    public Builder fusion(Fusion v) {
-      fusion = v;
       return this;
     }
 
@@ -376,43 +473,94 @@ public record SearchRequest(
       return this;
     }
 
+    /** Shorthand: best-fields BM25 of this text over {@code title} and {@code description}. */
+    public Builder text(String v) {
+      text = v;
+      shorthand = true;
+      return this;
+    }
+
+    /** Shorthand: kNN of this vector on {@code embedding}. */
+    public Builder vector(float[] v) {
+      vector = v;
+      shorthand = true;
+      return this;
+    }
+
+    /** Shorthand: this category/price filter on both parts. */
+    public Builder filter(Filter v) {
+      filter = Objects.requireNonNull(v, "filter: use Filter.ALL for no filter");
+      shorthand = true;
+      return this;
+    }
+
+    public Builder targetHits(int v) {
+      targetHits = v;
+      shorthand = true;
+      return this;
+    }
+
+    public Builder exploreAdditionalHits(int v) {
+      exploreAdditionalHits = v;
+      shorthand = true;
+      return this;
+    }
+
+    public Builder rankProfile(RankProfile v) {
+      rankProfile = v;
+      shorthand = true;
+      return this;
+    }
+
+    public Builder fusion(Fusion v) {
+      fusion = v;
+      rank = v == Fusion.RRF ? Rank.RRF : Rank.SUM;
+      return this;
+    }
+
     /**
-     * Over quantized vectors, the candidates rescored by their floats; 0 (the default) for the
-     * store's {@code targetHits × oversample}.
+     * Shorthand: over quantized vectors, the candidates rescored by their floats; 0 (the default)
+     * for the store's {@code targetHits × oversample}.
      */
     public Builder rescoreWindow(int v) {
       rescoreWindow = v;
+      shorthand = true;
       return this;
     }
 
     public SearchRequest build() {
-      RankProfile profile = rankProfile;
-      if (profile == null) {
-        if (text != null && vector != null) {
-          profile = RankProfile.HYBRID;
-        } else if (text != null) {
-          profile = RankProfile.BM25;
-        } else if (vector != null) {
-          profile = RankProfile.CLOSENESS;
-        } else {
-          profile = RankProfile.UNRANKED;
-        }
+      if (shorthand || !generic) {
+        ProductShape p =
+            ProductShape.build(
+                text,
+                vector,
+                filter,
+                targetHits,
+                targetHits + exploreAdditionalHits,
+                rescoreWindow,
+                rankProfile);
+        Rank r = fusion == Fusion.RRF ? (rank.isRrf() ? rank : Rank.RRF) : Rank.SUM;
+        return new SearchRequest(
+            p.query(),
+            p.knnList(),
+            r,
+            hits,
+            offset,
+            approximate,
+            trackTotalHitsUpTo,
+            thresholds,
+            fetchDocuments);
       }
       return new SearchRequest(
-          text,
-          vector,
-          filter,
+          query,
+          knn,
+          rank,
           hits,
           offset,
-          targetHits,
-          exploreAdditionalHits,
           approximate,
-          profile,
-          fusion,
           trackTotalHitsUpTo,
           thresholds,
-          fetchDocuments,
-          rescoreWindow);
+          fetchDocuments);
     }
   }
 }

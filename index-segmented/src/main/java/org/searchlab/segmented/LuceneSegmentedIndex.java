@@ -118,6 +118,26 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     return schema;
   }
 
+  /** The benchmark's mapping: the only one this store indexes until it reads any mapping (#66). */
+  @Override
+  public org.searchlab.core.mapping.Mapping mapping() {
+    return schema.mapping();
+  }
+
+  /**
+   * Accepts an update only when it changes nothing: this store indexes the benchmark's mapping
+   * alone until it reads any mapping (#66).
+   */
+  @Override
+  public org.searchlab.core.mapping.Mapping putMapping(org.searchlab.core.mapping.Mapping update) {
+    org.searchlab.core.mapping.Mapping m = mapping();
+    if (!m.merge(update).equals(m)) {
+      throw new org.searchlab.core.InvalidRequestException(
+          "this store indexes the benchmark's product mapping only; it cannot add fields");
+    }
+    return m;
+  }
+
   @Override
   public WriteResult put(Document doc) throws IOException {
     ensureOpen();

@@ -114,7 +114,10 @@ abstract class ErrorResponsesTestCase {
   void wrongVectorLength() throws Exception {
     String body =
         "{\"knn\":{\"field\":\"embedding\",\"query_vector\":[1.0,0.0],\"k\":5,\"num_candidates\":10}}";
-    esError(f.send("POST", "/product/_search", body), 400, "has 2 dimensions; the schema has 32");
+    esError(
+        f.send("POST", "/product/_search", body),
+        400,
+        "different number of dimensions [2] than the document vectors [32]");
     vespaError(
         f.send(
             "POST",
@@ -122,7 +125,7 @@ abstract class ErrorResponsesTestCase {
             "{\"yql\":\"select * from product where {targetHits:5}nearestNeighbor(embedding,q)\","
                 + "\"input.query(q)\":[1.0]}"),
         400,
-        "has 1 dimensions");
+        "different number of dimensions [1] than the document vectors [32]");
     Document d = docs.get(0);
     String put = "{\"title\":\"t\",\"embedding\":[0.6,0.8]}";
     esError(f.send("PUT", "/product/_doc/new-doc", put), 400, "has 2 dimensions");

@@ -1,3 +1,5 @@
+// Over 500 lines: the one executable definition of the query semantics, every query type of the
+// contract in one place, so that it can be read against Elasticsearch's and Lucene's as a whole.
 package org.searchlab.testing;
 
 import java.util.ArrayList;
@@ -14,73 +16,110 @@ import org.searchlab.core.Document;
 import org.searchlab.core.Filter;
 import org.searchlab.core.Fusion;
 import org.searchlab.core.Hit;
+import org.searchlab.core.ProductShape;
 import org.searchlab.core.QueryPlan;
+import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.Timings;
 import org.searchlab.core.TotalHits;
 import org.searchlab.core.analysis.TextAnalysis;
+import org.searchlab.core.mapping.DocumentParser;
+import org.searchlab.core.mapping.FieldType;
+import org.searchlab.core.mapping.Mapping;
+import org.searchlab.core.mapping.ParsedDocument;
+import org.searchlab.core.query.Knn;
 import org.searchlab.core.scoring.Bm25;
-import org.searchlab.core.scoring.VectorScores;
 
 /**
- * The one exact implementation of the query semantics: an in-memory set of documents that answers
- * every {@link SearchRequest} by brute force, the reference both stores are checked against (by the
- * conformance suite, through {@link ExactIndex}) and recall is measured against (by the experiment
- * runner).
+ * The one exact implementation of the query semantics: an in-memory set of documents of one mapping
+ * that answers every {@link SearchRequest} by brute force, the reference both stores are checked
+ * against (by the conformance suite, through {@link ExactIndex}) and recall is measured against (by
+ * the experiment runner). What each query means is in {@link ExactQueries}; this class holds the
+ * documents and the collection statistics BM25 needs:
  *
  * <ul>
- *   <li>Lexical: every document with a query token in {@code title} or {@code description} that
- *       passes the filter, score max over the two fields of the sum over query tokens (repeats
- *       included) of BM25 with Lucene's arithmetic and one-byte norms ({@link Bm25}); exhaustive,
- *       so exact.
- *   <li>Vector: closeness (1 + dot) / 2 of every document with a vector that passes the filter; the
- *       exact top {@code targetHits}.
- *   <li>Hybrid: the union of both, scores added (or reciprocal rank fusion).
- *   <li>Ties: equal scores rank by the order documents were added (then by id for lexical-only and
- *       fused lists), so answers are deterministic; callers that compare with a store must be
- *       tie-aware.
+ *   <li>a {@code text} field: per term the documents and frequencies, per document the one-byte
+ *       norm of its length (all its values' tokens), the documents with a token and the total
+ *       tokens, as Lucene keeps them;
+ *   <li>a {@code keyword} field: per value the documents (Lucene indexes it with frequencies off
+ *       and no norms), the documents with a value and the sum of distinct values per document.
  * </ul>
  *
+ * The benchmark's searches (best-fields over {@code title} and {@code description}, kNN on {@code
+ * embedding}, a category/price filter) also have a direct path over the postings, which the
+ * experiment's recall measurement needs at 100,000 documents; {@code ExactCorpusTest} checks that
+ * it agrees with the general one. Ties: equal scores rank by the order documents were added (then
+ * by id for fused lists), so answers are deterministic; callers that compare with a store must be
+ * tie-aware.
+ *
  * <p>Documents get increasing ordinals; a removed document's ordinal is dead, skipped by searches,
- * and reclaimed when dead ordinals outnumber live ones (the postings are rebuilt). Postings list
- * (ordinal, term frequency) per field and term; collection statistics count live documents only.
+ * and reclaimed when dead ordinals outnumber live ones. Collection statistics count live documents
+ * only.
  *
  * <p>Not thread-safe: callers serialise writes and searches ({@link ExactIndex} uses a read-write
  * lock; searches alone may run concurrently once no writer runs).
  */
 public final class ExactCorpus {
-  private static final int FIELDS = 2;
-
+  private Mapping mapping;
+  private final String defaultAnalyzer;
   private final Map<String, Integer> ordinalOf = new HashMap<>();
-  private final List<Document> docs = new ArrayList<>(); // by ordinal; null when dead
-  private byte[][] norms = {new byte[16], new byte[16]};
-  private final List<Map<String, Postings>> postings = List.of(new HashMap<>(), new HashMap<>());
-  private final long[] docCount = new long[FIELDS];
-  private final long[] sumTotalTermFreq = new long[FIELDS];
+  private final List<ParsedDocument> docs = new ArrayList<>(); // by ordinal; null when dead
+  private final Map<String, TextField> text = new HashMap<>();
+  private final Map<String, KeywordField> keywords = new HashMap<>();
   private int live;
 
-  /** Adds or replaces a document. */
+  /** A corpus of the benchmark's mapping; the vector dimension is set by the first document. */
+  public ExactCorpus() {
+    this(Mapping.product(0), TextAnalysis.NAME);
+  }
+
+  /** A corpus of {@code mapping}, which grows as documents add fields to it. */
+  public ExactCorpus(Mapping mapping, String defaultAnalyzer) {
+    this.mapping = mapping;
+    this.defaultAnalyzer = defaultAnalyzer;
+  }
+
+  /** The mapping, with every field documents added so far. */
+  public Mapping mapping() {
+    return mapping;
+  }
+
+  /** Adds {@code update}'s fields to the mapping ({@code PUT _mapping}). */
+  public void merge(Mapping update) {
+    mapping = mapping.merge(update);
+  }
+
+  /** Reads later documents against {@code newer}, a grown copy of this corpus's mapping. */
+  void useMapping(Mapping newer) {
+    mapping = newer;
+  }
+
+  /** Adds or replaces a document, read against the mapping (which may grow). */
   public void put(Document doc) {
-    remove(doc.id());
+    ParsedDocument p = DocumentParser.parse(mapping, defaultAnalyzer, doc);
+    mapping = p.mapping();
+    put(p);
+  }
+
+  /** Adds or replaces an already parsed document. */
+  public void put(ParsedDocument p) {
+    remove(p.id());
     int ord = docs.size();
-    docs.add(doc);
-    ordinalOf.put(doc.id(), ord);
+    docs.add(p);
+    ordinalOf.put(p.id(), ord);
     live++;
-    for (int f = 0; f < FIELDS; f++) {
-      if (norms[f].length <= ord) {
-        norms[f] = Arrays.copyOf(norms[f], Math.max(ord + 1, norms[f].length * 2));
-      }
-      List<String> tokens = TextAnalysis.tokens(text(doc, f));
-      if (tokens.isEmpty()) {
-        continue;
-      }
-      docCount[f]++;
-      sumTotalTermFreq[f] += tokens.size();
-      norms[f][ord] = Bm25.encodeNorm(tokens.size());
-      for (Map.Entry<String, Integer> e : termFreqs(tokens).entrySet()) {
-        Postings p = postings.get(f).computeIfAbsent(e.getKey(), t -> new Postings());
-        p.add(ord, e.getValue());
+    for (Map.Entry<String, Object> e : p.values().entrySet()) {
+      FieldType t = mapping.leaf(e.getKey());
+      if (t instanceof FieldType.Text tt && tt.indexed()) {
+        List<String> tokens = tokens(tt, (String[]) e.getValue());
+        if (!tokens.isEmpty()) {
+          text.computeIfAbsent(e.getKey(), k -> new TextField()).add(ord, tokens);
+        }
+      } else if (t instanceof FieldType.Keyword k && k.indexed()) {
+        keywords
+            .computeIfAbsent(e.getKey(), x -> new KeywordField())
+            .add((String[]) e.getValue(), +1);
       }
     }
   }
@@ -91,17 +130,17 @@ public final class ExactCorpus {
     if (ord == null) {
       return false;
     }
-    Document doc = docs.set(ord, null);
+    ParsedDocument p = docs.set(ord, null);
     live--;
-    for (int f = 0; f < FIELDS; f++) {
-      List<String> tokens = TextAnalysis.tokens(text(doc, f));
-      if (tokens.isEmpty()) {
-        continue;
-      }
-      docCount[f]--;
-      sumTotalTermFreq[f] -= tokens.size();
-      for (String t : termFreqs(tokens).keySet()) {
-        postings.get(f).get(t).docFreq--;
+    for (Map.Entry<String, Object> e : p.values().entrySet()) {
+      FieldType t = mapping.leaf(e.getKey());
+      if (t instanceof FieldType.Text tt && tt.indexed()) {
+        List<String> tokens = tokens(tt, (String[]) e.getValue());
+        if (!tokens.isEmpty()) {
+          text.get(e.getKey()).remove(tokens);
+        }
+      } else if (t instanceof FieldType.Keyword k && k.indexed()) {
+        keywords.get(e.getKey()).add((String[]) e.getValue(), -1);
       }
     }
     if (docs.size() - live > Math.max(1024, live)) {
@@ -110,8 +149,22 @@ public final class ExactCorpus {
     return true;
   }
 
+  private static List<String> tokens(FieldType.Text t, String[] values) {
+    List<String> out = new ArrayList<>();
+    for (String v : values) {
+      out.addAll(TextAnalysis.tokens(t.analyzer(), v));
+    }
+    return out;
+  }
+
   /** The document with this id, or null. */
   public Document get(String id) {
+    Integer ord = ordinalOf.get(id);
+    return ord == null ? null : docs.get(ord).document();
+  }
+
+  /** The parsed document with this id, or null. */
+  ParsedDocument parsed(String id) {
     Integer ord = ordinalOf.get(id);
     return ord == null ? null : docs.get(ord);
   }
@@ -124,54 +177,58 @@ public final class ExactCorpus {
   /** Live documents in id order. */
   public List<Document> documents() {
     TreeMap<String, Document> byId = new TreeMap<>();
-    for (Document d : docs) {
+    for (ParsedDocument d : docs) {
       if (d != null) {
-        byId.put(d.id(), d);
+        byId.put(d.id(), d.document());
       }
     }
     return new ArrayList<>(byId.values());
   }
 
-  /** Answers a request exactly; the request must already be valid for the schema. */
+  // ----------------------------------------------------------------------------------------------
+  // Reads for ExactQueries
+
+  int ordinals() {
+    return docs.size();
+  }
+
+  ParsedDocument at(int ord) {
+    return docs.get(ord);
+  }
+
+  TextField textField(String path) {
+    return text.get(path);
+  }
+
+  KeywordField keywordField(String path) {
+    return keywords.get(path);
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Search
+
+  /** Answers a request exactly; the request must already be valid for the mapping. */
   public SearchResult search(SearchRequest request) {
     long start = System.nanoTime();
+    var shape = ProductShape.of(request);
     List<Hit> ranked;
-    long total;
-    String lexPlan = request.hasLexicalPart() ? QueryPlan.EXHAUSTIVE : QueryPlan.NONE;
-    String vecPlan = request.hasVectorPart() ? QueryPlan.EXACT : QueryPlan.NONE;
-    switch (request.rankProfile()) {
-      case BM25 -> {
-        Map<String, Float> lexical = lexicalScores(request.text(), request.filter());
-        ranked = sorted(lexical);
-        total = lexical.size();
-      }
-      case CLOSENESS -> {
-        ranked = vectorHits(request.vector(), request.filter(), request.targetHits());
-        total = ranked.size();
-      }
-      case HYBRID -> {
-        ranked =
-            fuse(
-                request,
-                sorted(lexicalScores(request.text(), request.filter())),
-                vectorHits(request.vector(), request.filter(), request.targetHits()));
-        total = ranked.size();
-      }
-      default -> {
-        ranked = new ArrayList<>();
-        for (Document d : documents()) {
-          if (request.filter().matches(d)) {
-            ranked.add(new Hit(d.id(), 1f));
-          }
-        }
-        total = ranked.size();
-        lexPlan = QueryPlan.FILTER_SCAN;
-      }
+    TotalHits totalHits;
+    String lexPlan;
+    String vecPlan = request.knn().isEmpty() ? QueryPlan.NONE : QueryPlan.EXACT;
+    if (shape.isPresent() && productFields()) {
+      ProductResult r = searchProduct(request, shape.get());
+      ranked = r.ranked;
+      totalHits = r.total;
+      lexPlan = r.lexPlan;
+    } else {
+      ExactQueries.Result r = new ExactQueries(this, mapping).search(request);
+      ranked = r.ranked();
+      totalHits =
+          request.query() != null && r.total() > request.trackTotalHitsUpTo()
+              ? TotalHits.atLeast(request.trackTotalHitsUpTo())
+              : TotalHits.exact(r.total());
+      lexPlan = request.query() == null ? QueryPlan.NONE : QueryPlan.EXHAUSTIVE;
     }
-    TotalHits totalHits =
-        request.hasLexicalPart() && total > request.trackTotalHitsUpTo()
-            ? TotalHits.atLeast(request.trackTotalHitsUpTo())
-            : TotalHits.exact(total);
     int from = Math.min(request.offset(), ranked.size());
     int to = Math.min(from + request.hits(), ranked.size());
     List<Hit> page = ranked.subList(from, to);
@@ -185,39 +242,100 @@ public final class ExactCorpus {
         new Timings(System.nanoTime() - start, 0, 0, 0));
   }
 
+  /** Whether the mapping has the benchmark's fields as the benchmark defines them. */
+  private boolean productFields() {
+    return mapping.leaf(Schema.TITLE) instanceof FieldType.Text t1
+        && t1.similarity().equals(FieldType.Bm25Similarity.DEFAULT)
+        && t1.analyzer().equals(TextAnalysis.NAME)
+        && mapping.leaf(Schema.DESCRIPTION) instanceof FieldType.Text t2
+        && t2.similarity().equals(FieldType.Bm25Similarity.DEFAULT)
+        && t2.analyzer().equals(TextAnalysis.NAME)
+        && mapping.leaf(Schema.CATEGORY) instanceof FieldType.Keyword k
+        && k.ignoreAbove() == Integer.MAX_VALUE
+        && mapping.leaf(Schema.PRICE) instanceof FieldType.Numeric p
+        && p.type().integral()
+        && (mapping.leaf(Schema.EMBEDDING) == null
+            || mapping.vector(Schema.EMBEDDING).similarity()
+                == org.searchlab.core.mapping.VectorSimilarity.DOT_PRODUCT);
+  }
+
+  private record ProductResult(List<Hit> ranked, TotalHits total, String lexPlan) {}
+
+  private ProductResult searchProduct(SearchRequest request, ProductShape p) {
+    List<Hit> ranked;
+    long total;
+    String lexPlan = request.hasLexicalPart() ? QueryPlan.EXHAUSTIVE : QueryPlan.NONE;
+    switch (p.profile()) {
+      case BM25 -> {
+        Map<String, Float> lexical = lexicalScores(p.text(), p.filter());
+        ranked = sorted(lexical);
+        total = lexical.size();
+      }
+      case CLOSENESS -> {
+        ranked = vectorHits(p.vector(), p.filter(), p.k());
+        total = ranked.size();
+      }
+      case HYBRID -> {
+        ranked =
+            fuse(
+                request,
+                sorted(lexicalScores(p.text(), p.filter())),
+                vectorHits(p.vector(), p.filter(), p.k()));
+        total = ranked.size();
+      }
+      default -> {
+        ranked = new ArrayList<>();
+        for (Document d : documents()) {
+          if (p.filter().matches(d)) {
+            ranked.add(new Hit(d.id(), 1f));
+          }
+        }
+        total = ranked.size();
+        lexPlan = QueryPlan.FILTER_SCAN;
+      }
+    }
+    TotalHits totalHits =
+        request.hasLexicalPart() && total > request.trackTotalHitsUpTo()
+            ? TotalHits.atLeast(request.trackTotalHitsUpTo())
+            : TotalHits.exact(total);
+    return new ProductResult(ranked, totalHits, lexPlan);
+  }
+
   /**
-   * The exact lexical score of every matching document that passes the filter: max over fields of
-   * the sum over query tokens (with repeats) of Lucene's BM25. Each field's sum is taken in double,
-   * as Lucene's disjunctions sum.
+   * The exact lexical score of every document that passes the filter and has a query token in
+   * {@code title} or {@code description}: max over the two fields of the sum over query tokens
+   * (repeats included) of Lucene's BM25. Each field's sum is taken in double, as Lucene's
+   * disjunctions sum.
    */
-  public Map<String, Float> lexicalScores(String text, Filter filter) {
-    List<String> query = text == null ? List.of() : TextAnalysis.tokens(text);
+  public Map<String, Float> lexicalScores(String queryText, Filter filter) {
+    List<String> query = queryText == null ? List.of() : TextAnalysis.tokens(queryText);
     Map<String, Float> out = new HashMap<>();
     if (query.isEmpty()) {
       return out;
     }
     float[] best = null;
-    for (int f = 0; f < FIELDS; f++) {
-      if (docCount[f] == 0) {
+    for (String field : Schema.TEXT_FIELDS) {
+      TextField f = text.get(field);
+      if (f == null || f.docCount == 0) {
         continue;
       }
-      float[] cache = Bm25.normInverseCache(Bm25.avgFieldLength(sumTotalTermFreq[f], docCount[f]));
+      float[] cache = f.normInverseCache(FieldType.Bm25Similarity.DEFAULT);
       double[] sum = new double[docs.size()];
       boolean[] matched = new boolean[docs.size()];
       for (String t : query) {
-        Postings p = postings.get(f).get(t);
+        Postings p = f.postings.get(t);
         if (p == null || p.docFreq == 0) {
           continue;
         }
-        float weight = Bm25.idf(p.docFreq, docCount[f]);
+        float weight = Bm25.idf(p.docFreq, f.docCount);
         for (int i = 0; i < p.size; i++) {
           int ord = p.ords[i];
-          Document d = docs.get(ord);
-          if (d == null || !filter.matches(d)) {
+          ParsedDocument d = docs.get(ord);
+          if (d == null || !filter.matches(d.document())) {
             continue;
           }
           matched[ord] = true;
-          sum[ord] += Bm25.score(weight, p.freqs[i], cache[norms[f][ord] & 0xFF]);
+          sum[ord] += Bm25.score(weight, p.freqs[i], cache[f.norm(ord) & 0xFF]);
         }
       }
       if (best == null) {
@@ -241,30 +359,37 @@ public final class ExactCorpus {
   }
 
   /** The exact lexical score of one document for {@code text}, or NaN if it does not match. */
-  public float lexicalScore(String id, String text) {
-    Document d = get(id);
-    if (d == null) {
+  public float lexicalScore(String id, String queryText) {
+    if (get(id) == null) {
       return Float.NaN;
     }
-    return lexicalScores(text, Filter.ALL).getOrDefault(id, Float.NaN);
+    return lexicalScores(queryText, Filter.ALL).getOrDefault(id, Float.NaN);
   }
 
   /**
-   * The exact top {@code k} by closeness among documents with a vector that pass the filter, best
-   * first; equal scores keep the earlier-added document.
+   * The exact top {@code k} by closeness among documents with an {@code embedding} that pass the
+   * filter, best first; equal scores keep the earlier-added document.
    */
   public List<Hit> vectorHits(float[] query, Filter filter, int k) {
     TopK top = new TopK(Math.max(1, k));
     for (int ord = 0; ord < docs.size(); ord++) {
-      Document d = docs.get(ord);
-      if (d == null || !d.hasEmbedding() || !filter.matches(d)) {
+      ParsedDocument d = docs.get(ord);
+      if (d == null) {
         continue;
       }
-      float s = VectorScores.closeness(query, d.embedding());
+      float[] v = d.vector(Schema.EMBEDDING);
+      if (v == null || !filter.matches(d.document())) {
+        continue;
+      }
+      float s = org.searchlab.core.scoring.VectorScores.closeness(query, v);
       if (s >= top.threshold()) {
         top.offer(s, ord);
       }
     }
+    return hits(top, k);
+  }
+
+  List<Hit> hits(TopK top, int k) {
     float[][] scores = new float[1][];
     int[] ords = top.drainBestFirst(scores);
     List<Hit> hits = new ArrayList<>(ords.length);
@@ -295,20 +420,32 @@ public final class ExactCorpus {
 
   /** Combines the parts as {@link Fusion} defines; candidates are the union of both lists. */
   static List<Hit> fuse(SearchRequest request, List<Hit> lexical, List<Hit> vector) {
+    return fuse(request, List.of(lexical, vector));
+  }
+
+  /** Combines ranked parts by the request's rank: summed scores, or reciprocal rank fusion. */
+  static List<Hit> fuse(SearchRequest request, List<List<Hit>> parts) {
     Map<String, Float> score = new LinkedHashMap<>();
-    if (request.fusion() == Fusion.SUM) {
-      for (Hit h : lexical) score.merge(h.id(), h.score(), Float::sum);
-      for (Hit h : vector) score.merge(h.id(), h.score(), Float::sum);
-    } else {
-      int window = request.rrfWindow();
-      for (List<Hit> part : List.of(lexical, vector)) {
-        for (int i = 0; i < Math.min(window, part.size()); i++) {
-          score.merge(part.get(i).id(), 1f / (Fusion.RRF_K + i + 1), Float::sum);
+    if (!request.rank().isRrf()) {
+      for (List<Hit> part : parts) {
+        for (Hit h : part) {
+          score.merge(h.id(), h.score(), Float::sum);
         }
       }
-      // Candidates outside both windows still match; they rank after every fused one.
-      for (Hit h : lexical) score.putIfAbsent(h.id(), 0f);
-      for (Hit h : vector) score.putIfAbsent(h.id(), 0f);
+    } else {
+      int window = request.rrfWindow();
+      int c = request.rank().rankConstant();
+      for (List<Hit> part : parts) {
+        for (int i = 0; i < Math.min(window, part.size()); i++) {
+          score.merge(part.get(i).id(), 1f / (c + i + 1), Float::sum);
+        }
+      }
+      // Candidates outside every window still match; they rank after every fused one.
+      for (List<Hit> part : parts) {
+        for (Hit h : part) {
+          score.putIfAbsent(h.id(), 0f);
+        }
+      }
     }
     return sorted(score);
   }
@@ -324,8 +461,93 @@ public final class ExactCorpus {
     return hits;
   }
 
-  private static String text(Document doc, int field) {
-    return field == 0 ? doc.title() : doc.description();
+  /** Renumbers live documents densely and rebuilds the statistics without dead entries. */
+  private void compact() {
+    List<ParsedDocument> keep = new ArrayList<>(live);
+    for (ParsedDocument d : docs) {
+      if (d != null) {
+        keep.add(d);
+      }
+    }
+    docs.clear();
+    ordinalOf.clear();
+    text.clear();
+    keywords.clear();
+    live = 0;
+    keep.forEach(this::put);
+  }
+
+  // ----------------------------------------------------------------------------------------------
+
+  /** One text field's postings, norms and statistics, as Lucene keeps them. */
+  static final class TextField {
+    final Map<String, Postings> postings = new HashMap<>();
+    byte[] norms = new byte[16];
+    long docCount;
+    long sumTotalTermFreq;
+
+    void add(int ord, List<String> tokens) {
+      if (norms.length <= ord) {
+        norms = Arrays.copyOf(norms, Math.max(ord + 1, norms.length * 2));
+      }
+      docCount++;
+      sumTotalTermFreq += tokens.size();
+      norms[ord] = Bm25.encodeNorm(tokens.size());
+      for (Map.Entry<String, Integer> e : termFreqs(tokens).entrySet()) {
+        postings.computeIfAbsent(e.getKey(), t -> new Postings()).add(ord, e.getValue());
+      }
+    }
+
+    void remove(List<String> tokens) {
+      docCount--;
+      sumTotalTermFreq -= tokens.size();
+      for (String t : termFreqs(tokens).keySet()) {
+        postings.get(t).docFreq--;
+      }
+    }
+
+    byte norm(int ord) {
+      return ord < norms.length ? norms[ord] : 0;
+    }
+
+    float[] normInverseCache(FieldType.Bm25Similarity sim) {
+      return Bm25.normInverseCache(
+          Bm25.avgFieldLength(sumTotalTermFreq, docCount), sim.k1(), sim.b());
+    }
+
+    /** The term's frequency in the document at {@code ord}, 0 when absent. */
+    int freq(String term, int ord) {
+      Postings p = postings.get(term);
+      if (p == null) {
+        return 0;
+      }
+      int i = Arrays.binarySearch(p.ords, 0, p.size, ord);
+      return i < 0 ? 0 : p.freqs[i];
+    }
+
+    int docFreq(String term) {
+      Postings p = postings.get(term);
+      return p == null ? 0 : p.docFreq;
+    }
+  }
+
+  /** One keyword field's document frequencies and statistics (no norms, no frequencies). */
+  static final class KeywordField {
+    final Map<String, Integer> docFreq = new HashMap<>();
+    long docCount;
+    long sumDocFreq;
+
+    void add(String[] values, int sign) {
+      java.util.Set<String> distinct = new java.util.LinkedHashSet<>(Arrays.asList(values));
+      if (distinct.isEmpty()) {
+        return;
+      }
+      docCount += sign;
+      sumDocFreq += sign * distinct.size();
+      for (String v : distinct) {
+        docFreq.merge(v, sign, Integer::sum);
+      }
+    }
   }
 
   private static Map<String, Integer> termFreqs(List<String> tokens) {
@@ -336,26 +558,8 @@ public final class ExactCorpus {
     return tf;
   }
 
-  /** Renumbers live documents densely and rebuilds the postings without dead entries. */
-  private void compact() {
-    List<Document> keep = new ArrayList<>(live);
-    for (Document d : docs) {
-      if (d != null) {
-        keep.add(d);
-      }
-    }
-    docs.clear();
-    ordinalOf.clear();
-    postings.forEach(Map::clear);
-    Arrays.fill(docCount, 0);
-    Arrays.fill(sumTotalTermFreq, 0);
-    norms = new byte[][] {new byte[16], new byte[16]};
-    live = 0;
-    keep.forEach(this::put);
-  }
-
   /** (ordinal, freq) pairs in ordinal order, and the number of live documents among them. */
-  private static final class Postings {
+  static final class Postings {
     int[] ords = new int[4];
     int[] freqs = new int[4];
     int size;
@@ -370,5 +574,37 @@ public final class ExactCorpus {
       freqs[size++] = freq;
       docFreq++;
     }
+  }
+
+  /** For {@link ExactQueries}: the kNN top {@code k} of one search, exact. */
+  List<Hit> knn(Knn knn, IntPredicate accept) {
+    FieldType.DenseVector f = mapping.vector(knn.field());
+    if (f == null) {
+      return List.of();
+    }
+    TopK top = new TopK(Math.max(1, knn.k()));
+    float floor =
+        knn.similarity() == null
+            ? Float.NEGATIVE_INFINITY
+            : ExactQueries.scoreFloor(f.similarity(), knn.similarity());
+    for (int ord = 0; ord < docs.size(); ord++) {
+      ParsedDocument d = docs.get(ord);
+      if (d == null) {
+        continue;
+      }
+      float[] v = d.vector(knn.field());
+      if (v == null || !accept.test(ord)) {
+        continue;
+      }
+      float s = f.similarity().score(knn.vector(), v);
+      if (s < floor) {
+        continue;
+      }
+      s *= knn.boost();
+      if (s >= top.threshold()) {
+        top.offer(s, ord);
+      }
+    }
+    return hits(top, knn.k());
   }
 }

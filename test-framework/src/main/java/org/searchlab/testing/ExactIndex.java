@@ -25,6 +25,10 @@ import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.WriteResult;
+import org.searchlab.core.mapping.IndexMapping;
+import org.searchlab.core.mapping.IndexSettings;
+import org.searchlab.core.mapping.Mapping;
+import org.searchlab.core.mapping.ParsedDocument;
 import org.searchlab.core.scoring.Bm25;
 import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WalConfig;
@@ -42,55 +46,124 @@ public final class ExactIndex implements SearchIndex {
   private static final String SNAPSHOT = "exact-snapshot.bin";
 
   private final Path dir;
-  private final Schema schema;
+  private final IndexMapping mapping;
   private final WriteAheadLog wal;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   // Guarded by lock.
-  private final ExactCorpus docs = new ExactCorpus();
+  private final ExactCorpus docs;
   private long flushedSerial;
   private boolean closed;
 
-  private ExactIndex(Path dir, Schema schema, WalConfig walConfig) throws IOException {
+  private ExactIndex(Path dir, IndexSettings settings, Mapping initial, WalConfig walConfig)
+      throws IOException {
     this.dir = dir;
-    this.schema = schema;
     Files.createDirectories(dir);
+    this.mapping = IndexMapping.open(dir, settings, initial);
+    this.docs = new ExactCorpus(mapping.current(), mapping.settings().defaultAnalyzer());
     loadSnapshot();
     this.wal = WriteAheadLog.open(dir.resolve("wal"), walConfig);
     wal.advanceTo(flushedSerial + 1);
-    wal.replay(flushedSerial, (serial, payload) -> apply(OperationCodec.decode(payload)));
+    wal.replay(
+        flushedSerial,
+        (serial, payload) -> {
+          Operation op = OperationCodec.decode(payload);
+          Prepared p = prepare(op);
+          if (p.outcome() != null && p.outcome() != WriteResult.Outcome.NOT_FOUND) {
+            apply(p);
+          }
+        });
   }
 
+  /** The benchmark's mapping with {@code schema}'s dimension. */
   public static ExactIndex open(Path dir, Schema schema) throws IOException {
-    return new ExactIndex(dir, schema, WalConfig.DEFAULT);
+    return open(dir, schema, WalConfig.DEFAULT);
   }
 
   public static ExactIndex open(Path dir, Schema schema, WalConfig walConfig) throws IOException {
-    return new ExactIndex(dir, schema, walConfig);
+    return new ExactIndex(dir, IndexSettings.DEFAULT, schema.mapping(), walConfig);
+  }
+
+  /** An index of {@code mapping} with {@code settings}. */
+  public static ExactIndex open(Path dir, IndexSettings settings, Mapping mapping)
+      throws IOException {
+    return new ExactIndex(dir, settings, mapping, WalConfig.DEFAULT);
   }
 
   @Override
-  public Schema schema() {
-    return schema;
+  public Mapping mapping() {
+    return mapping.current();
+  }
+
+  @Override
+  public Mapping putMapping(Mapping update) throws IOException {
+    lock.writeLock().lock();
+    try {
+      ensureOpen();
+      Mapping m = mapping.merge(update);
+      docs.useMapping(m);
+      return m;
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   @Override
   public WriteResult put(Document doc) throws IOException {
-    return write(schema.validate(Operation.put(doc)));
+    return write(Operation.put(doc));
   }
 
   @Override
   public WriteResult create(Document doc) throws IOException {
-    return write(schema.validate(Operation.create(doc)));
+    return write(Operation.create(doc));
   }
 
   @Override
   public WriteResult update(PartialUpdate update) throws IOException {
-    return write(schema.validate(Operation.update(update)));
+    return write(Operation.update(update));
   }
 
   @Override
   public WriteResult delete(String id) throws IOException {
-    return write(schema.validate(Operation.delete(id)));
+    return write(Operation.delete(id));
+  }
+
+  /**
+   * What an operation does now, checked and read against the mapping: its outcome (null for a
+   * create of a present id), the document it leaves (null for a delete or a miss) and what the log
+   * records.
+   */
+  private record Prepared(
+      WriteResult.Outcome outcome, ParsedDocument parsed, Operation logged, String id) {}
+
+  /** Under the write lock (or while opening). */
+  private Prepared prepare(Operation op) throws IOException {
+    Schema.validateId(op.id());
+    boolean exists = docs.get(op.id()) != null;
+    return switch (op) {
+      case Operation.Put p when p.ifAbsent() && exists -> new Prepared(null, null, null, op.id());
+      case Operation.Put p -> {
+        ParsedDocument parsed = mapping.parse(p.document());
+        yield new Prepared(
+            exists ? WriteResult.Outcome.UPDATED : WriteResult.Outcome.CREATED,
+            parsed,
+            Operation.put(parsed.document()),
+            op.id());
+      }
+      case Operation.Update u -> {
+        mapping.checkPatch(u.update());
+        if (!exists) {
+          yield new Prepared(WriteResult.Outcome.NOT_FOUND, null, null, op.id());
+        }
+        ParsedDocument parsed = mapping.parse(u.update().applyTo(docs.get(u.id())));
+        yield new Prepared(WriteResult.Outcome.UPDATED, parsed, op, op.id());
+      }
+      case Operation.Delete d ->
+          new Prepared(
+              exists ? WriteResult.Outcome.DELETED : WriteResult.Outcome.NOT_FOUND,
+              null,
+              op,
+              op.id());
+    };
   }
 
   private WriteResult write(Operation op) throws IOException {
@@ -99,15 +172,16 @@ public final class ExactIndex implements SearchIndex {
     lock.writeLock().lock();
     try {
       ensureOpen();
-      outcome = outcomeOf(op);
+      Prepared p = prepare(op);
+      outcome = p.outcome();
       if (outcome == WriteResult.Outcome.NOT_FOUND) {
         return new WriteResult(op.id(), 0, outcome);
       }
       if (outcome == null) {
         throw new DocumentExistsException(op.id());
       }
-      serial = wal.write(OperationCodec.encode(op));
-      apply(op);
+      serial = wal.write(OperationCodec.encode(p.logged()));
+      apply(p);
     } finally {
       lock.writeLock().unlock();
     }
@@ -126,13 +200,14 @@ public final class ExactIndex implements SearchIndex {
     try {
       ensureOpen();
       for (Operation op : ops) {
+        Prepared p;
         try {
-          schema.validate(op);
+          p = prepare(op);
         } catch (InvalidRequestException e) {
           results.add(BulkItemResult.failed(op, e));
           continue;
         }
-        WriteResult.Outcome outcome = outcomeOf(op);
+        WriteResult.Outcome outcome = p.outcome();
         if (outcome == null) {
           results.add(BulkItemResult.failed(op, new DocumentExistsException(op.id())));
           continue;
@@ -141,8 +216,8 @@ public final class ExactIndex implements SearchIndex {
           results.add(BulkItemResult.ok(op, new WriteResult(op.id(), 0, outcome)));
           continue;
         }
-        last = wal.write(OperationCodec.encode(op));
-        apply(op);
+        last = wal.write(OperationCodec.encode(p.logged()));
+        apply(p);
         results.add(BulkItemResult.ok(op, new WriteResult(op.id(), last, outcome)));
       }
     } finally {
@@ -154,30 +229,13 @@ public final class ExactIndex implements SearchIndex {
     return results;
   }
 
-  /** What {@code op} would do now; null for a create of a present id (nothing is written). */
-  private WriteResult.Outcome outcomeOf(Operation op) {
-    boolean exists = docs.get(op.id()) != null;
-    return switch (op) {
-      case Operation.Put p when p.ifAbsent() && exists -> null;
-      case Operation.Put p -> exists ? WriteResult.Outcome.UPDATED : WriteResult.Outcome.CREATED;
-      case Operation.Update u ->
-          exists ? WriteResult.Outcome.UPDATED : WriteResult.Outcome.NOT_FOUND;
-      case Operation.Delete d ->
-          exists ? WriteResult.Outcome.DELETED : WriteResult.Outcome.NOT_FOUND;
-    };
-  }
-
-  /** Under the write lock (or during open): applies an already-logged operation. */
-  private void apply(Operation op) {
-    switch (op) {
-      case Operation.Put p -> docs.put(p.document());
-      case Operation.Update u -> {
-        Document old = docs.get(u.id());
-        if (old != null) {
-          docs.put(u.update().applyTo(old));
-        }
-      }
-      case Operation.Delete d -> docs.remove(d.id());
+  /** Under the write lock (or during open): applies a prepared, logged operation. */
+  private void apply(Prepared p) {
+    docs.useMapping(mapping.current());
+    if (p.parsed() != null) {
+      docs.put(p.parsed());
+    } else {
+      docs.remove(p.id());
     }
   }
 
@@ -195,7 +253,7 @@ public final class ExactIndex implements SearchIndex {
 
   @Override
   public SearchResult search(SearchRequest request) {
-    request.validate(schema);
+    request.validate(mapping.current());
     lock.readLock().lock();
     try {
       ensureOpen();
@@ -257,7 +315,9 @@ public final class ExactIndex implements SearchIndex {
       flushedSerial = in.readLong();
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
-        docs.put(OperationCodec.readDocument(in));
+        ParsedDocument parsed = mapping.parse(OperationCodec.readDocument(in));
+        docs.useMapping(mapping.current());
+        docs.put(parsed);
       }
     }
   }

@@ -15,10 +15,12 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.tartarus.snowball.ext.EnglishStemmer;
 
 /**
- * The benchmark's analyzer {@code lowercase_normalize_stem}: standard tokenizer, then lowercase,
- * asciifolding and the Snowball English (porter2) stemmer — what Elasticsearch builds for {@code
+ * The analyzers both stores share, by name. {@value #NAME} is the benchmark's analyzer and the
+ * default of every {@code text} field: standard tokenizer, then lowercase, asciifolding and the
+ * Snowball English (porter2) stemmer — what Elasticsearch builds for {@code
  * {"tokenizer":"standard","filter":["lowercase","asciifolding",{"type":"stemmer","language":
- * "porter2"}]}}. No stop words, as in the benchmark.
+ * "porter2"}]}}. No stop words, as in the benchmark. {@value #STANDARD} is Elasticsearch's {@code
+ * standard} analyzer: standard tokenizer and lowercase, no stop words (its default).
  *
  * <p>Thread-safe: {@link #analyzer()} is a Lucene {@link Analyzer}, which keeps per-thread token
  * stream components; {@link #tokens(String)} may be called from any thread.
@@ -26,6 +28,9 @@ import org.tartarus.snowball.ext.EnglishStemmer;
 public final class TextAnalysis {
   /** The analyzer name in the benchmark's Elasticsearch mapping. */
   public static final String NAME = "lowercase_normalize_stem";
+
+  /** Elasticsearch's {@code standard} analyzer. */
+  public static final String STANDARD = "standard";
 
   private static final Analyzer ANALYZER =
       new Analyzer() {
@@ -44,6 +49,20 @@ public final class TextAnalysis {
         }
       };
 
+  private static final Analyzer STANDARD_ANALYZER =
+      new Analyzer() {
+        @Override
+        protected TokenStreamComponents createComponents(String fieldName) {
+          Tokenizer tokenizer = new StandardTokenizer();
+          return new TokenStreamComponents(tokenizer, new LowerCaseFilter(tokenizer));
+        }
+
+        @Override
+        protected TokenStream normalize(String fieldName, TokenStream in) {
+          return new LowerCaseFilter(in);
+        }
+      };
+
   private TextAnalysis() {}
 
   /** The shared analyzer, for Lucene's {@code IndexWriterConfig} and query building. */
@@ -51,16 +70,43 @@ public final class TextAnalysis {
     return ANALYZER;
   }
 
+  /** Whether {@code name} is an analyzer both stores implement. */
+  public static boolean known(String name) {
+    return NAME.equals(name) || STANDARD.equals(name);
+  }
+
+  /**
+   * The analyzer called {@code name}: {@value #NAME} or {@value #STANDARD}.
+   *
+   * @throws IllegalArgumentException for another name (a mapping names only known analyzers)
+   */
+  public static Analyzer analyzer(String name) {
+    return switch (name) {
+      case NAME -> ANALYZER;
+      case STANDARD -> STANDARD_ANALYZER;
+      default -> throw new IllegalArgumentException("unknown analyzer [" + name + "]");
+    };
+  }
+
+  /** The tokens of {@code text} as the analyzer called {@code name} makes them. */
+  public static List<String> tokens(String name, String text) {
+    return tokens(analyzer(name), text);
+  }
+
   /**
    * The tokens of {@code text} in order, with repeats (term frequency and query-term multiplicity
    * both come from repeats). The number of tokens is the field length BM25 normalises by.
    */
   public static List<String> tokens(String text) {
+    return tokens(ANALYZER, text);
+  }
+
+  private static List<String> tokens(Analyzer analyzer, String text) {
     List<String> out = new ArrayList<>();
     if (text == null || text.isEmpty()) {
       return out;
     }
-    try (TokenStream ts = ANALYZER.tokenStream("", text)) {
+    try (TokenStream ts = analyzer.tokenStream("", text)) {
       CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
       ts.reset();
       while (ts.incrementToken()) {

@@ -54,12 +54,23 @@ public final class Bm25 {
    * 1 / (k1 · (1 − b + b · dl / avgdl)) for every norm byte, as Lucene caches it per query term.
    */
   public static float[] normInverseCache(float avgdl) {
+    return normInverseCache(avgdl, K1, B);
+  }
+
+  /** {@link #normInverseCache(float)} with a field's own {@code k1} and {@code b}. */
+  public static float[] normInverseCache(float avgdl, float k1, float b) {
     float[] cache = new float[256];
     for (int i = 0; i < cache.length; i++) {
-      cache[i] = 1f / (K1 * ((1 - B) + B * LENGTH_TABLE[i] / avgdl));
+      cache[i] = 1f / (k1 * ((1 - b) + b * LENGTH_TABLE[i] / avgdl));
     }
     return cache;
   }
+
+  /**
+   * The norm byte Lucene scores a field without norms by ({@code keyword}): 1, a length of one
+   * token.
+   */
+  public static final byte NO_NORMS = 1;
 
   /** The score of one term in one document, given w = boost · idf. */
   public static float score(float weight, float freq, float normInverse) {

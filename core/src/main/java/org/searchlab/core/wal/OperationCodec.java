@@ -1,30 +1,27 @@
 package org.searchlab.core.wal;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.searchlab.core.Document;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
 
 /**
- * The binary form of an {@link Operation} in the write-ahead log (and in snapshots). Version byte
- * first, so the format can evolve; strings are length-prefixed UTF-8 (no 64 KiB limit); vectors are
- * length-prefixed floats. Stateless and thread-safe.
- *
- * <p>An update that assigns only attributes (category, price, rating) is written as a compact
- * {@code ASSIGN} record, as Vespa's transaction log holds an {@code assign} of an attribute: the
- * type, a field mask, the id and the new values, lengths and the price as variable-length integers,
- * encoded straight into an exact-size array (a price assign of a 10-character id is 17 bytes).
- * Older logs, whose attribute updates are {@code UPDATE} records, still replay.
+ * The binary form of an {@link Operation} in the write-ahead log (and of documents in snapshots and
+ * stored fields). Version byte first, so the format can evolve. Format 2 (this one) carries a
+ * document's whole source as a {@link SourceCodec} tree, so any mapping's documents fit; a partial
+ * update is its {@code doc} tree, so an attribute assignment stays small (a price assign of a
+ * 10-character id is about 25 bytes). Format 1, the benchmark's fixed product record, still
+ * decodes, so logs and stored documents written before it replay. Stateless and thread-safe.
  */
 public final class OperationCodec {
-  private static final byte VERSION = 1;
+  private static final byte VERSION_1 = 1;
+  private static final byte VERSION = 2;
   private static final byte PUT = 1;
   private static final byte UPDATE = 2;
   private static final byte DELETE = 3;
@@ -33,86 +30,80 @@ public final class OperationCodec {
   private static final int PRICE_BIT = 8;
   private static final int RATING_BIT = 16;
 
+  /**
+   * The first byte of a format-2 stored document: a format-1 document begins with its id's 4-byte
+   * big-endian length, whose first byte is 0 for any id a store accepts.
+   */
+  private static final byte DOCUMENT_V2 = 0x7F;
+
   private OperationCodec() {}
 
   public static byte[] encode(Operation op) {
-    if (op instanceof Operation.Update u && u.update().onlyAttributes()) {
-      return encodeAssign(u.update());
-    }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(estimate(op));
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(VERSION);
-      switch (op) {
-        case Operation.Put put -> {
-          out.writeByte(PUT);
-          writeDocument(out, put.document());
-        }
-        case Operation.Update upd -> {
-          out.writeByte(UPDATE);
-          PartialUpdate u = upd.update();
-          writeString(out, u.id());
-          int mask =
-              (u.title() != null ? 1 : 0)
-                  | (u.description() != null ? 2 : 0)
-                  | (u.category() != null ? 4 : 0)
-                  | (u.price() != null ? 8 : 0)
-                  | (u.averageRating() != null ? 16 : 0)
-                  | (u.embedding() != null ? 32 : 0);
-          out.writeByte(mask);
-          if (u.title() != null) writeString(out, u.title());
-          if (u.description() != null) writeString(out, u.description());
-          if (u.category() != null) writeString(out, u.category());
-          if (u.price() != null) out.writeInt(u.price());
-          if (u.averageRating() != null) out.writeFloat(u.averageRating());
-          if (u.embedding() != null) writeVector(out, u.embedding());
-        }
-        case Operation.Delete del -> {
-          out.writeByte(DELETE);
-          writeString(out, del.id());
-        }
+    SourceCodec.Writer w = new SourceCodec.Writer(estimate(op));
+    w.writeByte(VERSION);
+    switch (op) {
+      case Operation.Put put -> {
+        w.writeByte(PUT);
+        w.writeString(put.document().id());
+        w.writeValue(put.document().source());
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
+      case Operation.Update upd -> {
+        w.writeByte(UPDATE);
+        w.writeString(upd.update().id());
+        w.writeValue(upd.update().doc());
+      }
+      case Operation.Delete del -> {
+        w.writeByte(DELETE);
+        w.writeString(del.id());
+      }
     }
-    return bytes.toByteArray();
+    return w.toByteArray();
   }
 
-  /** A record's size give or take its strings' multi-byte characters: one buffer, no regrowth. */
+  /** A record's size give or take: one buffer, rarely regrown. */
   private static int estimate(Operation op) {
-    Document d =
-        switch (op) {
-          case Operation.Put put -> put.document();
-          default -> null;
-        };
-    if (d == null) {
-      return 256;
+    if (!(op instanceof Operation.Put put)) {
+      return 64;
     }
-    int chars = d.id().length() + d.title().length() + d.description().length();
-    int vector = d.embedding() == null ? 0 : d.embedding().length * Float.BYTES;
-    return 64 + chars + chars / 8 + vector;
+    int size = 64;
+    for (Object v : put.document().source().values()) {
+      size +=
+          switch (v) {
+            case String s -> s.length() + s.length() / 8 + 24;
+            case float[] f -> f.length * 4 + 24;
+            case double[] d -> d.length * 8 + 24;
+            case null, default -> 32;
+          };
+    }
+    return size;
   }
 
   public static Operation decode(byte[] data) throws IOException {
+    if (data.length < 2) {
+      throw new IOException("operation record of " + data.length + " bytes");
+    }
+    if (data[0] == VERSION) {
+      return decodeV2(data);
+    }
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
     byte version = in.readByte();
-    if (version != VERSION) {
+    if (version != VERSION_1) {
       throw new IOException("unknown operation format version " + version);
     }
     byte type = in.readByte();
     return switch (type) {
-      case PUT -> Operation.put(readDocument(in));
+      case PUT -> Operation.put(readDocumentV1(in));
       case UPDATE -> {
         String id = readString(in);
         int mask = in.readByte();
-        yield Operation.update(
-            new PartialUpdate(
-                id,
-                (mask & 1) != 0 ? readString(in) : null,
-                (mask & 2) != 0 ? readString(in) : null,
-                (mask & 4) != 0 ? readString(in) : null,
-                (mask & 8) != 0 ? in.readInt() : null,
-                (mask & 16) != 0 ? in.readFloat() : null,
-                (mask & 32) != 0 ? readVector(in) : null));
+        PartialUpdate u = PartialUpdate.of(id);
+        if ((mask & 1) != 0) u = u.withTitle(readString(in));
+        if ((mask & 2) != 0) u = u.withDescription(readString(in));
+        if ((mask & 4) != 0) u = u.withCategory(readString(in));
+        if ((mask & 8) != 0) u = u.withPrice(in.readInt());
+        if ((mask & 16) != 0) u = u.withAverageRating(in.readFloat());
+        if ((mask & 32) != 0) u = u.withEmbedding(readVector(in));
+        yield Operation.update(u);
       }
       case DELETE -> Operation.delete(readString(in));
       case ASSIGN -> decodeAssign(data);
@@ -120,8 +111,31 @@ public final class OperationCodec {
     };
   }
 
-  /** The {@code ASSIGN} record of an attribute-only update, in one exact-size array. */
-  private static byte[] encodeAssign(PartialUpdate u) {
+  private static Operation decodeV2(byte[] data) throws IOException {
+    SourceCodec.Reader r = new SourceCodec.Reader(data, 2, data.length - 2);
+    Operation op =
+        switch (data[1]) {
+          case PUT -> Operation.put(new Document(r.readString(), map(r.readValue())));
+          case UPDATE -> Operation.update(new PartialUpdate(r.readString(), map(r.readValue())));
+          case DELETE -> Operation.delete(r.readString());
+          default -> throw new IOException("unknown operation type " + data[1]);
+        };
+    if (!r.atEnd()) {
+      throw new IOException("operation record has " + r.remaining() + " bytes after its end");
+    }
+    return op;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object v) throws IOException {
+    if (!(v instanceof Map<?, ?> m)) {
+      throw new IOException("a document's source is not an object");
+    }
+    return (Map<String, Object>) m;
+  }
+
+  /** The {@code ASSIGN} record of a format-1 attribute-only update (kept for its tests). */
+  static byte[] encodeAssign(PartialUpdate u) {
     byte[] id = u.id().getBytes(StandardCharsets.UTF_8);
     byte[] category = u.category() == null ? null : u.category().getBytes(StandardCharsets.UTF_8);
     int mask =
@@ -139,7 +153,7 @@ public final class OperationCodec {
       size += Float.BYTES;
     }
     byte[] out = new byte[size];
-    out[0] = VERSION;
+    out[0] = VERSION_1;
     out[1] = ASSIGN;
     out[2] = (byte) mask;
     int at = putBytes(out, 3, id);
@@ -187,7 +201,17 @@ public final class OperationCodec {
       throw new IOException(
           "ASSIGN record has " + (data.length - at[0]) + " bytes after its last field");
     }
-    return Operation.update(new PartialUpdate(id, null, null, category, price, rating, null));
+    PartialUpdate u = PartialUpdate.of(id);
+    if (category != null) {
+      u = u.withCategory(category);
+    }
+    if (price != null) {
+      u = u.withPrice(price);
+    }
+    if (rating != null) {
+      u = u.withAverageRating(rating);
+    }
+    return Operation.update(u);
   }
 
   private static int zigZag(int v) {
@@ -243,20 +267,26 @@ public final class OperationCodec {
     return s;
   }
 
-  /** Writes a whole document (also used by snapshots and document stores). */
+  /** Writes a whole document, length-prefixed (snapshots). */
   public static void writeDocument(DataOutputStream out, Document d) throws IOException {
-    writeString(out, d.id());
-    writeString(out, d.title());
-    writeString(out, d.description());
-    out.writeBoolean(d.category() != null);
-    if (d.category() != null) writeString(out, d.category());
-    out.writeInt(d.price());
-    out.writeFloat(d.averageRating());
-    out.writeBoolean(d.embedding() != null);
-    if (d.embedding() != null) writeVector(out, d.embedding());
+    byte[] b = encodeDocument(d);
+    out.writeInt(b.length);
+    out.write(b);
   }
 
+  /** Reads what {@link #writeDocument} wrote. */
   public static Document readDocument(DataInputStream in) throws IOException {
+    int len = in.readInt();
+    if (len < 0 || len > WriteAheadLog.MAX_RECORD_BYTES) {
+      throw new IOException("document length " + len + " out of range");
+    }
+    byte[] b = new byte[len];
+    in.readFully(b);
+    return decodeDocument(b, 0, len);
+  }
+
+  /** A format-1 product document. */
+  private static Document readDocumentV1(DataInputStream in) throws IOException {
     String id = readString(in);
     String title = readString(in);
     String description = readString(in);
@@ -267,25 +297,26 @@ public final class OperationCodec {
     return new Document(id, title, description, category, price, rating, embedding);
   }
 
-  /** A whole document as bytes, for stored fields. */
+  /** A whole document as bytes, for stored fields and document stores. */
   public static byte[] encodeDocument(Document d) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      writeDocument(out, d);
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
-    }
-    return bytes.toByteArray();
+    SourceCodec.Writer w = new SourceCodec.Writer(estimate(Operation.put(d)));
+    w.writeByte(DOCUMENT_V2);
+    w.writeString(d.id());
+    w.writeValue(d.source());
+    return w.toByteArray();
   }
 
+  /** Reads a document {@link #encodeDocument} wrote, or a format-1 one. */
   public static Document decodeDocument(byte[] data, int offset, int length) throws IOException {
-    return readDocument(new DataInputStream(new ByteArrayInputStream(data, offset, length)));
-  }
-
-  private static void writeString(DataOutputStream out, String s) throws IOException {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    out.writeInt(b.length);
-    out.write(b);
+    if (length > 0 && data[offset] == DOCUMENT_V2) {
+      SourceCodec.Reader r = new SourceCodec.Reader(data, offset + 1, length - 1);
+      Document d = new Document(r.readString(), map(r.readValue()));
+      if (!r.atEnd()) {
+        throw new IOException("stored document has " + r.remaining() + " bytes after its end");
+      }
+      return d;
+    }
+    return readDocumentV1(new DataInputStream(new ByteArrayInputStream(data, offset, length)));
   }
 
   private static String readString(DataInputStream in) throws IOException {
@@ -296,15 +327,6 @@ public final class OperationCodec {
     byte[] b = new byte[len];
     in.readFully(b);
     return new String(b, StandardCharsets.UTF_8);
-  }
-
-  private static void writeVector(DataOutputStream out, float[] v) throws IOException {
-    out.writeInt(v.length);
-    // One copy of the whole vector instead of a call per float: the same big-endian bytes as
-    // writeFloat (the schema refuses NaN, the one value whose bits writeFloat would canonicalise).
-    byte[] bytes = new byte[v.length * Float.BYTES];
-    ByteBuffer.wrap(bytes).asFloatBuffer().put(v);
-    out.write(bytes);
   }
 
   private static float[] readVector(DataInputStream in) throws IOException {

@@ -30,20 +30,14 @@ final class EsBulkParser {
   static final class ItemError extends InvalidRequestException {
     private static final long serialVersionUID = 1L;
     private final int status;
-    private final String type;
 
     ItemError(int status, String type, String message) {
-      super(message);
+      super(type, message);
       this.status = status;
-      this.type = type;
     }
 
     int status() {
       return status;
-    }
-
-    String type() {
-      return type;
     }
   }
 

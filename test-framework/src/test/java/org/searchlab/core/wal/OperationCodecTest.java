@@ -48,19 +48,46 @@ class OperationCodecTest {
   }
 
   @Test
-  void aVectorIsTheBigEndianFloatsDataOutputWrites() throws IOException {
-    long seed = TestSeeds.seed("OperationCodecTest.aVectorIsTheBigEndianFloatsDataOutputWrites");
+  void aVectorIsItsPackedLittleEndianFloats() throws IOException {
+    long seed = TestSeeds.seed("OperationCodecTest.aVectorIsItsPackedLittleEndianFloats");
     Document d = document(new SplittableRandom(seed), "v");
     byte[] record = OperationCodec.encodeDocument(d);
-    ByteArrayOutputStream expected = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(expected)) {
-      out.writeInt(d.embedding().length);
-      for (float f : d.embedding()) {
-        out.writeFloat(f);
-      }
+    // The embedding is the source's last value: its floats end the record, 4 bytes each.
+    java.nio.ByteBuffer expected =
+        java.nio.ByteBuffer.allocate(d.embedding().length * Float.BYTES)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (float f : d.embedding()) {
+      expected.putFloat(f);
     }
-    byte[] tail = Arrays.copyOfRange(record, record.length - expected.size(), record.length);
-    assertArrayEquals(expected.toByteArray(), tail, "seed " + seed);
+    byte[] tail = Arrays.copyOfRange(record, record.length - expected.capacity(), record.length);
+    assertArrayEquals(expected.array(), tail, "seed " + seed);
+    assertEquals(d, OperationCodec.decodeDocument(record, 0, record.length), "seed " + seed);
+  }
+
+  @Test
+  void aFormatOneDocumentStillDecodes() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      for (String s : new String[] {"old", "a title", "a description"}) {
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(b.length);
+        out.write(b);
+      }
+      out.writeBoolean(true);
+      out.writeInt(3);
+      out.write("cat".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      out.writeInt(1234);
+      out.writeFloat(4.5f);
+      out.writeBoolean(true);
+      out.writeInt(2);
+      out.writeFloat(0.6f);
+      out.writeFloat(0.8f);
+    }
+    byte[] b = bytes.toByteArray();
+    assertEquals(
+        new Document(
+            "old", "a title", "a description", "cat", 1234, 4.5f, new float[] {0.6f, 0.8f}),
+        OperationCodec.decodeDocument(b, 0, b.length));
   }
 
   private static Document document(SplittableRandom random, String id) {

@@ -363,9 +363,10 @@ class WriteAheadLogTest {
       byte[] b = OperationCodec.encode(op);
       assertEquals(op, OperationCodec.decode(b), u.toString());
     }
-    // Version, type, mask, id length, 10 id bytes, a 3-byte price.
+    // Version, type, id length, 10 id bytes, the doc: object tag, one entry, the key "price" with
+    // its length, a number tag and a 3-byte price.
     assertEquals(
-        17, OperationCodec.encode(org.searchlab.core.Operation.update(assigns.get(0))).length);
+        25, OperationCodec.encode(org.searchlab.core.Operation.update(assigns.get(0))).length);
     // A truncated or overlong record is refused, not misread.
     byte[] b = OperationCodec.encode(org.searchlab.core.Operation.update(assigns.get(3)));
     assertThrows(IOException.class, () -> OperationCodec.decode(Arrays.copyOf(b, b.length - 1)));

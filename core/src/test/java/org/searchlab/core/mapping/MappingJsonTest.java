@@ -1,0 +1,127 @@
+package org.searchlab.core.mapping;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.searchlab.core.analysis.TextAnalysis;
+
+class MappingJsonTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static JsonNode json(String s) throws Exception {
+    return JSON.readTree(s.replace('\'', '"'));
+  }
+
+  @Test
+  void readsEveryTypeAndWritesItBack() throws Exception {
+    JsonNode mappings =
+        json(
+            "{'dynamic':'strict','properties':{"
+                + "'name':{'type':'text','analyzer':'standard','fields':{'raw':{'type':'keyword','ignore_above':64}}},"
+                + "'tag':{'type':'keyword'},'n':{'type':'integer','index':false},'x':{'type':'double'},"
+                + "'ok':{'type':'boolean'},'at':{'type':'date','format':'yyyy/MM/dd||epoch_millis'},"
+                + "'meta':{'properties':{'source':{'type':'keyword'},'deep.er':{'type':'long'}}},"
+                + "'v':{'type':'dense_vector','dims':3,'similarity':'l2_norm','index_options':{'type':'hnsw','m':8,'ef_construction':50}}}}");
+    Mapping m = MappingJson.parse(mappings, IndexSettings.DEFAULT);
+    assertEquals(Dynamic.STRICT, m.dynamic());
+    FieldType.Text name = assertInstanceOf(FieldType.Text.class, m.leaf("name"));
+    assertEquals(TextAnalysis.STANDARD, name.analyzer());
+    assertEquals(new FieldType.Keyword(64, true, true), m.leaf("name.raw"));
+    assertEquals(new FieldType.Numeric(NumberType.INTEGER, false, true), m.leaf("n"));
+    assertEquals(new FieldType.Numeric(NumberType.LONG, true, true), m.leaf("meta.deep.er"));
+    FieldType.DenseVector v = m.vector("v");
+    assertEquals(3, v.dims());
+    assertEquals(VectorSimilarity.L2_NORM, v.similarity());
+    assertEquals(new FieldType.IndexOptions("hnsw", 8, 50), v.indexOptions());
+    assertEquals(m, MappingJson.parse(MappingJson.render(m), IndexSettings.DEFAULT));
+  }
+
+  @Test
+  void aTextFieldWithoutAnalyzerTakesTheIndexDefault() throws Exception {
+    Mapping m =
+        MappingJson.parse(json("{'properties':{'t':{'type':'text'}}}"), IndexSettings.DEFAULT);
+    assertEquals(TextAnalysis.NAME, ((FieldType.Text) m.leaf("t")).analyzer());
+    IndexSettings standard =
+        IndexSettings.parse(json("{'analysis':{'analyzer':{'default':{'type':'standard'}}}}"));
+    Mapping s = MappingJson.parse(json("{'properties':{'t':{'type':'text'}}}"), standard);
+    assertEquals(TextAnalysis.STANDARD, ((FieldType.Text) s.leaf("t")).analyzer());
+  }
+
+  @Test
+  void customBm25SimilaritiesAndTheBenchmarksAnalyzerAreRead() throws Exception {
+    IndexSettings settings =
+        IndexSettings.parse(
+            json(
+                "{'index':{'number_of_shards':1,'similarity':{'custom_bm25':{'type':'BM25','k1':2.0,'b':0.5}},"
+                    + "'analysis':{'analyzer':{'my':{'tokenizer':'standard','filter':['lowercase','asciifolding','p2']}},"
+                    + "'filter':{'p2':{'type':'stemmer','language':'porter2'}}}}}"));
+    Mapping m =
+        MappingJson.parse(
+            json("{'properties':{'t':{'type':'text','analyzer':'my','similarity':'custom_bm25'}}}"),
+            settings);
+    FieldType.Text t = (FieldType.Text) m.leaf("t");
+    assertEquals(TextAnalysis.NAME, t.analyzer());
+    assertEquals(2.0f, t.similarity().k1());
+    assertEquals(0.5f, t.similarity().b());
+  }
+
+  @Test
+  void badMappingsAreRefusedNamingTheParameter() {
+    var e =
+        assertThrows(
+            MappingException.class,
+            () ->
+                MappingJson.parse(
+                    json("{'properties':{'t':{'type':'text','bogus':1}}}"), IndexSettings.DEFAULT));
+    assertEquals(MappingException.PARSING, e.type());
+    assertTrue(e.getMessage().contains("[bogus]"), e.getMessage());
+    assertThrows(
+        MappingException.class,
+        () ->
+            MappingJson.parse(
+                json("{'properties':{'t':{'type':'geo_point'}}}"), IndexSettings.DEFAULT));
+    assertThrows(
+        MappingException.class,
+        () ->
+            MappingJson.parse(
+                json("{'properties':{'v':{'type':'dense_vector','dims':5000}}}"),
+                IndexSettings.DEFAULT));
+    assertThrows(MappingException.class, () -> IndexSettings.parse(json("{'number_of_shards':2}")));
+    assertThrows(
+        MappingException.class,
+        () -> IndexSettings.parse(json("{'analysis':{'analyzer':{'x':{'type':'english'}}}}")));
+  }
+
+  @Test
+  void mergeAddsFieldsAndRefusesChanges() {
+    Mapping a =
+        Mapping.of(
+            Map.of(
+                "n", new FieldType.Numeric(NumberType.LONG, true, true),
+                "v",
+                    new FieldType.DenseVector(
+                        3, VectorSimilarity.COSINE, true, FieldType.IndexOptions.DEFAULT)));
+    Mapping added = a.merge(Mapping.of(Map.of("k", FieldType.Keyword.PLAIN)));
+    assertEquals(3, added.leaves().size());
+    var typeChange =
+        assertThrows(
+            MappingException.class,
+            () -> a.merge(Mapping.of(Map.of("n", FieldType.Keyword.PLAIN))));
+    assertEquals("illegal_argument_exception", typeChange.type());
+    assertThrows(
+        MappingException.class,
+        () ->
+            a.merge(
+                Mapping.of(
+                    Map.of(
+                        "v",
+                        new FieldType.DenseVector(
+                            4, VectorSimilarity.COSINE, true, FieldType.IndexOptions.DEFAULT)))));
+  }
+}
