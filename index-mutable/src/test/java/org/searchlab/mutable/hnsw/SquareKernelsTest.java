@@ -6,13 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
+import org.searchlab.core.mapping.VectorSimilarity;
 import org.searchlab.testing.TestSeeds;
 
 /**
  * The squared-distance kernels ({@link PanamaSquares} through {@link BulkDot}) against plain
  * references, as {@link SearchKernelsTest} checks the dot products: equal to {@link
  * VectorUtil#squareDistance} within rounding, summed in their documented order, and the same bits
- * interpreted as compiled.
+ * interpreted as compiled. Then {@link GraphSimilarity}: its raw scores and their conversion give
+ * each similarity's Elasticsearch score.
  */
 class SquareKernelsTest {
   @Test
@@ -108,6 +110,52 @@ class SquareKernelsTest {
     for (int i = 0; i < compiled.length; i++) {
       assertEquals(
           compiled[i], interpreted[i], "distance " + i + " (the first 13 batched, then alone)");
+    }
+  }
+
+  /**
+   * For every similarity, the raw scores (single, batched, four at a time, and as reported) and
+   * their conversion give {@link VectorSimilarity#score}, the Elasticsearch score, within rounding;
+   * and a closer vector has the higher raw score.
+   */
+  @Test
+  void rawScoresConvertToEachSimilaritysScore() {
+    long seed = TestSeeds.seed("SquareKernelsTest.similarity");
+    SplittableRandom random = new SplittableRandom(seed);
+    int dim = 100;
+    for (VectorSimilarity s : VectorSimilarity.values()) {
+      GraphSimilarity g = new GraphSimilarity(s);
+      boolean unit = s == VectorSimilarity.DOT_PRODUCT || s == VectorSimilarity.COSINE;
+      for (int t = 0; t < 50; t++) {
+        float[] q = unit ? TestVectors.gaussianUnit(random, dim) : scaled(random, dim);
+        float[][] vs = new float[6][];
+        for (int i = 0; i < vs.length; i++) {
+          vs[i] = unit ? TestVectors.gaussianUnit(random, dim) : scaled(random, dim);
+        }
+        float[] batch = new float[vs.length];
+        g.raw(q, vs, dim, batch, vs.length);
+        float[] four = new float[4];
+        g.raw4(q, vs, dim, 0, four);
+        for (int i = 0; i < vs.length; i++) {
+          float expected = s.score(q, vs[i]);
+          float tolerance = 1e-5f * Math.max(1, Math.abs(expected));
+          String where = s + ", trial " + t + ", vector " + i + ", seed " + seed;
+          assertEquals(expected, g.score(g.exact(q, vs[i])), tolerance, where);
+          assertEquals(expected, g.score(g.raw(q, vs[i], dim)), tolerance, where);
+          assertEquals(expected, g.score(batch[i]), tolerance, where);
+          if (i < 4) {
+            assertEquals(expected, g.score(four[i]), tolerance, where);
+          }
+        }
+        float[] near = q.clone();
+        near[0] += 0.5f;
+        float[] far = q.clone();
+        far[0] += 5f;
+        if (s == VectorSimilarity.L2_NORM) {
+          assertTrue(g.raw(q, near, dim) > g.raw(q, far, dim), "closer ranks higher, seed " + seed);
+          assertEquals(1f, g.score(g.exact(q, q)), 0f, "distance 0 scores 1");
+        }
+      }
     }
   }
 
