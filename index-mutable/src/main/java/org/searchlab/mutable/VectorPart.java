@@ -3,8 +3,9 @@ package org.searchlab.mutable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.IntPredicate;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.searchlab.core.FilterThresholds;
-import org.searchlab.core.scoring.VectorScores;
+import org.searchlab.core.mapping.VectorSimilarity;
 import org.searchlab.mutable.hnsw.AcceptBits;
 import org.searchlab.mutable.hnsw.GraphHits;
 import org.searchlab.mutable.hnsw.HnswConfig;
@@ -16,7 +17,8 @@ import org.searchlab.mutable.postings.TopHits;
  * The vector attribute and its HNSW graph, as the store uses them: inserts and removals by the
  * writer, and nearest-neighbour searches that either go through the graph's plan chooser (exact
  * below the approximate threshold, filter-first below the filter-first threshold, filtered HNSW
- * otherwise) or, when a request asks for {@code approximate = false}, scan exactly.
+ * otherwise) or, when a request asks for {@code approximate = false}, scan exactly. Both score by
+ * the similarity of the graph's {@link HnswConfig} and report its Elasticsearch {@code _score}.
  *
  * <p>Thread safety: {@link #insert}, {@link #insertAll}, {@link #remove}, {@link #handOver}, {@link
  * #replaceVector} and {@link #writeSnapshot} from the writer only; {@link #search} and {@link
@@ -25,6 +27,9 @@ import org.searchlab.mutable.postings.TopHits;
 final class VectorPart {
   private final MutableHnswGraph graph;
   private final VectorStore vectors;
+  // The exact scan's score: the Lucene function of the graph's similarity, whose compare() is that
+  // similarity's _score (cosine's is dot_product's, over the normalised vectors the graph holds).
+  private final VectorSimilarityFunction scanScore;
   private long graphOperations;
   // Nodes handed over to a newer version (writer-only): their removal is a drop, not graph work.
   private final java.util.BitSet handedOver = new java.util.BitSet();
@@ -32,6 +37,12 @@ final class VectorPart {
   private VectorPart(MutableHnswGraph graph, VectorStore vectors) {
     this.graph = graph;
     this.vectors = vectors;
+    this.scanScore = graph.config().similarity().lucene();
+  }
+
+  /** The similarity both the graph and {@link #scan} score by. */
+  VectorSimilarity similarity() {
+    return graph.config().similarity();
   }
 
   static VectorPart create(int dimension, HnswConfig config) {
@@ -169,8 +180,8 @@ final class VectorPart {
   }
 
   /**
-   * The approximate top {@code k} by closeness among ids that {@code accept} takes, through the
-   * graph's plan chooser.
+   * The approximate top {@code k} by the similarity's score among ids that {@code accept} takes,
+   * through the graph's plan chooser.
    *
    * @param acceptedCount how many ids {@code accept} takes (for the hit ratio)
    * @param rescoreWindow over int8 codes, the candidates rescored by their floats; 0 for the
@@ -193,10 +204,14 @@ final class VectorPart {
   }
 
   /**
-   * The exact top {@code k} among the given candidate ids that {@code accept} takes, scored by
-   * {@link VectorScores#closeness} as the segmented store scores. A row that holds more than the
-   * vector (its node's links follow it) is copied into one buffer first, since that score needs an
-   * array of the vector's length; {@link VectorStore#get} would allocate a copy per candidate.
+   * The exact top {@code k} among the given candidate ids that {@code accept} takes, scored by the
+   * similarity's Lucene function ({@link VectorSimilarity#lucene}) as the segmented store scores:
+   * the same {@code _score} the graph reports ({@link VectorSimilarity#fromRaw} of Lucene's dot
+   * product or squared distance). The query arrives as the vectors did ({@code cosine}'s normalised
+   * by the caller), so {@link VectorSimilarity#score}, which would normalise both again, is not
+   * used. A row that holds more than the vector (its node's links follow it) is copied into one
+   * buffer first, since that score needs an array of the vector's length; {@link VectorStore#get}
+   * would allocate a copy per candidate.
    */
   TopHits scan(float[] query, int k, IdStream candidates, IntPredicate accept) {
     TopHits top = new TopHits(k);
@@ -211,7 +226,7 @@ final class VectorPart {
           System.arraycopy(v, 0, buffer, 0, buffer.length);
           v = buffer;
         }
-        top.insert(d, VectorScores.closeness(query, v));
+        top.insert(d, scanScore.compare(query, v));
       }
     }
     return top;

@@ -1,12 +1,14 @@
 package org.searchlab.mutable.hnsw;
 
 /**
- * The result of one graph search: nodes in descending score order, their closeness scores, the plan
- * that produced them and the work done. Immutable by convention (the arrays are owned by the result
- * and must not be modified).
+ * The result of one graph search: nodes in descending score order, their scores, the plan that
+ * produced them and the work done. Immutable by convention (the arrays are owned by the result and
+ * must not be modified).
  *
  * @param nodes node ids, best first; at most {@code k}
- * @param scores closeness {@code (1 + dot) / 2} of each node, parallel to {@code nodes}
+ * @param scores the {@code _score} of each node for the graph's similarity ({@link
+ *     org.searchlab.core.mapping.VectorSimilarity#fromRaw}, over the float vectors: {@code (1 +
+ *     dot) / 2} for {@code dot_product}), parallel to {@code nodes}
  * @param plan one of {@link org.searchlab.core.QueryPlan#HNSW}, {@link
  *     org.searchlab.core.QueryPlan#FILTER_FIRST}, {@link org.searchlab.core.QueryPlan#EXACT}
  * @param visited number of vectors whose distance to the query was computed

@@ -24,7 +24,8 @@ public interface GraphSearcher {
    * fallback: past that point the scan is cheaper, and it is exact); its plan is then {@code
    * exact}.
    *
-   * @param query a vector of the graph's dimension (unit length for meaningful scores)
+   * @param query a vector of the graph's dimension (unit length for {@code dot_product}, as the
+   *     documents)
    * @param k hits wanted, in [1, 10000]
    * @param ef beam width; the search uses {@code max(k, ef)} (callers pass {@code targetHits +
    *     exploreAdditionalHits})

@@ -57,6 +57,7 @@ final class HnswBuilder {
   private final HnswAdjacency adjacency;
   private final VectorStore vectors;
   private final HnswConfig config;
+  private final GraphSimilarity similarity;
   private final double levelMultiplier;
   private final SplittableRandom levelRandom;
   private final HnswSearcher writerSearcher;
@@ -116,6 +117,7 @@ final class HnswBuilder {
     this.adjacency = adjacency;
     this.vectors = vectors;
     this.config = config;
+    this.similarity = new GraphSimilarity(config.similarity());
     this.levelMultiplier = 1 / Math.log(config.m());
     this.levelRandom = new SplittableRandom(config.seed());
     this.writerSearcher = newSearcher();
@@ -218,7 +220,7 @@ final class HnswBuilder {
     float[] batchScores = new float[to - from];
     int dim = vectors.dimension();
     for (int j = from; j < to; j++) {
-      batchScores[j - from] = BulkDot.dot(v, vectors.row(batch[j]), dim);
+      batchScores[j - from] = similarity.raw(v, vectors.row(batch[j]), dim);
     }
     long e = adjacency.entry();
     int ep = entryNode(e);
@@ -264,7 +266,7 @@ final class HnswBuilder {
       float[] outScores = new float[max];
       int count =
           NeighborSelection.select(
-              vectors, candIds, candScores, n, max, out, outScores, scratch, dots);
+              similarity, vectors, candIds, candScores, n, max, out, outScores, scratch, dots);
       ids[l] = Arrays.copyOf(out, count);
       sc[l] = Arrays.copyOf(outScores, count);
     }
@@ -665,6 +667,7 @@ final class HnswBuilder {
     }
     int count =
         NeighborSelection.select(
+            similarity,
             vectors,
             candIds,
             candScores,
@@ -892,7 +895,7 @@ final class HnswBuilder {
       int[] li = adjacency.lists(cluster[i])[level];
       for (int j = i + 1; j < c; j++) {
         if (indexOf(li, cluster[j]) < 0) {
-          float s = BulkDot.dot(vi, vectors.row(cluster[j]), dim);
+          float s = similarity.raw(vi, vectors.row(cluster[j]), dim);
           pairs[np++] = ScoreHeap.encode((i << 16) | j, s);
         }
       }
@@ -979,6 +982,7 @@ final class HnswBuilder {
     float[] outScores = new float[max];
     int selected =
         NeighborSelection.select(
+            similarity,
             vectors,
             candIds,
             candScores,

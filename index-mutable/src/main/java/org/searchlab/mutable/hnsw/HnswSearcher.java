@@ -6,21 +6,22 @@ import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.QueryPlan;
 import org.searchlab.core.VectorQuantization;
-import org.searchlab.core.scoring.VectorScores;
 
 /**
  * The graph search: greedy descent through the upper levels, then a beam search on level 0 (Malkov
  * &amp; Yashunin Algorithm 2), plain, filtered, filter-first (ACORN-1 two-hop), or an exact scan,
  * chosen by the filter's hit ratio. Also the neighbour search of inserts.
  *
- * <p>Internally scores are raw dot products (higher is closer); results are converted to {@code (1
- * + dot) / 2} closeness at the end.
+ * <p>Internally scores are the raw scores of the configured similarity ({@link GraphSimilarity}:
+ * the dot product, or the negated squared distance, higher is closer); results are converted to
+ * that similarity's {@code _score} at the end. The similarity picks its kernels once per batch
+ * ({@link #scoreBatch}), never per distance.
  *
  * <p>With {@link VectorQuantization#INT8} vectors the beam (and the greedy descent, and so the
  * inserts that use them) scores nodes by their {@link Int8Codes} against the query's code, encoded
  * once per call. A graph search keeps at least {@code k × oversample} candidates and reorders them
- * by the float dot product before the top {@code k} are cut ({@link #collect}), so reported scores
- * are exact.
+ * by their float scores before the top {@code k} are cut ({@link #collect}), so reported scores are
+ * exact.
  *
  * <p>Thread-safety: confined to one thread at a time (it owns the heaps and the visited set). It
  * reads the graph without locks: a neighbour list is an immutable snapshot, a node whose vector is
@@ -37,15 +38,18 @@ final class HnswSearcher implements GraphSearcher {
   private final HnswAdjacency graph;
   private final VectorStore vectors;
   private final HnswConfig config;
+  private final GraphSimilarity similarity;
   private final boolean int8;
   // Where the plain beam reads level 0's links from, behind each vector (null when the graph
   // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
   private final RowFloatSlots rows;
   // The length of a vector: the head of the arrays vectors.row() returns.
   private final int dim;
-  // The bound query's int8 code (tail zero, see Int8Codes) and scale; rewritten by bind().
+  // The bound query's int8 code (tail zero, see Int8Codes), scale and, for l2_norm, the decoded
+  // code's squared norm (Int8Codes.squares); rewritten by bind().
   private final byte[] queryCode;
   private float queryScale;
+  private float querySquares;
   private final VisitedSet visited = new VisitedSet();
   private final ScoreHeap candidates = new ScoreHeap(true);
   private final ScoreHeap results = new ScoreHeap(false);
@@ -86,12 +90,19 @@ final class HnswSearcher implements GraphSearcher {
   private float[] candidateUpper = new float[256];
   private int candidateCount;
   private float kthLower;
+  // The scanned query's squared norm and norm, for the brackets.
+  private double scanSquares;
+  private float scanNorm;
   private int rescored;
   // Vectors the last exact plan scanned.
   private int exactScanned;
 
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
+  // The exact plan's upper ends per batch (batchScores holds the lower ends), and the two ends of
+  // one squared-distance bracket.
+  private final float[] batchUpper = new float[EXACT_BATCH];
+  private final float[] bracket = new float[2];
   private float[][] batchVectors = new float[64][];
   private byte[][] batchCodes = new byte[64][];
 
@@ -99,6 +110,7 @@ final class HnswSearcher implements GraphSearcher {
     this.graph = graph;
     this.vectors = vectors;
     this.config = config;
+    this.similarity = new GraphSimilarity(config.similarity());
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
     this.rows = int8 ? null : graph.rows();
     this.dim = vectors.dimension();
@@ -110,6 +122,9 @@ final class HnswSearcher implements GraphSearcher {
   private void bind(float[] query) {
     if (int8) {
       queryScale = Int8Codes.encodeQuery(query, queryCode);
+      if (similarity.l2()) {
+        querySquares = Int8Codes.squares(queryCode, queryScale);
+      }
     }
   }
 
@@ -224,11 +239,12 @@ final class HnswSearcher implements GraphSearcher {
 
   /**
    * The top {@code k} of the results, best first, with their scores recomputed by {@link
-   * VectorUtil#dotProduct}: the beam may have scored them with {@link BulkDot}'s batched kernels,
-   * whose last bits can differ, and a reported score must not depend on which path found the hit.
-   * With int8 codes this is the rescoring: the best {@code k × oversample} by int8 score are
-   * rescored by their floats and the best {@code k} of those kept. A node whose float vanished
-   * under the search (removed meanwhile) keeps its int8 score.
+   * VectorUtil} ({@link GraphSimilarity#exact}) and converted to the similarity's {@code _score}:
+   * the beam may have scored them with {@link BulkDot}'s batched kernels, whose last bits can
+   * differ, and a reported score must not depend on which path found the hit. With int8 codes this
+   * is the rescoring: the best {@code k × oversample} by int8 score are rescored by their floats
+   * and the best {@code k} of those kept. A node whose float vanished under the search (removed
+   * meanwhile) keeps its int8 score.
    */
   private GraphHits collect(int k, int window, String plan, int shown) {
     boolean exactPlan = plan.equals(QueryPlan.EXACT);
@@ -240,9 +256,7 @@ final class HnswSearcher implements GraphSearcher {
       long code = results.pop();
       float[] v = hitVector(ScoreHeap.node(code));
       codes[i] =
-          v == null
-              ? code
-              : ScoreHeap.encode(ScoreHeap.node(code), VectorUtil.dotProduct(lastQuery, v));
+          v == null ? code : ScoreHeap.encode(ScoreHeap.node(code), similarity.exact(lastQuery, v));
     }
     // Best first: descending score, ties by descending node, as the heap orders them.
     Arrays.sort(codes);
@@ -252,7 +266,7 @@ final class HnswSearcher implements GraphSearcher {
     for (int i = 0; i < n; i++) {
       long code = codes[all - 1 - i];
       nodes[i] = ScoreHeap.node(code);
-      scores[i] = VectorScores.fromDot(ScoreHeap.score(code));
+      scores[i] = similarity.score(ScoreHeap.score(code));
     }
     // The exact plan ranked only the shown hits; it scanned every accepted vector, so the top k
     // holds as many as it scanned, up to k.
@@ -292,7 +306,9 @@ final class HnswSearcher implements GraphSearcher {
    * true score, which is at or above the k-th true score, which is at or above the k-th best lower
    * end. On the Debian corpus (384-d, 100,000 vectors) about 3–5% of a category's vectors were
    * rescored at k 100, and a cold scan cost about 95 ns per vector against 190 ns for the floats
-   * (the vectors of a category are scattered, so a scan waits on memory).
+   * (the vectors of a category are scattered, so a scan waits on memory). The brackets: {@link
+   * Int8Codes#errorBound} around the codes' dot product for the dot-product similarities, {@link
+   * Int8Codes#squareDistanceBracket} for {@code l2_norm}.
    */
   private void exact(float[] query, int k, AcceptBits accept) {
     results.clear();
@@ -302,6 +318,12 @@ final class HnswSearcher implements GraphSearcher {
     queryScale = Int8Codes.encodeQuery(query, queryCode); // as bind() would, for any plan
     float l1 = Int8Codes.l1(query);
     float residual = Int8Codes.residual(query, queryCode, queryScale);
+    double squares = 0;
+    for (float x : query) {
+      squares += (double) x * x;
+    }
+    scanSquares = squares;
+    scanNorm = (float) Math.sqrt(squares);
     candidateCount = 0;
     kthLower = Float.NEGATIVE_INFINITY;
     int bound = graph.idUpperBound();
@@ -345,21 +367,35 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * Brackets the scores of a batch of codes; keeps as candidates those whose upper end reaches the
-   * k-th best lower end so far, which it raises.
+   * Brackets the raw scores of a batch of codes (lower ends into {@link #batchScores}, upper ends
+   * into {@link #batchUpper}, one loop per similarity); keeps as candidates those whose upper end
+   * reaches the k-th best lower end so far, which it raises.
    */
   private void bracketBatch(int k, int count, float l1, float residual) {
     touchCodes(count);
     scored += count;
+    if (similarity.l2()) {
+      for (int i = 0; i < count; i++) {
+        Int8Codes.squareDistanceBracket(
+            queryCode, queryScale, scanSquares, residual, batchCodes[i], bracket);
+        batchScores[i] = -bracket[1];
+        batchUpper[i] = -bracket[0];
+      }
+    } else {
+      for (int i = 0; i < count; i++) {
+        byte[] c = batchCodes[i];
+        float approx = Int8Codes.dot(queryCode, queryScale, c);
+        float error = Int8Codes.errorBound(c, l1, residual, scanNorm);
+        batchScores[i] = approx - error;
+        batchUpper[i] = approx + error;
+      }
+    }
     for (int i = 0; i < count; i++) {
-      byte[] c = batchCodes[i];
-      float approx = Int8Codes.dot(queryCode, queryScale, c);
-      float error = Int8Codes.errorBound(c, l1, residual);
-      float upper = approx + error;
+      float upper = batchUpper[i];
       if (upper < kthLower) {
         continue;
       }
-      if (lowerEnds.insertWithOverflow(batchNodes[i], approx - error, k) && lowerEnds.size() >= k) {
+      if (lowerEnds.insertWithOverflow(batchNodes[i], batchScores[i], k) && lowerEnds.size() >= k) {
         kthLower = lowerEnds.topScore();
       }
       if (candidateCount == candidateNodes.length) {
@@ -393,15 +429,15 @@ final class HnswSearcher implements GraphSearcher {
    * counted in {@link #scored}: the scan counted these nodes once, by their codes), whose loads of
    * several vectors are in flight at once (on the Debian corpus, 100,000 documents, 384-d, a scan
    * of a category's vectors took about 0.7 of the time of one {@link VectorUtil#dotProduct} after
-   * another). Their scores can differ from {@link VectorUtil#dotProduct}'s in the last bits, as
-   * that method's own do between JIT tiers; {@link #collect} rescores the hits it reports.
+   * another). Their scores can differ from {@link VectorUtil}'s in the last bits, as that class's
+   * own do between JIT tiers; {@link #collect} rescores the hits it reports.
    */
   private void exactBatch(float[] query, int k, int count) {
     if (count == 0) {
       return;
     }
     touchFirstLines(count);
-    BulkDot.score(query, batchVectors, dim, batchScores, count);
+    similarity.raw(query, batchVectors, dim, batchScores, count);
     for (int i = 0; i < count; i++) {
       results.insertWithOverflow(batchNodes[i], batchScores[i], k);
     }
@@ -427,8 +463,8 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * The dot product of the bound query with {@code node} (by int8 codes when quantized), NaN when
-   * the node's vector is gone.
+   * The raw score of the bound query with {@code node} (by int8 codes when quantized), NaN when the
+   * node's vector is gone.
    */
   private float score(float[] query, int node) {
     if (int8) {
@@ -437,14 +473,14 @@ final class HnswSearcher implements GraphSearcher {
         return Float.NaN;
       }
       scored++;
-      return Int8Codes.dot(queryCode, queryScale, c);
+      return similarity.raw(queryCode, queryScale, querySquares, c);
     }
     float[] v = vectors.row(node);
     if (v == null) {
       return Float.NaN;
     }
     scored++;
-    return BulkDot.dot(query, v, dim);
+    return similarity.raw(query, v, dim);
   }
 
   /**
@@ -503,10 +539,10 @@ final class HnswSearcher implements GraphSearcher {
 
   /**
    * Beam search on {@code level} from {@code eps[0..epCount)} keeping the {@code ef} best accepted
-   * nodes in {@link #results()} (a min-heap of raw dot products). With {@code filterFirst}, only
-   * accepted nodes are scored and a rejected neighbour is looked through to its own neighbours
-   * (ACORN-1's two-hop expansion), so the beam stays on accepted nodes at low hit ratios. Gives up
-   * once it has scored more than {@code visitLimit} vectors and returns false (the results are then
+   * nodes in {@link #results()} (a min-heap of raw scores). With {@code filterFirst}, only accepted
+   * nodes are scored and a rejected neighbour is looked through to its own neighbours (ACORN-1's
+   * two-hop expansion), so the beam stays on accepted nodes at low hit ratios. Gives up once it has
+   * scored more than {@code visitLimit} vectors and returns false (the results are then
    * incomplete); inserts pass {@link Integer#MAX_VALUE}.
    */
   boolean searchLevel(
@@ -716,14 +752,15 @@ final class HnswSearcher implements GraphSearcher {
     scoreBatch(query, count);
   }
 
-  /** {@code batchScores[i]} = the bound query's dot product with batch entry {@code i}. */
+  /**
+   * {@code batchScores[i]} = the bound query's raw score with batch entry {@code i}: the kernels of
+   * the similarity, chosen once for the batch ({@link GraphSimilarity}).
+   */
   private void scoreBatch(float[] query, int count) {
     if (int8) {
-      for (int i = 0; i < count; i++) {
-        batchScores[i] = Int8Codes.dot(queryCode, queryScale, batchCodes[i]);
-      }
+      similarity.raw(queryCode, queryScale, querySquares, batchCodes, batchScores, count);
     } else {
-      BulkDot.score(query, batchVectors, dim, batchScores, count);
+      similarity.raw(query, batchVectors, dim, batchScores, count);
     }
   }
 

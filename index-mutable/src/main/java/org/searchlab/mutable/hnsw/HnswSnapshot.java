@@ -11,23 +11,36 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
+import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.mapping.VectorSimilarity;
 import org.searchlab.mutable.snapshot.ChannelInput;
 
 /**
  * The snapshot file of a {@link MutableHnswGraph}: graph and vectors, loadable without graph work.
  *
  * <p>Format (big-endian, {@link DataOutputStream}): magic {@code "SLHNSW"} as a long, format
- * version int (1), dimension, m, efConstruction, id bound, node count, entry node, entry level;
- * then per node id below the bound a level byte (-1 when absent) and, when present, its vector
- * floats and for each level the link count, the links and their scores; then the CRC32C of
- * everything before it as a long.
+ * version int (2), dimension, m, efConstruction, the similarity's Elasticsearch name ({@link
+ * DataOutputStream#writeUTF}), id bound, node count, entry node, entry level; then per node id
+ * below the bound a level byte (-1 when absent) and, when present, its vector floats and for each
+ * level the link count, the links and their raw scores ({@link GraphSimilarity}); then the CRC32C
+ * of everything before it as a long. Version 1, written before graphs had a similarity, has no
+ * similarity field and is read as {@code dot_product}, the only similarity graphs had then.
+ *
+ * <p>The similarity is checked on load, not taken from the file: a graph's links were chosen by its
+ * similarity's distances and its link scores are that similarity's raw scores, so a config that
+ * names another one is refused (an {@link IOException} naming both), as a different {@code m} is.
+ * Letting the file win would leave a caller that believes it searches by one similarity with scores
+ * of another; the remedy for a changed similarity is a new graph built from the documents.
  *
  * <p>Thread-safety: {@link #write} runs on the graph's writer thread (so the graph is still);
  * {@link #read} builds a new graph nobody else sees yet.
  */
 final class HnswSnapshot {
   static final long MAGIC = 0x534C484E53570000L; // "SLHNSW\0\0"
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+
+  /** The first version, without a similarity field: its graphs are {@code dot_product}. */
+  static final int VERSION_DOT_PRODUCT_ONLY = 1;
 
   private HnswSnapshot() {}
 
@@ -47,6 +60,7 @@ final class HnswSnapshot {
       out.writeInt(vectors.dimension());
       out.writeInt(graph.config().m());
       out.writeInt(graph.config().efConstruction());
+      out.writeUTF(graph.config().similarity().esName());
       out.writeInt(bound);
       out.writeInt(graph.size());
       out.writeInt(HnswAdjacency.entryNode(entry));
@@ -90,9 +104,15 @@ final class HnswSnapshot {
         throw new IOException(file + " is not an HNSW snapshot (bad magic)");
       }
       int version = in.readInt();
-      if (version != VERSION) {
+      if (version != VERSION && version != VERSION_DOT_PRODUCT_ONLY) {
         throw new IOException(
-            file + " has snapshot format version " + version + ", this code reads " + VERSION);
+            file
+                + " has snapshot format version "
+                + version
+                + ", this code reads "
+                + VERSION_DOT_PRODUCT_ONLY
+                + " and "
+                + VERSION);
       }
       int dimension = in.readInt();
       int m = in.readInt();
@@ -100,6 +120,19 @@ final class HnswSnapshot {
       if (m != config.m()) {
         throw new IOException(
             file + " was built with m " + m + " but the config has " + config.m());
+      }
+      VectorSimilarity similarity =
+          version == VERSION_DOT_PRODUCT_ONLY
+              ? VectorSimilarity.DOT_PRODUCT
+              : similarity(file, in.readUTF());
+      if (similarity != config.similarity()) {
+        throw new IOException(
+            file
+                + " was built with similarity ["
+                + similarity.esName()
+                + "] but the config has ["
+                + config.similarity().esName()
+                + "]; a graph cannot change its similarity, build a new one from the vectors");
       }
       int bound = in.readInt();
       int count = in.readInt();
@@ -118,6 +151,15 @@ final class HnswSnapshot {
         }
         throw e;
       }
+    }
+  }
+
+  /** The similarity a snapshot names; an {@link IOException} for a name no similarity has. */
+  private static VectorSimilarity similarity(Path file, String name) throws IOException {
+    try {
+      return VectorSimilarity.parse(name);
+    } catch (InvalidRequestException e) {
+      throw new IOException(file + " is corrupt: " + e.getMessage(), e);
     }
   }
 

@@ -19,8 +19,21 @@ import org.apache.lucene.util.VectorUtil;
  * the code of a vector depends on that vector alone, so the write-ahead log's replay and a snapshot
  * load (which store the floats and recompute the codes) give back the same bytes whatever the order
  * or batching of the writes. The price is eight bytes per vector (the scale and the norm).
- * Symmetric codes (no offset) need no correction terms for the dot product, which is the only
- * similarity of the schema.
+ *
+ * <p>The similarities: Lucene's codes share one offset per segment, so its int8 dot product needs a
+ * correction term per vector (for {@code DOT_PRODUCT} and {@code MAXIMUM_INNER_PRODUCT}), while its
+ * squared distance needs none, the offset cancelling in a difference, only the squared step as a
+ * factor. Codes here are symmetric (no offset), so the dot product needs no correction for vectors
+ * of any length: {@link #dot} serves {@code dot_product} and {@code max_inner_product} alike. A
+ * squared distance cannot be taken over the codes directly, since a query and a vector have
+ * different scales; it is the squared distance between the decoded vectors, expanded as {@code
+ * ‖s_v·p‖² + ‖s_x·c‖² − 2·s_v·s_x·(p·c)} ({@link #squareDistance}): the same integer dot product,
+ * the stored norm, and the query's decoded squared norm computed once per query ({@link #squares}).
+ * The alternative, the exact float norms with the codes' dot product, would need a third float per
+ * code, and ranked no better: over 5,000 vectors (random gaussian at 64 and 384 dimensions with
+ * lengths equal or spread over 16×, clustered at 64 and 384) the codes' top 10 held 98.2–99.1% of
+ * the float top 10 either way, within 0.5 points of each other, and the float top 1 always. The
+ * codes only need to rank, since a search rescores its hits by the floats.
  *
  * <p>Layout: a stored code is {@code dimension + 8} bytes: the components, the scale, and the
  * Euclidean norm of the vector the code stands for ({@code ‖s·q‖}, rounded up), both as
@@ -86,8 +99,62 @@ final class Int8Codes {
    * s} and of the sums on either side (about 1e-6 for unit vectors of a few hundred components).
    */
   static float errorBound(byte[] code, float l1, float residual) {
+    return errorBound(code, l1, residual, 0f);
+  }
+
+  /**
+   * {@link #errorBound(byte[], float, float)} for a query of Euclidean norm {@code vNorm}: the
+   * absolute margin, sized for unit vectors, grows with {@code vNorm·norm_x} when that is above 1,
+   * as the rounding of a float dot product grows with the lengths of its vectors ({@code
+   * max_inner_product} compares vectors of any length).
+   */
+  static float errorBound(byte[] code, float l1, float residual, float vNorm) {
     float s = scale(code);
-    return (s * 0.5f * l1 + residual * norm(code)) * 1.001f + 1e-5f;
+    float norm = norm(code);
+    return (s * 0.5f * l1 + residual * norm) * 1.001f + 1e-5f * Math.max(1f, vNorm * norm);
+  }
+
+  /**
+   * Bounds on {@code ‖v − x‖²} for any vector {@code x} whose stored code is {@code code}, where
+   * {@code query} and {@code queryScale} encode {@code v}: {@code out[0]} the lower, {@code out[1]}
+   * the upper, given {@code vSquares = ‖v‖²} and {@code residual = ‖v − queryScale·p‖₂} ({@link
+   * #residual}).
+   *
+   * <p>Why: write {@code x = x' + e} with {@code x' = s_x·c} the decoded code ({@code ‖x'‖ ≤
+   * norm_x}) and {@code |e_i| ≤ s_x/2}, so {@code ‖e‖ ≤ s_x·√d/2}; and {@code v = v' + f} with
+   * {@code ‖f‖ = residual}. Then {@code ‖v − x'‖² = ‖v‖² + ‖x'‖² − 2(v'·x' + f·x')}, where {@code
+   * v'·x'} is the codes' dot product ({@link #dot}) and {@code |f·x'| ≤ residual·norm_x}
+   * (Cauchy–Schwarz); and {@code ‖v − x‖} is within {@code ‖e‖} of {@code ‖v − x'‖} (the triangle
+   * inequality). The sums are in double; margins cover the rounding of the stored norm (rounded up,
+   * so {@code ‖x'‖²} is at least {@code norm_x²·(1 − 1e-6)}), of the components' codes (a step's
+   * half is taken as {@code 0.5005·s_x}) and, relatively ({@code 1e-3}), of a float kernel's sum of
+   * {@code d} positive squares.
+   */
+  static void squareDistanceBracket(
+      byte[] query, float queryScale, double vSquares, float residual, byte[] code, float[] out) {
+    assert tailIsZero(query) : "a query code must end in eight zero bytes";
+    int dimension = code.length - TAIL;
+    double s = scale(code);
+    double norm = norm(code);
+    double dot = (double) VectorUtil.dotProduct(query, code) * queryScale * s;
+    double cross = 2 * residual * norm;
+    double centre = vSquares - 2 * dot;
+    double high = centre + norm * norm + cross;
+    double low = centre + norm * norm * (1 - 1e-6) - cross;
+    double e = 0.5005 * s * Math.sqrt(dimension);
+    double lo = Math.max(0, Math.sqrt(Math.max(0, low)) - e);
+    double hi = Math.sqrt(Math.max(0, high)) + e;
+    out[0] = (float) (lo * lo * (1 - 1e-3));
+    out[1] = (float) (hi * hi * (1 + 1e-3));
+  }
+
+  /**
+   * {@code ‖s·p‖²}, the squared norm of the vector the query code {@code query} (scale {@code
+   * scale}) stands for: the query's term of {@link #squareDistance}, computed once per query.
+   */
+  static float squares(byte[] query, float scale) {
+    assert tailIsZero(query) : "a query code must end in eight zero bytes";
+    return VectorUtil.dotProduct(query, query) * scale * scale;
   }
 
   /** {@code ‖v − scale·p‖₂} for the query code {@code p} of {@code v}, rounded up. */
@@ -156,6 +223,17 @@ final class Int8Codes {
   static float dot(byte[] query, float queryScale, byte[] stored) {
     assert tailIsZero(query) : "a query code must end in eight zero bytes";
     return VectorUtil.dotProduct(query, stored) * queryScale * scale(stored);
+  }
+
+  /**
+   * The approximate squared distance of a query code (scale {@code queryScale}, decoded squared
+   * norm {@code querySquares} from {@link #squares}) and a stored code: the squared distance of the
+   * vectors they decode to, {@code querySquares + norm² − 2·}{@link #dot}. It may come out slightly
+   * negative for two nearly equal vectors (float rounding); it only ranks.
+   */
+  static float squareDistance(byte[] query, float queryScale, float querySquares, byte[] stored) {
+    float norm = norm(stored);
+    return querySquares + norm * norm - 2 * dot(query, queryScale, stored);
   }
 
   private static boolean tailIsZero(byte[] query) {

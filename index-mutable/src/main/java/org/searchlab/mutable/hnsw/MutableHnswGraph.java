@@ -63,10 +63,11 @@ public final class MutableHnswGraph {
 
   /**
    * Loads a graph and its vectors from a snapshot written by {@link #writeSnapshot}, without any
-   * graph work. {@code config} supplies the build threads, seed and thresholds; its {@code m} must
-   * equal the snapshot's.
+   * graph work. {@code config} supplies the build threads, seed and thresholds; its {@code m} and
+   * its similarity must equal the snapshot's.
    *
-   * @throws java.io.IOException on I/O errors, a bad checksum, or an unknown format version
+   * @throws java.io.IOException on I/O errors, a bad checksum, an unknown format version, or an
+   *     {@code m} or similarity other than the config's
    */
   public static MutableHnswGraph load(Path file, HnswConfig config) throws IOException {
     return load(file, config, null);

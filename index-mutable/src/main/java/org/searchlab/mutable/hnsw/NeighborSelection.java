@@ -18,17 +18,19 @@ final class NeighborSelection {
   /**
    * Selects at most {@code max} diverse neighbours from candidates sorted by descending score.
    *
+   * @param similarity the graph's similarity, whose raw scores {@code scores} are
    * @param ids candidate nodes, best first
-   * @param scores their dot products with the base node
+   * @param scores their raw scores with the base node (dot products, or negated squared distances)
    * @param count how many candidates are valid
    * @param out receives the selected nodes (length {@code max})
    * @param outScores receives their scores
    * @param scratch holds the kept vectors' rows ({@link VectorStore#row}; length {@code max} or
    *     more)
-   * @param dots holds the dot products with them (the same length as {@code scratch})
+   * @param dots holds the raw scores with them (the same length as {@code scratch})
    * @return the number selected
    */
   static int select(
+      GraphSimilarity similarity,
       VectorStore vectors,
       int[] ids,
       float[] scores,
@@ -50,9 +52,9 @@ final class NeighborSelection {
       int j = 0;
       if (BulkDot.BATCHED) {
         // Four kept neighbours per pass: the candidate's vector (often a cache miss) is read once
-        // for four dot products, while the kept ones are already in cache.
+        // for four distances, while the kept ones are already in cache.
         for (; diverse && j + 4 <= selected; j += 4) {
-          PanamaDots.dot4(v, scratch, dim, j, dots);
+          similarity.raw4(v, scratch, dim, j, dots);
           diverse =
               !(dots[j] > score)
                   && !(dots[j + 1] > score)
@@ -61,7 +63,7 @@ final class NeighborSelection {
         }
       }
       for (; diverse && j < selected; j++) {
-        if (BulkDot.dot(v, scratch[j], dim) > score) {
+        if (similarity.raw(v, scratch[j], dim) > score) {
           diverse = false;
         }
       }

@@ -20,6 +20,9 @@ import jdk.incubator.vector.VectorSpecies;
  * seed in one JVM gave different graphs ({@code
  * MutableHnswGraphTest.oneBuildThreadEqualsSequentialInserts…} failed at one seed in some tens).
  * Lane-wise adds and multiplies are exact IEEE operations in every tier.
+ *
+ * <p>{@link PanamaSquares} has the same kernels for squared distances, with this class's species
+ * and lane sum.
  */
 final class PanamaDots {
   /**
@@ -32,7 +35,7 @@ final class PanamaDots {
    * cost: the one-thread build of the Debian graph (62,665 vectors) was about 4% slower than with
    * 512 bits, in alternating builds; the synthetic build about 2% faster.
    */
-  private static final VectorSpecies<Float> SPECIES =
+  static final VectorSpecies<Float> SPECIES =
       species(Integer.getInteger("searchlab.hnsw.vectorBits", 256));
 
   private static final int LANES = SPECIES.length();
@@ -67,7 +70,7 @@ final class PanamaDots {
    * shuffles and three adds on AVX2 where summing lane by lane cost eight extractions and seven
    * dependent adds.
    */
-  private static float sum(FloatVector v) {
+  static float sum(FloatVector v) {
     if (LANES >= 16) {
       v = v.add(v.rearrange(ROT8));
     }

@@ -1,30 +1,40 @@
 /**
- * A mutable HNSW graph over dot-product unit vectors: in-place inserts, updates and real deletes by
- * one writer thread while any number of reader threads search without locks.
+ * A mutable HNSW graph over vectors compared by one of Elasticsearch's similarities: in-place
+ * inserts, updates and real deletes by one writer thread while any number of reader threads search
+ * without locks.
  *
  * <p>Terms: a <em>node</em> is a dense int local document id; its vector lives in a {@link
  * org.searchlab.mutable.hnsw.VectorStore} (the store's columnar attribute), the graph stores only
  * ints. {@code M} is the maximum number of links per node on the upper levels (2·M on level 0);
  * {@code efConstruction} is the number of candidates kept by the insert-time beam search; {@code
- * ef} is the query-time beam width. Scores are Lucene's {@code DOT_PRODUCT} closeness, {@code (1 +
- * dot) / 2}.
+ * ef} is the query-time beam width. The <em>similarity</em> ({@link
+ * org.searchlab.core.mapping.VectorSimilarity}, chosen by {@link
+ * org.searchlab.mutable.hnsw.HnswConfig#similarity}) is {@code dot_product} (unit vectors, the
+ * default), {@code l2_norm} or {@code max_inner_product} ({@code cosine} arrives normalised and is
+ * {@code dot_product}); every distance, to build and to search, is that similarity's. A <em>raw
+ * score</em> is what the graph orders by, higher is closer: the dot product, or for {@code l2_norm}
+ * the negated squared distance ({@code GraphSimilarity}). A <em>score</em> is what a search
+ * reports: the similarity's Elasticsearch {@code _score} of the raw score ({@code (1 + dot) / 2},
+ * {@code 1 / (1 + d²)}, Lucene's scaled inner product).
  *
  * <p>Parts, as Lucene's {@code util.hnsw} divides them: {@code MutableHnswGraph} is the public
  * facade; {@code HnswAdjacency} stores and publishes the neighbour lists ({@code OnHeapHnswGraph},
  * {@code NeighborArray}); {@code HnswBuilder} inserts, selects neighbours and repairs deletes
  * ({@code HnswGraphBuilder}); {@code HnswSearcher} searches ({@code HnswGraphSearcher}).
  *
- * <p>Distances: {@link org.apache.lucene.util.VectorUtil#dotProduct} (SIMD through the incubator
- * vector module), except in the beam search's inner loop, which scores a node's unvisited
- * neighbours eight or four at a time, as Lucene's memory-mapped scorer does four ({@code BulkDot});
- * its hits are rescored with {@code VectorUtil} before they are returned.
+ * <p>Distances: the graph's own SIMD kernels through the incubator vector module ({@code
+ * PanamaDots}, {@code PanamaSquares}), which sum in a fixed order so that a build is reproducible,
+ * and in the beam search's inner loop score a node's unvisited neighbours eight or four at a time,
+ * as Lucene's memory-mapped scorer does four ({@code BulkDot}); hits are rescored with {@link
+ * org.apache.lucene.util.VectorUtil#dotProduct} or {@link
+ * org.apache.lucene.util.VectorUtil#squareDistance} before they are returned.
  *
  * <p>Quantization: with {@link org.searchlab.core.VectorQuantization#INT8} the store also keeps an
  * int8 <em>code</em> per vector ({@code Int8Codes}: one scale per vector, components in [−127,
  * 127]); the beam, the greedy descent and the inserts' searches score by integer dot products of
- * codes ({@link org.apache.lucene.util.VectorUtil#dotProduct(byte[], byte[])}), and a search
- * rescores its best {@code k × oversample} candidates with the floats (Elasticsearch's {@code
- * rescore_vector}).
+ * codes ({@link org.apache.lucene.util.VectorUtil#dotProduct(byte[], byte[])}; for {@code l2_norm}
+ * expanded into the squared distance of the decoded vectors), and a search rescores its best {@code
+ * k × oversample} candidates with the floats (Elasticsearch's {@code rescore_vector}).
  *
  * <p>References: Y. A. Malkov, D. A. Yashunin, "Efficient and robust approximate nearest neighbor
  * search using Hierarchical Navigable Small World graphs" (2016, arXiv:1603.09320): level

@@ -10,6 +10,7 @@ import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.QueryPlan;
+import org.searchlab.core.mapping.VectorSimilarity;
 import org.searchlab.core.scoring.VectorScores;
 import org.searchlab.testing.TestSeeds;
 
@@ -190,6 +191,91 @@ class ExactPlanTest {
         "exact plan, shown hits only: rescored %d floats against %d for all k, seed %d%n",
         rescoredShown, rescoredAll, seed);
     assertTrue(rescoredShown < rescoredAll, "seed " + seed);
+  }
+
+  /**
+   * The brackets of {@code l2_norm} and {@code max_inner_product} over vectors of various lengths:
+   * the scan still finds the exact top k (checked in double precision) while rescoring a small
+   * share of the floats.
+   */
+  @Test
+  void theBracketsOfTheOtherSimilaritiesFindTheExactTopKAndSpareMostFloats() {
+    for (VectorSimilarity similarity :
+        new VectorSimilarity[] {VectorSimilarity.L2_NORM, VectorSimilarity.MAX_INNER_PRODUCT}) {
+      long seed = TestSeeds.seed("ExactPlanTest.similarity." + similarity);
+      SplittableRandom r = new SplittableRandom(seed);
+      float[][] data = TestVectors.clustered(r, 3000, DIM, 16, 1.0);
+      for (int i = 0; i < data.length; i++) {
+        float length = (float) Math.pow(4, r.nextDouble() * 2 - 1); // 1/4 to 4
+        for (int d = 0; d < DIM; d++) {
+          data[i][d] *= length;
+        }
+        if (i % 9 == 8) {
+          data[i] = data[i - 1].clone(); // ties
+        }
+      }
+      HnswConfig config = HnswConfig.builder().similarity(similarity).build();
+      MutableHnswGraph graph = MutableHnswGraph.create(VectorStore.create(DIM), config);
+      graph.insertAll(IntStream.range(0, data.length).toArray(), data);
+      HnswSearcher searcher = new HnswSearcher(graph.adjacency(), graph.vectors(), config);
+      FilterThresholds exactOnly = new FilterThresholds(1, 1);
+      long scanned = 0;
+      long rescored = 0;
+      for (int q = 0; q < 30; q++) {
+        float[] query = TestVectors.near(r, data[r.nextInt(data.length)], 0.1);
+        float length = (float) Math.pow(4, r.nextDouble() * 2 - 1);
+        for (int d = 0; d < DIM; d++) {
+          query[d] *= length;
+        }
+        int k = q % 2 == 0 ? 10 : 100;
+        AcceptBits accept = q % 3 == 0 ? node -> node % 50 != 0 : node -> node % 3 != 1;
+        int accepted = (int) IntStream.range(0, data.length).filter(accept::accept).count();
+        GraphHits got = searcher.search(query, k, k, accept, accepted, exactOnly, 0, k);
+        String where = similarity + ", query " + q + ", k " + k + ", seed " + seed;
+        assertEquals(QueryPlan.EXACT, got.plan(), where);
+        assertEquals(k, got.size(), where);
+        double[] raw = new double[data.length];
+        double[] sorted = new double[accepted];
+        for (int i = 0, j = 0; i < data.length; i++) {
+          raw[i] = accept.accept(i) ? raw(similarity, query, data[i]) : Double.NEGATIVE_INFINITY;
+          if (accept.accept(i)) {
+            sorted[j++] = raw[i];
+          }
+        }
+        Arrays.sort(sorted);
+        double kth = sorted[accepted - k];
+        for (int i = 0; i < k; i++) {
+          int node = got.nodes()[i];
+          assertTrue(accept.accept(node), where);
+          assertTrue(
+              raw[node] >= kth - 1e-5 * Math.abs(kth),
+              where + ": node " + node + " is not in the top k");
+          float expected = similarity.score(query, data[node]);
+          assertEquals(expected, got.scores()[i], 1e-5f * Math.abs(expected), where);
+        }
+        scanned += accepted;
+        rescored += searcher.rescored();
+      }
+      System.out.printf(
+          "exact plan by codes, %s: rescored %d of %d scanned (%.1f%%), seed %d%n",
+          similarity, rescored, scanned, 100.0 * rescored / scanned, seed);
+      assertTrue(
+          rescored * 4 < scanned,
+          similarity + ": rescored " + rescored + " of " + scanned + ", seed " + seed);
+    }
+  }
+
+  /** The raw score in double precision: the dot product, or minus the squared distance. */
+  private static double raw(VectorSimilarity similarity, float[] q, float[] v) {
+    if (similarity != VectorSimilarity.L2_NORM) {
+      return dot(q, v);
+    }
+    double s = 0;
+    for (int i = 0; i < q.length; i++) {
+      double d = (double) q[i] - v[i];
+      s += d * d;
+    }
+    return -s;
   }
 
   /** A default graph of {@code data}, node i holding data[i]. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.apache.lucene.util.VectorUtil;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,134 @@ class Int8CodesTest {
     a.remove(7);
     assertEquals(null, a.code(7));
     assertEquals(null, VectorStore.create(DIM).code(0));
+  }
+
+  /**
+   * For {@code l2_norm}: the codes' squared distance is the squared distance between the vectors
+   * the query code and the stored code decode to, and it ranks near vectors as the floats do more
+   * often than not.
+   */
+  @Test
+  void squareDistanceIsTheDecodedVectorsSquaredDistance() {
+    long seed = TestSeeds.seed("Int8CodesTest.squares");
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] query = new byte[DIM + Int8Codes.TAIL];
+    for (int t = 0; t < 500; t++) {
+      float[] x = longVector(random, t);
+      float[] y = t % 3 == 0 ? near(random, x) : longVector(random, t + 1);
+      float qs = Int8Codes.encodeQuery(x, query);
+      byte[] stored = Int8Codes.encode(y);
+      float[] xd = Int8Codes.decode(Int8Codes.encode(x));
+      float[] yd = Int8Codes.decode(stored);
+      double decoded = exactSquareDistance(xd, yd);
+      float approx = Int8Codes.squareDistance(query, qs, Int8Codes.squares(query, qs), stored);
+      // The expansion loses what float rounding of ‖x'‖² + ‖y'‖² loses.
+      double tolerance = 1e-5 * (exactDot(xd, xd) + exactDot(yd, yd));
+      assertEquals(decoded, approx, tolerance, "trial " + t + ", seed " + seed);
+    }
+  }
+
+  /**
+   * The exact plan's l2_norm bracket: for every pair (copies, near copies, vectors of different
+   * lengths), the float squared distance, as the kernels and VectorUtil compute it, lies within
+   * {@link Int8Codes#squareDistanceBracket}.
+   */
+  @Test
+  void theSquareDistanceBracketHoldsTheFloatSquaredDistance() {
+    long seed = TestSeeds.seed("Int8CodesTest.squareBracket");
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] query = new byte[DIM + Int8Codes.TAIL];
+    float[] bracket = new float[2];
+    double widest = 0;
+    for (int t = 0; t < 2000; t++) {
+      float[] x = longVector(random, t);
+      float[] y =
+          switch (t % 7) {
+            case 0 -> x.clone();
+            case 1, 2 -> near(random, x);
+            default -> longVector(random, t + 1);
+          };
+      float qs = Int8Codes.encodeQuery(x, query);
+      byte[] stored = Int8Codes.encode(y);
+      Int8Codes.squareDistanceBracket(
+          query, qs, exactDot(x, x), Int8Codes.residual(x, query, qs), stored, bracket);
+      String where = "trial " + t + ", seed " + seed + ": bracket " + Arrays.toString(bracket);
+      assertTrue(bracket[0] <= bracket[1], where);
+      for (float d :
+          new float[] {
+            VectorUtil.squareDistance(x, y),
+            BulkDot.squareDistance(x, y, DIM),
+            (float) exactSquareDistance(x, y)
+          }) {
+        assertTrue(bracket[0] <= d && d <= bracket[1], d + " outside, " + where);
+      }
+      widest = Math.max(widest, (Math.sqrt(bracket[1]) - Math.sqrt(bracket[0])) / norm(x));
+    }
+    System.out.printf(
+        "int8 l2 bracket: widest %.4f of the query's length in distance, seed %d%n", widest, seed);
+  }
+
+  /**
+   * For {@code max_inner_product}, whose vectors have any length: the bracket with the query's norm
+   * holds the float dot product of long vectors, as the kernels and VectorUtil compute it.
+   */
+  @Test
+  void theErrorBoundBracketsTheDotProductOfLongVectors() {
+    long seed = TestSeeds.seed("Int8CodesTest.longBracket");
+    SplittableRandom random = new SplittableRandom(seed);
+    byte[] query = new byte[DIM + Int8Codes.TAIL];
+    double worstShare = 0;
+    for (int t = 0; t < 2000; t++) {
+      float[] x = longVector(random, t);
+      float[] y = t % 7 == 0 ? x.clone() : longVector(random, t + 1);
+      float qs = Int8Codes.encodeQuery(x, query);
+      byte[] stored = Int8Codes.encode(y);
+      float bound =
+          Int8Codes.errorBound(
+              stored,
+              Int8Codes.l1(x),
+              Int8Codes.residual(x, query, qs),
+              (float) Math.sqrt(exactDot(x, x)));
+      float approx = Int8Codes.dot(query, qs, stored);
+      for (double d :
+          new double[] {VectorUtil.dotProduct(x, y), BulkDot.dot(x, y, DIM), exactDot(x, y)}) {
+        double error = Math.abs(approx - d);
+        assertTrue(
+            error <= bound, "error " + error + " > bound " + bound + " at " + t + ", seed " + seed);
+        worstShare = Math.max(worstShare, error / bound);
+      }
+    }
+    System.out.printf("int8 bracket, long vectors: worst error %.3f of the bound%n", worstShare);
+  }
+
+  /** {@link #vector} scaled by a factor in [0.01, 100), as l2_norm and max_inner_product allow. */
+  private static float[] longVector(SplittableRandom random, int t) {
+    float[] v = vector(random, t);
+    float factor = (float) Math.pow(10, random.nextDouble() * 4 - 2);
+    for (int i = 0; i < v.length; i++) {
+      v[i] *= factor;
+    }
+    return v;
+  }
+
+  /** {@code x} moved by a small fraction of its length in a random direction. */
+  private static float[] near(SplittableRandom random, float[] x) {
+    float[] noise = TestVectors.gaussianUnit(random, DIM);
+    double step = norm(x) * Math.pow(10, -1 - 3 * random.nextDouble()); // 1e-4 to 1e-1 of ‖x‖
+    float[] y = x.clone();
+    for (int i = 0; i < DIM; i++) {
+      y[i] += (float) (noise[i] * step);
+    }
+    return y;
+  }
+
+  private static double exactSquareDistance(float[] x, float[] y) {
+    double s = 0;
+    for (int i = 0; i < x.length; i++) {
+      double d = (double) x[i] - y[i];
+      s += d * d;
+    }
+    return s;
   }
 
   /** Unit gaussian vectors, and every fifth one spiky (one large component) to stress the scale. */

@@ -4,8 +4,9 @@ import java.util.SplittableRandom;
 
 /**
  * Prints the bits of the graph's kernels for seeded vectors, one score per line: run by {@link
- * SearchKernelsTest} in a child JVM with {@code -Xint}, so that the interpreter's results can be
- * compared with C2's.
+ * SearchKernelsTest} (dot products) and {@link SquareKernelsTest} (squared distances, with a second
+ * argument {@code squares}) in a child JVM with {@code -Xint}, so that the interpreter's results
+ * can be compared with C2's.
  */
 public final class KernelBits {
   private KernelBits() {}
@@ -31,6 +32,26 @@ public final class KernelBits {
     return out;
   }
 
+  /** As {@link #bits}, for the squared-distance kernels. */
+  static int[] squareBits(long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    int dim = 75;
+    float[] query = uniform(random, dim);
+    float[][] vectors = new float[13][];
+    for (int i = 0; i < vectors.length; i++) {
+      vectors[i] = uniform(random, dim);
+    }
+    float[] distances = new float[vectors.length];
+    BulkDot.squareDistances(query, vectors, query.length, distances, vectors.length);
+    int[] out = new int[2 * vectors.length];
+    for (int i = 0; i < vectors.length; i++) {
+      out[i] = Float.floatToIntBits(distances[i]);
+      out[vectors.length + i] =
+          Float.floatToIntBits(BulkDot.squareDistance(query, vectors[i], query.length));
+    }
+    return out;
+  }
+
   private static float[] uniform(SplittableRandom random, int dim) {
     float[] v = new float[dim];
     for (int d = 0; d < dim; d++) {
@@ -40,7 +61,9 @@ public final class KernelBits {
   }
 
   public static void main(String[] args) {
-    for (int b : bits(Long.parseLong(args[0]))) {
+    long seed = Long.parseLong(args[0]);
+    boolean squares = args.length > 1 && args[1].equals("squares");
+    for (int b : squares ? squareBits(seed) : bits(seed)) {
       System.out.println(b);
     }
   }
