@@ -133,12 +133,13 @@ class PythonEnvTest {
   }
 
   @Test
-  void anotherRequirementsFileIsAnotherEnvironment() throws Exception {
-    Path cache = tmp.resolve("cache");
-    PythonEnv a = PythonEnv.of("tool", requirements("# a\n"), cache);
-    PythonEnv b = PythonEnv.of("tool", requirements("# b\n"), cache);
-    assertNotEquals(a.dir(), b.dir());
-    assertTrue(a.dir().getFileName().toString().startsWith("tool-"));
+  void theKeyFollowsTheRequirementsAndThePython() {
+    byte[] a = "pyvespa==1.2.9\n".getBytes(StandardCharsets.UTF_8);
+    byte[] b = "pyvespa==1.2.8\n".getBytes(StandardCharsets.UTF_8);
+    assertEquals(PythonEnv.key(a, "3.11.7"), PythonEnv.key(a.clone(), "3.11.7"));
+    assertNotEquals(PythonEnv.key(a, "3.11.7"), PythonEnv.key(b, "3.11.7"), "another pin");
+    assertNotEquals(PythonEnv.key(a, "3.11.7"), PythonEnv.key(a, "3.12.1"), "another Python");
+    assertTrue(PythonEnv.key(a, "3.11.7").matches("[0-9a-f]{16}"));
   }
 
   @Test
