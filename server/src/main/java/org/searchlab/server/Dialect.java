@@ -1,6 +1,7 @@
 package org.searchlab.server;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -24,6 +25,14 @@ public interface Dialect {
 
   /** Whether this dialect answers requests to {@code path}. */
   boolean owns(String path);
+
+  /**
+   * The media types this dialect's answers come in, most preferred first; a request whose {@code
+   * Accept} allows none of them is refused with 406 ({@link AcceptHeader}). By default JSON only.
+   */
+  default List<String> mediaTypes() {
+    return List.of(ApiResponse.JSON);
+  }
 
   /** Which executor should run the request; must be cheap (called on the event loop). */
   Work work(ApiRequest request);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
@@ -36,7 +37,22 @@ public final class Json {
           .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
           .build();
 
+  /**
+   * The mapper of CBOR answers (RFC 8949): the same trees as JSON, binary-encoded. Floats stay
+   * single-precision floats, doubles double, as the JSON text prints them.
+   */
+  private static final ObjectMapper CBOR_MAPPER = CBORMapper.builder().build();
+
   private Json() {}
+
+  /** Serializes a tree or a map to CBOR bytes. */
+  public static byte[] cborBytes(Object value) {
+    try {
+      return CBOR_MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize " + value.getClass() + " to CBOR", e);
+    }
+  }
 
   /** Parses a whole body; an empty body is an error naming {@code what}. */
   public static JsonNode parse(ByteBuf body, String what) {

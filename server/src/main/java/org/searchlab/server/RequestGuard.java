@@ -25,7 +25,9 @@ import java.util.Optional;
  *       application/vnd.elasticsearch+json}; {@code application/x-ndjson} for {@code _bulk}): 415
  *       otherwise, so no form or text body a web page can send is read as JSON. A body-less request
  *       that names another media type (an empty HTML form) is refused the same way.
- *   <li>{@code Accept} must allow JSON: 406 otherwise.
+ *   <li>{@code Accept} must allow a type the dialect answers ({@link Dialect#mediaTypes()}: JSON,
+ *       and CBOR for Vespa's routes), with the qualities and order {@link AcceptHeader} reads: 406
+ *       otherwise.
  *   <li>A state-changing method ({@code POST}, {@code PUT}, {@code DELETE}, {@code PATCH}) marked
  *       cross-site by the browser ({@code Sec-Fetch-Site: cross-site|same-site}, or an {@code
  *       Origin} whose host fails rule 1) is 403.
@@ -87,7 +89,7 @@ final class RequestGuard {
                   + (r.path().endsWith("_bulk") ? " or application/x-ndjson" : "")));
     }
     String accept = r.headers().get(HttpHeaderNames.ACCEPT);
-    if (accept != null && !acceptsJson(accept)) {
+    if (accept != null && AcceptHeader.choose(accept, dialect.mediaTypes()).isEmpty()) {
       return Optional.of(
           dialect.error(
               r,
@@ -95,7 +97,8 @@ final class RequestGuard {
               "media_type_header_exception",
               "Accept ["
                   + Text.quote(accept)
-                  + "] allows no type this server answers; accept application/json"));
+                  + "] allows no type this server answers here; accept "
+                  + String.join(" or ", dialect.mediaTypes())));
     }
     if (!readsNothing && crossSite(r)) {
       return Optional.of(
@@ -146,25 +149,6 @@ final class RequestGuard {
       case "application/x-ndjson", "application/vnd.elasticsearch+x-ndjson" -> bulk;
       default -> false;
     };
-  }
-
-  private static boolean acceptsJson(String accept) {
-    if (accept.isBlank()) {
-      return true;
-    }
-    for (String part : accept.split(",")) {
-      String type = part.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-      if (type.equals("*/*")
-          || type.equals("*")
-          || type.equals("application/*")
-          || type.equals("application/json")
-          || type.equals("application/x-ndjson")
-          || type.startsWith("application/vnd.elasticsearch+")
-          || type.startsWith("text/")) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private boolean crossSite(ApiRequest r) {

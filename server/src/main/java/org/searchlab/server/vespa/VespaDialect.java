@@ -3,6 +3,7 @@ package org.searchlab.server.vespa;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.searchlab.core.Document;
 import org.searchlab.core.Hit;
 import org.searchlab.core.Operation;
 import org.searchlab.core.SearchResult;
+import org.searchlab.server.AcceptHeader;
 import org.searchlab.server.ApiException;
 import org.searchlab.server.ApiRequest;
 import org.searchlab.server.ApiResponse;
@@ -31,9 +33,16 @@ import org.searchlab.server.service.SearchService;
  * remove of a missing document is 200 (Vespa drops it without error); a get of a missing document
  * is 404; errors are {@code {"pathId","message"}} for documents and {@code
  * {"root":{"errors":[...]}}} for searches.
+ *
+ * <p>Every answer, errors included, is JSON or CBOR, whichever the {@code Accept} header prefers
+ * ({@link AcceptHeader}): Vespa renders CBOR when asked, and pyvespa's {@code query()} asks for
+ * {@code application/cbor} alone. The tree is the same in both.
  */
 public final class VespaDialect implements Dialect {
   private static final String DOC_PREFIX = "/document/v1";
+
+  /** JSON first: a client that takes anything gets JSON, as from Vespa. */
+  private static final List<String> MEDIA_TYPES = List.of(ApiResponse.JSON, AcceptHeader.CBOR);
 
   private final SearchService service;
   private final String docType;
@@ -53,6 +62,11 @@ public final class VespaDialect implements Dialect {
   @Override
   public boolean owns(String path) {
     return path.startsWith(DOC_PREFIX) || path.equals("/search") || path.startsWith("/search/");
+  }
+
+  @Override
+  public List<String> mediaTypes() {
+    return MEDIA_TYPES;
   }
 
   @Override
@@ -158,7 +172,7 @@ public final class VespaDialect implements Dialect {
         timing.put("embedtime", result.timings().embedNanos() / 1e9);
       }
     }
-    return ApiResponse.json(200, Json.bytes(out)).tagged("search", q.queryType());
+    return render(r, 200, out).tagged("search", q.queryType());
   }
 
   /** Whether a select list names a field beyond the two every hit has without a document fetch. */
@@ -209,10 +223,10 @@ public final class VespaDialect implements Dialect {
       ObjectNode o = Json.MAPPER.createObjectNode();
       o.put("pathId", r.path()).put("id", docId(namespace, id));
       if (d.isEmpty()) {
-        return done(ApiResponse.json(404, Json.bytes(o)).tagged("document_get", "none"));
+        return done(render(r, 404, o).tagged("document_get", "none"));
       }
       o.set("fields", VespaDocuments.fieldsOf(d.get(), true));
-      return done(ApiResponse.json(200, Json.bytes(o)).tagged("document_get", "none"));
+      return done(render(r, 200, o).tagged("document_get", "none"));
     }
     if (m.equals(HttpMethod.POST)) {
       Document doc =
@@ -256,7 +270,7 @@ public final class VespaDialect implements Dialect {
   private ApiResponse ok(ApiRequest r, String namespace, String id, String endpoint) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("pathId", r.path()).put("id", docId(namespace, id));
-    return ApiResponse.json(200, Json.bytes(o)).tagged(endpoint, "none");
+    return render(r, 200, o).tagged(endpoint, "none");
   }
 
   @Override
@@ -279,6 +293,21 @@ public final class VespaDialect implements Dialect {
           .put("source", docType)
           .put("message", reason);
     }
-    return new ApiResponse(status, ApiResponse.JSON, Json.bytes(o), Map.of(), "error", "none");
+    return render(r, status, o).tagged("error", "none");
+  }
+
+  /**
+   * {@code body} in the type the request's {@code Accept} prefers: CBOR when it asks for it,
+   * otherwise JSON (also when it allows neither: the guard's 406 itself is JSON).
+   */
+  private static ApiResponse render(ApiRequest r, int status, ObjectNode body) {
+    String type =
+        AcceptHeader.choose(r.headers().get(HttpHeaderNames.ACCEPT), MEDIA_TYPES)
+            .orElse(ApiResponse.JSON);
+    if (type.equals(AcceptHeader.CBOR)) {
+      return new ApiResponse(
+          status, AcceptHeader.CBOR, Json.cborBytes(body), Map.of(), "unknown", "none");
+    }
+    return ApiResponse.json(status, Json.bytes(body));
   }
 }
