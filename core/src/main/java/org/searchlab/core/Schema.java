@@ -53,7 +53,21 @@ public record Schema(int dimension) {
    * org.searchlab.core.mapping.Mapping#product}).
    */
   public org.searchlab.core.mapping.Mapping mapping() {
-    return org.searchlab.core.mapping.Mapping.product(dimension);
+    return MAPPINGS.computeIfAbsent(dimension, org.searchlab.core.mapping.Mapping::product);
+  }
+
+  private static final java.util.concurrent.ConcurrentHashMap<
+          Integer, org.searchlab.core.mapping.Mapping>
+      MAPPINGS = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Reads a source against the benchmark's mapping, which is strict: a field it does not define, a
+   * value that does not fit its field, a keyword too long to index are refused as Elasticsearch
+   * refuses them.
+   */
+  private void parse(String id, java.util.Map<String, Object> source) {
+    org.searchlab.core.mapping.DocumentParser.parse(
+        mapping(), org.searchlab.core.analysis.TextAnalysis.NAME, new Document(id, source));
   }
 
   /** Rejects an id that is null, empty or longer than {@value #MAX_ID_BYTES} UTF-8 bytes. */
@@ -152,6 +166,7 @@ public record Schema(int dimension) {
               + doc.averageRating()
               + "; only finite values are allowed");
     }
+    parse(doc.id(), doc.source());
     return doc;
   }
 
@@ -179,6 +194,7 @@ public record Schema(int dimension) {
               + update.averageRating()
               + "; only finite values are allowed");
     }
+    parse(update.id(), update.doc());
     return update;
   }
 

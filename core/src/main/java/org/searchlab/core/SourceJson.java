@@ -78,7 +78,7 @@ public final class SourceJson {
     }
     double d = n.doubleValue();
     if (!Double.isFinite(d)) {
-      throw new InvalidRequestException("a JSON number is beyond the range of a double");
+      throw notFinite(d);
     }
     return d;
   }
@@ -110,7 +110,7 @@ public final class SourceJson {
       for (int i = 0; i < d.length; i++) {
         d[i] = a.get(i).doubleValue();
         if (!Double.isFinite(d[i])) {
-          throw new InvalidRequestException("a JSON number is beyond the range of a double");
+          throw notFinite(d[i]);
         }
       }
       return d;
@@ -120,6 +120,13 @@ public final class SourceJson {
       out.add(value(x));
     }
     return out;
+  }
+
+  private static InvalidRequestException notFinite(double d) {
+    return new InvalidRequestException(
+        Double.isNaN(d)
+            ? "NaN is not a number a document may hold; only finite values are allowed"
+            : "a JSON number is beyond the range of a double (" + d + ")");
   }
 
   /** A source tree value as JSON. */

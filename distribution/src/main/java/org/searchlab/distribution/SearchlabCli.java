@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       TestCommand.class,
-      org.searchlab.server.cli.ServeCommand.class,
+      org.searchlab.distribution.serve.ServeCommand.class,
     })
 public final class SearchlabCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

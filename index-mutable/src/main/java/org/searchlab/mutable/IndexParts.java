@@ -71,22 +71,31 @@ final class IndexParts {
     if (d == null) {
       return null;
     }
-    return new Document(
-        d.id(),
-        d.title(),
-        d.description(),
-        attributes.categoryName(attributes.category(local)),
-        attributes.price(local),
-        attributes.rating(local),
-        vectors.vectors().get(local));
+    // The stored source, with the attributes and the vector as the columns hold them now.
+    java.util.Map<String, Object> source = new java.util.LinkedHashMap<>(d.source());
+    String category = attributes.categoryName(attributes.category(local));
+    if (category == null) {
+      source.remove(Schema.CATEGORY);
+    } else {
+      source.put(Schema.CATEGORY, category);
+    }
+    source.put(Schema.PRICE, (long) attributes.price(local));
+    source.put(Schema.AVERAGE_RATING, (double) attributes.rating(local));
+    float[] v = vectors.vectors().get(local);
+    if (v != null) {
+      source.put(Schema.EMBEDDING, v);
+    }
+    return d.withSource(source);
   }
 
   /** {@code d} without its vector, as the document store keeps it. */
   static Document withoutVector(Document d) {
-    return d.embedding() == null
-        ? d
-        : new Document(
-            d.id(), d.title(), d.description(), d.category(), d.price(), d.averageRating(), null);
+    if (!d.source().containsKey(Schema.EMBEDDING)) {
+      return d;
+    }
+    java.util.Map<String, Object> source = new java.util.LinkedHashMap<>(d.source());
+    source.remove(Schema.EMBEDDING);
+    return d.withSource(source);
   }
 
   long postingBytes() {

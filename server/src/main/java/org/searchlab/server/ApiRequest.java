@@ -17,13 +17,27 @@ import org.searchlab.core.InvalidRequestException;
  * @param params the decoded query parameters
  * @param headers the request headers
  * @param body the request body, possibly empty
+ * @param rawPath the path as sent, still percent-encoded, which {@link #segments} splits before it
+ *     decodes each segment (so {@code /a%2Fb} is one segment {@code a/b}, as Elasticsearch reads an
+ *     index name)
  */
 public record ApiRequest(
     HttpMethod method,
     String path,
     Map<String, List<String>> params,
     HttpHeaders headers,
-    ByteBuf body) {
+    ByteBuf body,
+    String rawPath) {
+
+  /** A request whose path was sent without percent-encoding. */
+  public ApiRequest(
+      HttpMethod method,
+      String path,
+      Map<String, List<String>> params,
+      HttpHeaders headers,
+      ByteBuf body) {
+    this(method, path, params, headers, body, path);
+  }
 
   /** The last value of a query parameter, or {@code null}. */
   public String param(String name) {
@@ -50,10 +64,20 @@ public record ApiRequest(
     return body.isReadable();
   }
 
-  /** The path split on '/', without empty segments. */
+  /** The path split on '/', without empty segments, each segment decoded. */
   public String[] segments() {
-    return path.chars().allMatch(c -> c == '/')
-        ? new String[0]
-        : path.replaceAll("^/+", "").split("/+");
+    if (rawPath.chars().allMatch(c -> c == '/')) {
+      return new String[0];
+    }
+    String[] parts = rawPath.replaceAll("^/+", "").split("/+");
+    for (int i = 0; i < parts.length; i++) {
+      if (parts[i].indexOf('%') >= 0) {
+        // A path's '+' is a plus, not a space (that is only in query strings and forms).
+        parts[i] =
+            io.netty.handler.codec.http.QueryStringDecoder.decodeComponent(
+                parts[i].replace("+", "%2B"));
+      }
+    }
+    return parts;
   }
 }

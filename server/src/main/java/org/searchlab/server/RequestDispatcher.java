@@ -114,7 +114,12 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
       path = qs.path();
       api =
           new ApiRequest(
-              request.method(), path, qs.parameters(), request.headers(), request.content());
+              request.method(),
+              path,
+              qs.parameters(),
+              request.headers(),
+              request.content(),
+              qs.rawPath());
     } catch (IllegalArgumentException e) {
       path = ResponseWriter.pathOf(request.uri());
       ApiRequest bad =
@@ -298,7 +303,7 @@ final class RequestDispatcher extends SimpleChannelInboundHandler<FullHttpReques
     } catch (InvalidRequestException e) {
       ServerLog.warn(
           "400 " + api.method() + " " + Text.quote(api.path()) + ": " + Text.quote(e.getMessage()));
-      return error(dialect, api, 400, "illegal_argument_exception", e.getMessage());
+      return error(dialect, api, 400, e.type(), e.getMessage());
     } catch (StoreStoppedException e) {
       // The store's log or writer failed (a full disk, an I/O error): it refuses writes until it
       // is restarted. Not a bug of this request, so not a 500; 503 with Elasticsearch's type for a

@@ -8,10 +8,13 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -22,18 +25,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.SearchIndex;
+import org.searchlab.core.StoreKind;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.core.mapping.Mapping;
 import org.searchlab.server.es.EsDialect;
+import org.searchlab.server.index.IndexHandle;
+import org.searchlab.server.index.Indices;
 import org.searchlab.server.metrics.ServerMetrics;
 import org.searchlab.server.ops.OpsDialect;
-import org.searchlab.server.service.SearchService;
 import org.searchlab.server.vespa.VespaDialect;
 
 /**
- * The HTTP server: owns the Netty bootstrap, the event loops, the two bounded executors and the
- * metrics registry, and their lifecycle. It does not own the index (the caller opens and closes
- * it). Start with {@link #start}; {@link #close()} stops accepting, lets running requests finish,
- * and releases threads. Thread-safe: {@link #close()} may be called from any thread, once.
+ * The HTTP server: owns the Netty bootstrap, the event loops, the two bounded executors, the
+ * metrics registry and (when started on a data directory) the indexes, and their lifecycle. Start
+ * with {@link #start}; {@link #close()} stops accepting, lets running requests finish, releases
+ * threads and closes the indexes it owns. Thread-safe: {@link #close()} may be called from any
+ * thread, once.
  */
 public final class SearchServer implements AutoCloseable {
   private final ServerConfig config;
@@ -42,16 +49,18 @@ public final class SearchServer implements AutoCloseable {
   private final ThreadPoolExecutor searchPool;
   private final ThreadPoolExecutor writePool;
   private final ServerMetrics metrics;
+  private final Indices indices;
+  private final boolean ownsIndices;
   private final Channel channel;
   private final int port;
 
-  private SearchServer(ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
+  private SearchServer(
+      ServerConfig config, ServerMetrics metrics, Indices indices, boolean ownsIndices)
       throws InterruptedException {
     this.config = config;
-    requireSafeBind(config);
-    this.metrics = new ServerMetrics();
-    metrics.bindIndex(index);
-    SearchService service = new SearchService(index, embedder, metrics);
+    this.metrics = metrics;
+    this.indices = indices;
+    this.ownsIndices = ownsIndices;
     this.searchPool = pool("search", config.searchThreads(), config.searchQueue(), 0.0);
     this.writePool =
         pool("write", config.writeThreads(), config.writeQueue(), config.feedNiceness());
@@ -60,9 +69,9 @@ public final class SearchServer implements AutoCloseable {
     Routing routing =
         new Routing(
             List.of(
-                new OpsDialect(service, metrics),
-                new VespaDialect(service, config),
-                new EsDialect(service, config)),
+                new OpsDialect(indices, config, metrics),
+                new VespaDialect(indices, config),
+                new EsDialect(indices, config)),
             searchPool,
             writePool,
             metrics,
@@ -93,34 +102,94 @@ public final class SearchServer implements AutoCloseable {
   }
 
   /**
-   * Binds and starts serving {@code index}.
+   * Opens every index in {@code dataDir}, creates the default index when it is missing, binds and
+   * starts serving. The server owns the indexes and closes them on {@link #close()}.
+   *
+   * @param kinds the store kinds indexes may use, by name ({@code index.store})
+   * @param defaultKind the kind of an index whose settings name none
+   * @param defaultIndex the mapping of the index named {@link ServerConfig#indexName()}, created at
+   *     start when no index has that name; empty to create none
+   * @param embedder the query-text embedder, or empty
+   */
+  public static SearchServer start(
+      ServerConfig config,
+      Path dataDir,
+      Map<String, StoreKind> kinds,
+      String defaultKind,
+      Optional<Mapping> defaultIndex,
+      Optional<Embedder> embedder)
+      throws IOException, InterruptedException {
+    requireSafeBind(config);
+    ServerMetrics metrics = new ServerMetrics();
+    Indices indices;
+    try {
+      indices = Indices.open(dataDir, kinds, defaultKind, embedder, metrics);
+    } catch (IOException | RuntimeException e) {
+      metrics.close();
+      throw e;
+    }
+    try {
+      if (defaultIndex.isPresent() && indices.get(config.indexName()) == null) {
+        indices.create(
+            config.indexName(),
+            org.searchlab.core.mapping.IndexSettings.DEFAULT,
+            defaultIndex.get());
+      }
+      SearchServer s = new SearchServer(config, metrics, indices, true);
+      s.logStart(embedder);
+      return s;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      indices.close();
+      metrics.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Binds and starts serving one index its caller opened, under {@link ServerConfig#indexName()};
+   * the caller closes it. Such a server creates and deletes no index.
    *
    * @param embedder the query-text embedder, or empty
    */
   public static SearchServer start(
       ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
       throws InterruptedException {
-    SearchServer s = new SearchServer(config, index, embedder);
+    requireSafeBind(config);
+    ServerMetrics metrics = new ServerMetrics();
+    Indices indices = Indices.single(config.indexName(), index, embedder, metrics);
+    SearchServer s = new SearchServer(config, metrics, indices, false);
+    s.logStart(embedder);
+    return s;
+  }
+
+  private void logStart(Optional<Embedder> embedder) {
+    StringBuilder names = new StringBuilder();
+    for (IndexHandle h : indices.all()) {
+      names
+          .append(names.isEmpty() ? "" : ", ")
+          .append(h.name())
+          .append(" (")
+          .append(h.kind())
+          .append(')');
+    }
     ServerLog.info(
         "started on http://"
             + config.host()
             + ":"
-            + s.port
+            + port
             + " (HTTP/1.1 + h2c"
             + (config.security().authenticates()
                 ? ", API keys required"
                 : config.security().insecure() ? ", NO authentication (--insecure)" : "")
-            + "), index '"
-            + config.indexName()
-            + "', document type '"
-            + config.documentType()
-            + "', store "
-            + index.getClass().getSimpleName()
-            + ", dimension "
-            + index.schema().dimension()
-            + ", embedder "
+            + "), indexes ["
+            + names
+            + "], embedder "
             + embedder.map(Embedder::name).orElse("none"));
-    return s;
+  }
+
+  /** The indexes this server serves. */
+  public Indices indices() {
+    return indices;
   }
 
   /**
@@ -194,6 +263,13 @@ public final class SearchServer implements AutoCloseable {
   public void close() {
     channel.close().syncUninterruptibly();
     shutdownThreads();
+    if (ownsIndices) {
+      try {
+        indices.close();
+      } catch (IOException | RuntimeException e) {
+        ServerLog.error("closing the indexes failed", e);
+      }
+    }
     ServerLog.info("stopped (port " + port + ")");
   }
 

@@ -25,7 +25,11 @@ import picocli.CommandLine.Option;
           + " refusal. One line per cycle, a summary with restart times; exit 1 on any violation."
     })
 final class CrashTestCommand implements Callable<Integer> {
-  @Option(names = "--store", description = "mutable or segmented. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--store",
+      description =
+          "mutable, segmented, or both as mutable,segmented: one server then holds an index of"
+              + " each kind and every bulk writes to both. Default: ${DEFAULT-VALUE}.")
   String store = "mutable";
 
   @Option(names = "--cycles", description = "Kill-and-restart cycles. Default: ${DEFAULT-VALUE}.")
@@ -68,8 +72,11 @@ final class CrashTestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!store.equals("mutable") && !store.equals("segmented")) {
-      throw new IllegalArgumentException("--store " + store + " is neither mutable nor segmented");
+    for (String s : store.split(",", -1)) {
+      if (!s.equals("mutable") && !s.equals("segmented")) {
+        throw new IllegalArgumentException(
+            "--store " + store + ": [" + s + "] is neither mutable nor segmented");
+      }
     }
     if (minUptimeMs < 1 || maxUptimeMs < minUptimeMs) {
       throw new IllegalArgumentException(

@@ -39,6 +39,11 @@ import org.searchlab.server.es.EsDocuments;
  * until the check after the restart finds which one the server kept. A document is compared whole
  * (every field and every vector component), so one that mixed two versions fails the check.
  *
+ * <p>With several stores ({@code mutable,segmented}) the server holds one index of each kind
+ * ({@code crash-mutable}, {@code crash-segmented}, created by {@code PUT /{index}} with {@code
+ * index.store}), every bulk mixes operations on both, and each index is checked id by id: a kill
+ * must lose nothing acknowledged in any of them. With one store the index is the server's default.
+ *
  * <p>In the first cycle a second server is started on the same directory; it must refuse.
  *
  * <p>Not thread-safe: one {@link #run()} per instance; the feeders it starts share the journal by
@@ -78,12 +83,13 @@ public final class CrashTest {
 
   private final Settings settings;
   private final PrintStream out;
-  private final String index = ServerConfig.DEFAULT.indexName();
+  private final List<String> stores;
+  private final List<String> indexes = new ArrayList<>();
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** expected[id]: the possible states (null = absent); one entry when certain. */
-  private final Document[][] expected;
+  /** expected[index][id]: the possible states (null = absent); one entry when certain. */
+  private final Document[][][] expected;
 
   private final AtomicLong acknowledged = new AtomicLong();
   private long checked;
@@ -92,8 +98,48 @@ public final class CrashTest {
   public CrashTest(Settings settings, PrintStream out) {
     this.settings = settings;
     this.out = out;
-    this.expected = new Document[settings.ids()][];
-    Arrays.fill(expected, new Document[] {null});
+    this.stores = List.of(settings.store().split(","));
+    if (stores.size() == 1) {
+      indexes.add(ServerConfig.DEFAULT.indexName());
+    } else {
+      for (String s : stores) {
+        indexes.add("crash-" + s);
+      }
+    }
+    this.expected = new Document[indexes.size()][settings.ids()][];
+    for (Document[][] e : expected) {
+      Arrays.fill(e, new Document[] {null});
+    }
+  }
+
+  /** Creates the indexes of several stores (each {@code PUT} once; a restart finds them). */
+  private void createIndexes(URI base) throws IOException, InterruptedException {
+    if (stores.size() == 1) {
+      return;
+    }
+    for (int i = 0; i < indexes.size(); i++) {
+      String body =
+          "{\"settings\":{\"index\":{\"number_of_shards\":1,\"number_of_replicas\":0,"
+              + "\"store\":\""
+              + stores.get(i)
+              + "\"}},\"mappings\":"
+              + Json.MAPPER.writeValueAsString(
+                  org.searchlab.core.mapping.MappingJson.render(
+                      org.searchlab.core.mapping.Mapping.product(settings.dimension())))
+              + "}";
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(base.resolve("/" + indexes.get(i)))
+                  .header("Content-Type", "application/json")
+                  .timeout(Duration.ofSeconds(60))
+                  .PUT(HttpRequest.BodyPublishers.ofString(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        throw new IOException(
+            "PUT /" + indexes.get(i) + " answered " + r.statusCode() + ": " + r.body());
+      }
+    }
   }
 
   /** Runs every cycle and the final check; prints one line per cycle and a summary. */
@@ -101,7 +147,7 @@ public final class CrashTest {
     Files.createDirectories(settings.dataDir());
     SplittableRandom random = new SplittableRandom(settings.seed());
     ServerOptions options =
-        ServerOptions.defaults(settings.store(), settings.dimension()).toBuilder()
+        ServerOptions.defaults(stores.get(0), settings.dimension()).toBuilder()
             .quantization(settings.quantization())
             .build();
     Path log = settings.dataDir().resolveSibling(settings.dataDir().getFileName() + "-server.log");
@@ -116,6 +162,9 @@ public final class CrashTest {
         restarts.add(startMs);
       }
       try {
+        if (cycle == 0) {
+          createIndexes(server.base());
+        }
         long before = violations;
         long checks = check(server.base());
         if (cycle == settings.cycles()) {
@@ -151,8 +200,9 @@ public final class CrashTest {
     List<Long> sorted = new ArrayList<>(restarts);
     sorted.sort(null);
     out.printf(
-        "summary: store %s, %d cycles, %d operations acknowledged, %d document checks,"
+        "summary: store%s %s, %d cycles, %d operations acknowledged, %d document checks,"
             + " %d violations, second server %s, restart ms min %d median %d max %d%n",
+        stores.size() > 1 ? "s" : "",
         settings.store(),
         settings.cycles(),
         acknowledged.get(),
@@ -225,16 +275,19 @@ public final class CrashTest {
       int n = 1 + r.nextInt(40);
       StringBuilder body = new StringBuilder();
       int[] ids = new int[n];
+      int[] where = new int[n];
       Document[] after = new Document[n];
-      boolean[] used = new boolean[settings.ids()];
+      boolean[][] used = new boolean[indexes.size()][settings.ids()];
       int count = 0;
       for (int i = 0; i < n; i++) {
         int id = owner + threads * r.nextInt(owned);
-        if (used[id] || expected[id].length != 1) {
+        int x = r.nextInt(indexes.size());
+        String index = indexes.get(x);
+        if (used[x][id] || expected[x][id].length != 1) {
           continue; // one op per id per bulk; uncertain ids wait for the next check
         }
-        used[id] = true;
-        Document now = expected[id][0];
+        used[x][id] = true;
+        Document now = expected[x][id][0];
         double p = r.nextDouble();
         String key = name(id);
         Document next;
@@ -258,6 +311,7 @@ public final class CrashTest {
         }
         body.append('\n');
         ids[count] = id;
+        where[count] = x;
         after[count++] = next;
       }
       if (count == 0) {
@@ -265,7 +319,7 @@ public final class CrashTest {
       }
       // In flight: the server may keep either state if it dies before answering.
       for (int i = 0; i < count; i++) {
-        expected[ids[i]] = new Document[] {expected[ids[i]][0], after[i]};
+        expected[where[i]][ids[i]] = new Document[] {expected[where[i]][ids[i]][0], after[i]};
       }
       JsonNode items;
       try {
@@ -291,7 +345,7 @@ public final class CrashTest {
         JsonNode result = items.get(i).elements().next();
         int status = result.get("status").asInt();
         if (status == 200 || status == 201) {
-          expected[ids[i]] = new Document[] {after[i]};
+          expected[where[i]][ids[i]] = new Document[] {after[i]};
           acknowledged.incrementAndGet();
         }
         // Anything else stays uncertain: the check after the restart decides.
@@ -335,8 +389,21 @@ public final class CrashTest {
   // ---------------------------------------------------------------------------------------------
   // Checking
 
-  /** Gets every id and compares it with its possible states; resolves the uncertain ones. */
+  /**
+   * Gets every id of every index and compares it with its possible states; resolves the uncertain
+   * ones.
+   */
   private long check(URI base) throws IOException, InterruptedException {
+    long n = 0;
+    for (int x = 0; x < indexes.size(); x++) {
+      n += check(base, x);
+    }
+    return n;
+  }
+
+  private long check(URI base, int x) throws IOException, InterruptedException {
+    String index = indexes.get(x);
+    Document[][] expected = this.expected[x];
     long n = 0;
     for (int id = 0; id < settings.ids(); id++) {
       HttpResponse<String> resp =
@@ -365,6 +432,8 @@ public final class CrashTest {
         if (violations <= 20) {
           out.println(
               "VIOLATION: "
+                  + index
+                  + "/"
                   + name(id)
                   + " is "
                   + describe(actual)

@@ -22,10 +22,11 @@ class CrashTestTest {
   @TempDir Path tmp;
 
   @ParameterizedTest
-  @ValueSource(strings = {"mutable", "segmented", "mutable:int8"})
+  @ValueSource(strings = {"mutable", "segmented", "mutable:int8", "mutable,segmented"})
   void noAcknowledgedOperationIsLostAcrossKills(String variant) throws Exception {
     // "mutable:int8": the mutable store with int8 codes, its floats in a mapped scratch file that
     // every restart writes again from the log and the snapshot; the check reads them back.
+    // "mutable,segmented": one server with an index of each kind, every bulk writing to both.
     String store = variant.split(":")[0];
     VectorQuantization quantization =
         variant.endsWith(":int8") ? VectorQuantization.INT8 : VectorQuantization.NONE;

@@ -290,9 +290,9 @@ public final class DocumentParser {
                       + id
                       + "] holds a keyword of "
                       + bytes
-                      + " bytes; the limit is "
+                      + " bytes; a keyword may have at most "
                       + MAX_KEYWORD_BYTES
-                      + " (set ignore_above to keep longer values unindexed)");
+                      + " bytes (set ignore_above to keep longer values unindexed)");
             }
             add(path, s);
           }

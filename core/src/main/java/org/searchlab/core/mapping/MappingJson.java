@@ -237,7 +237,7 @@ public final class MappingJson {
                 + path
                 + ".index_options.type] is ["
                 + NumberType.abbreviate(t)
-                + "]; supported: hnsw, int8_hnsw");
+                + "]; supported: [hnsw, int8_hnsw]");
       }
       int m = op.integer("m", 0, 2, 512);
       int ef = op.integer("ef_construction", 0, 1, 3200);

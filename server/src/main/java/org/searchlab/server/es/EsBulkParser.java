@@ -49,9 +49,15 @@ final class EsBulkParser {
    * @param op the operation, or {@code null} when {@code error} is set
    * @param error why the item failed, or {@code null}
    */
-  record Item(String action, String id, Operation op, InvalidRequestException error) {}
+  record Item(
+      String action, String index, String id, Operation op, InvalidRequestException error) {}
 
-  static List<Item> parse(ByteBuf body, String indexName, String pathIndex) {
+  /**
+   * Parses a bulk body; each item names its index ({@code _index}, else {@code pathIndex}). An
+   * {@code index} or {@code create} action without {@code _id} gets a generated one; a numeric
+   * {@code _id} is taken as its decimal string.
+   */
+  static List<Item> parse(ByteBuf body, String pathIndex) {
     byte[] bytes;
     int base;
     if (body.hasArray()) {
@@ -97,7 +103,12 @@ final class EsBulkParser {
           i++; // its source line
         }
         items.add(
-            new Item("index", null, null, new ItemError(400, "parsing_exception", e.getMessage())));
+            new Item(
+                "index",
+                pathIndex,
+                null,
+                null,
+                new ItemError(400, "parsing_exception", e.getMessage())));
         continue;
       }
       if (action.size() != 1) {
@@ -107,6 +118,7 @@ final class EsBulkParser {
         items.add(
             new Item(
                 "index",
+                pathIndex,
                 null,
                 null,
                 new ItemError(
@@ -128,6 +140,7 @@ final class EsBulkParser {
         items.add(
             new Item(
                 name,
+                pathIndex,
                 null,
                 null,
                 new ItemError(
@@ -147,7 +160,7 @@ final class EsBulkParser {
           sourceLine = lines.get(i++);
         }
       }
-      items.add(item(name, meta, bytes, sourceLine, lineNo, sourceLineNo, indexName, pathIndex));
+      items.add(item(name, meta, bytes, sourceLine, lineNo, sourceLineNo, pathIndex));
     }
     return items;
   }
@@ -159,12 +172,11 @@ final class EsBulkParser {
       int[] sourceLine,
       int lineNo,
       int sourceLineNo,
-      String indexName,
       String pathIndex) {
     String id = null;
+    String index = pathIndex;
     try {
       Json.object(meta, "metadata of the " + name + " action on line " + lineNo);
-      String index = pathIndex;
       for (Iterator<Map.Entry<String, JsonNode>> it = meta.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> f = it.next();
         switch (f.getKey()) {
@@ -183,18 +195,25 @@ final class EsBulkParser {
         }
       }
       if (index == null) {
-        throw new InvalidRequestException(
-            "action on line " + lineNo + " names no _index and the path names none");
-      }
-      if (!index.equals(indexName)) {
-        throw new ItemError(404, "index_not_found_exception", "no such index [" + index + "]");
+        throw new ItemError(
+            400,
+            "action_request_validation_exception",
+            "Validation Failed: 1: index is missing; action on line "
+                + lineNo
+                + " names no _index and the path names none;");
       }
       if (id == null) {
-        throw new InvalidRequestException(
-            "action on line " + lineNo + " has no _id; this server does not generate ids");
+        if (name.equals("index") || name.equals("create")) {
+          id = EsIds.next();
+        } else {
+          throw new ItemError(
+              400,
+              "action_request_validation_exception",
+              "Validation Failed: 1: id is missing; the " + name + " action on line " + lineNo);
+        }
       }
       if (name.equals("delete")) {
-        return new Item(name, id, Operation.delete(id), null);
+        return new Item(name, index, id, Operation.delete(id), null);
       }
       if (sourceLine == null) {
         throw new InvalidRequestException(
@@ -219,17 +238,21 @@ final class EsBulkParser {
           throw new InvalidRequestException("update on line " + sourceLineNo + " has no [doc]");
         }
         return new Item(
-            name, id, Operation.update(EsDocuments.update(id, source.get("doc"))), null);
+            name, index, id, Operation.update(EsDocuments.update(id, source.get("doc"))), null);
       }
       Document doc = EsDocuments.document(id, source);
       // create is put-if-absent, decided atomically by the store (a 409 item when the id exists).
       return new Item(
-          name, id, name.equals("create") ? Operation.create(doc) : Operation.put(doc), null);
+          name,
+          index,
+          id,
+          name.equals("create") ? Operation.create(doc) : Operation.put(doc),
+          null);
     } catch (ItemError e) {
-      return new Item(name, id, null, e);
+      return new Item(name, index, id, null, e);
     } catch (InvalidRequestException e) {
       return new Item(
-          name, id, null, new ItemError(400, "document_parsing_exception", e.getMessage()));
+          name, index, id, null, new ItemError(400, "document_parsing_exception", e.getMessage()));
     }
   }
 

@@ -1,49 +1,64 @@
-// Over 500 lines: every Elasticsearch route, each a thin translation onto the service.
+// Over 500 lines: every Elasticsearch route, each a thin translation onto an index's service; the
+// routing table reads best in one place.
 package org.searchlab.server.es;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
+import org.searchlab.core.Hit;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
+import org.searchlab.core.QueryPlan;
 import org.searchlab.core.SearchResult;
+import org.searchlab.core.Timings;
+import org.searchlab.core.TotalHits;
 import org.searchlab.core.WriteResult;
+import org.searchlab.core.mapping.Mapping;
+import org.searchlab.core.mapping.MappingJson;
 import org.searchlab.server.ApiException;
 import org.searchlab.server.ApiRequest;
 import org.searchlab.server.ApiResponse;
 import org.searchlab.server.Dialect;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerConfig;
+import org.searchlab.server.index.IndexHandle;
+import org.searchlab.server.index.Indices;
 import org.searchlab.server.service.SearchService;
 
 /**
- * The Elasticsearch routes: a thin translator between Elasticsearch 8.x requests and the {@link
- * SearchService}. It answers every path the other dialects do not own. Thread-safe (stateless over
- * the service).
+ * The Elasticsearch routes: a thin translator between Elasticsearch 8.x requests and the services
+ * of the server's indexes. Index APIs ({@code PUT}, {@code GET}, {@code HEAD}, {@code DELETE
+ * /{index}}, {@code _mapping}, {@code _settings}, {@code _cat/indices}), documents ({@code _doc},
+ * {@code _create}, {@code _update}, {@code _source}, {@code _bulk} over any indexes), searches and
+ * counts over index expressions ({@code a,b}, {@code logs-*}, {@code _all}), and {@code _refresh},
+ * {@code _flush}, {@code _forcemerge}, {@code _segments}. A write to an index that does not exist
+ * creates it with dynamic mapping, as Elasticsearch's {@code action.auto_create_index} does. It
+ * answers every path the other dialects do not own. Thread-safe (stateless over the indexes).
  */
 public final class EsDialect implements Dialect {
   private static final Pattern COMPATIBLE =
       Pattern.compile("compatible-with\\s*=\\s*\"?(\\d+)\"?", Pattern.CASE_INSENSITIVE);
 
-  private final SearchService service;
+  private final Indices indices;
   private final ServerConfig config;
-  private final String index;
 
-  public EsDialect(SearchService service, ServerConfig config) {
-    this.service = service;
+  public EsDialect(Indices indices, ServerConfig config) {
+    this.indices = indices;
     this.config = config;
-    this.index = config.indexName();
   }
 
   @Override
@@ -78,16 +93,20 @@ public final class EsDialect implements Dialect {
     String[] s = r.segments();
     if (s.length == 0) {
       method(r, HttpMethod.GET, HttpMethod.HEAD);
-      return EsResponses.json(200, EsResponses.root(index)).tagged("root", "none");
+      return EsResponses.json(200, EsResponses.root(config.indexName())).tagged("root", "none");
     }
     if (s[0].startsWith("_")) {
       return switch (s[0]) {
         case "_bulk" -> single(s, r, () -> bulk(r, null));
-        case "_search" -> single(s, r, () -> search(r));
-        case "_refresh" -> single(s, r, () -> refresh(r));
-        case "_flush" -> single(s, r, () -> flush(r));
-        case "_forcemerge" -> single(s, r, () -> forceMerge(r));
-        case "_count" -> single(s, r, () -> count(r));
+        case "_search" -> single(s, r, () -> search(r, "_all"));
+        case "_count" -> single(s, r, () -> count(r, "_all"));
+        case "_refresh" -> single(s, r, () -> refresh(r, "_all"));
+        case "_flush" -> single(s, r, () -> flush(r, "_all"));
+        case "_forcemerge" -> single(s, r, () -> forceMerge(r, "_all"));
+        case "_mapping", "_mappings" -> single(s, r, () -> getMapping(r, "_all"));
+        case "_settings" -> single(s, r, () -> getSettings(r, "_all"));
+        case "_segments" -> single(s, r, () -> segments(r, "_all"));
+        case "_cat" -> cat(r, s);
         case "_cluster" -> {
           if (s.length == 2 && s[1].equals("health")) {
             ObjectNode o = Json.MAPPER.createObjectNode();
@@ -97,36 +116,35 @@ public final class EsDialect implements Dialect {
           }
           throw unknownEndpoint(r);
         }
-        default -> throw unknownEndpoint(r);
+        default -> {
+          // PUT /_x is an index creation with a name Elasticsearch refuses, not an unknown API.
+          if (s.length == 1 && r.method().equals(HttpMethod.PUT)) {
+            yield indexLevel(r, s[0]);
+          }
+          throw unknownEndpoint(r);
+        }
       };
     }
     String name = s[0];
     if (s.length == 1) {
       return indexLevel(r, name);
     }
-    requireIndex(name);
     String op = s[1];
     if (s.length == 2) {
       return switch (op) {
-        case "_bulk" -> bulk(r, name);
-        case "_search" -> search(r);
-        case "_refresh" -> refresh(r);
-        case "_flush" -> flush(r);
-        case "_forcemerge" -> forceMerge(r);
-        case "_count" -> count(r);
-        case "_segments" -> segments(r);
-        case "_mapping", "_mappings" -> {
-          method(r, HttpMethod.GET);
-          yield EsResponses.json(200, mapping()).tagged("_mapping", "none");
-        }
+        case "_bulk" -> bulk(r, concrete(name));
+        case "_search" -> search(r, name);
+        case "_count" -> count(r, name);
+        case "_refresh" -> refresh(r, name);
+        case "_flush" -> flush(r, name);
+        case "_forcemerge" -> forceMerge(r, name);
+        case "_segments" -> segments(r, name);
+        case "_mapping", "_mappings" ->
+            r.method().equals(HttpMethod.GET) ? getMapping(r, name) : putMapping(r, name);
+        case "_settings" -> getSettings(r, name);
         case "_doc" -> {
-          throw new InvalidRequestException(
-              "POST /"
-                  + name
-                  + "/_doc without an id: this server does not generate ids; use"
-                  + " PUT /"
-                  + name
-                  + "/_doc/{id}");
+          method(r, HttpMethod.POST);
+          yield put(r, concrete(name), EsIds.next(), true);
         }
         default -> throw unknownEndpoint(r);
       };
@@ -134,18 +152,21 @@ public final class EsDialect implements Dialect {
     if (s.length == 3) {
       String id = s[2];
       return switch (op) {
-        case "_doc" -> doc(r, id);
+        case "_doc" -> doc(r, concrete(name), id);
         case "_create" -> {
           method(r, HttpMethod.PUT, HttpMethod.POST);
-          yield put(r, id, true);
+          yield put(r, concrete(name), id, true);
         }
-        case "_update" -> update(r, id);
+        case "_update" -> update(r, concrete(name), id);
         case "_source" -> {
-          method(r, HttpMethod.GET);
-          Document d = service.get(id).orElseThrow(() -> docMissing(id));
-          EsSourceFilter filter = EsSourceFilter.fromParams(r, EsSourceFilter.ALL);
-          yield EsResponses.json(200, filter.apply(EsDocuments.source(d)))
-              .tagged("_source", "none");
+          method(r, HttpMethod.GET, HttpMethod.HEAD);
+          IndexHandle h = indices.require(concrete(name));
+          try (IndexHandle.Lease l = h.lease()) {
+            Document d = h.service().get(id).orElseThrow(() -> docMissing(id));
+            EsSourceFilter filter = EsSourceFilter.fromParams(r, EsSourceFilter.ALL);
+            yield EsResponses.json(200, filter.apply(EsDocuments.source(d)))
+                .tagged("_source", "none");
+          }
         }
         default -> throw unknownEndpoint(r);
       };
@@ -162,6 +183,17 @@ public final class EsDialect implements Dialect {
       throw unknownEndpoint(r);
     }
     return c.run();
+  }
+
+  /** A path segment that must name one index, not a list or a pattern. */
+  private static String concrete(String name) {
+    if (name.indexOf(',') >= 0 || name.indexOf('*') >= 0 || name.equals("_all")) {
+      throw new InvalidRequestException(
+          "["
+              + abbreviate(name)
+              + "] names several indexes or a pattern; this operation needs one index");
+    }
+    return name;
   }
 
   /**
@@ -182,6 +214,8 @@ public final class EsDialect implements Dialect {
             case "application/json", "application/x-ndjson" -> true;
             case "application/vnd.elasticsearch+json", "application/vnd.elasticsearch+x-ndjson" ->
                 true;
+            // A body-less POST from aiohttp (Rally's _refresh and _forcemerge) names this type.
+            case "application/octet-stream" -> contentType && !r.hasBody();
             case "*/*", "application/*" -> !contentType;
             default -> !contentType && type.startsWith("text/");
           };
@@ -214,88 +248,323 @@ public final class EsDialect implements Dialect {
     }
   }
 
+  // ----------------------------------------------------------------------------------------------
+  // Index APIs
+
   private ApiResponse indexLevel(ApiRequest r, String name) throws IOException {
     HttpMethod m = r.method();
     if (m.equals(HttpMethod.PUT)) {
-      if (!name.equals(index)) {
-        throw new InvalidRequestException(
-            "this server holds one index [" + index + "]; it cannot create [" + name + "]");
-      }
-      JsonNode body = r.hasBody() ? Json.parse(r.body(), "index creation body") : null;
-      EsMapping.validate(body, service.schema(), config);
+      JsonNode body = r.hasBody() ? Json.parse(r.body(), "create-index body") : null;
+      IndexHandle h = indices.create(name, body);
       ObjectNode o = Json.MAPPER.createObjectNode();
-      o.put("acknowledged", true).put("shards_acknowledged", true).put("index", index);
+      o.put("acknowledged", true).put("shards_acknowledged", true).put("index", h.name());
       return EsResponses.json(200, o).tagged("create_index", "none");
     }
-    requireIndex(name);
     if (m.equals(HttpMethod.HEAD)) {
+      for (String part : name.split(",")) {
+        if (!part.isEmpty() && indices.resolve(part).isEmpty()) {
+          return EsResponses.json(404, Json.MAPPER.createObjectNode())
+              .tagged("index_exists", "none");
+        }
+      }
       return EsResponses.json(200, Json.MAPPER.createObjectNode()).tagged("index_exists", "none");
     }
     if (m.equals(HttpMethod.GET)) {
       ObjectNode o = Json.MAPPER.createObjectNode();
-      ObjectNode i = o.putObject(index);
-      i.putObject("aliases");
-      i.set("mappings", mapping().get(index).get("mappings"));
-      i.putObject("settings")
-          .putObject("index")
-          .put("number_of_shards", "1")
-          .put("number_of_replicas", "0");
+      for (IndexHandle h : indices.resolve(name)) {
+        ObjectNode i = o.putObject(h.name());
+        i.putObject("aliases");
+        i.set("mappings", MappingJson.render(h.index().mapping()));
+        i.set("settings", settingsJson(h, r));
+      }
       return EsResponses.json(200, o).tagged("get_index", "none");
     }
     if (m.equals(HttpMethod.DELETE)) {
-      throw new InvalidRequestException(
-          "deleting the index is not supported: stop the server and clear its --data-dir");
+      for (String part : name.split(",")) {
+        if (part.indexOf('*') >= 0 || part.equals("_all")) {
+          throw new InvalidRequestException(
+              "Wildcard expressions or all indices are not allowed"
+                  + " (action.destructive_requires_name); name each index to delete");
+        }
+      }
+      for (IndexHandle h : indices.resolve(name)) {
+        indices.delete(h.name());
+      }
+      ObjectNode o = Json.MAPPER.createObjectNode().put("acknowledged", true);
+      return EsResponses.json(200, o).tagged("delete_index", "none");
     }
-    throw methodNotAllowed(r, "PUT, GET or HEAD");
+    throw methodNotAllowed(r, "PUT, GET, HEAD or DELETE");
   }
 
-  private ObjectNode mapping() {
+  private static ObjectNode settingsJson(IndexHandle h, ApiRequest r) {
+    boolean flat = "true".equals(r.param("flat_settings"));
+    return h.settings().toJson(flat);
+  }
+
+  private ApiResponse getMapping(ApiRequest r, String expression) {
+    method(r, HttpMethod.GET);
     ObjectNode o = Json.MAPPER.createObjectNode();
-    ObjectNode props =
-        o.putObject(index).putObject("mappings").put("dynamic", "strict").putObject("properties");
-    props.putObject("id").put("type", "keyword");
-    props.putObject("title").put("type", "text").put("analyzer", EsMapping.ANALYZER);
-    props.putObject("description").put("type", "text").put("analyzer", EsMapping.ANALYZER);
-    props.putObject("category").put("type", "keyword");
-    props.putObject("price").put("type", "integer");
-    props.putObject("average_rating").put("type", "float");
-    ObjectNode emb = props.putObject("embedding");
-    emb.put("type", "dense_vector").put("dims", service.schema().dimension()).put("index", true);
-    emb.put("similarity", "dot_product");
-    ObjectNode opts = emb.putObject("index_options").put("type", "hnsw");
-    if (config.hnswM() > 0) {
-      opts.put("m", config.hnswM());
+    for (IndexHandle h : indices.resolve(expression)) {
+      o.putObject(h.name()).set("mappings", MappingJson.render(h.index().mapping()));
     }
-    if (config.hnswEfConstruction() > 0) {
-      opts.put("ef_construction", config.hnswEfConstruction());
-    }
-    return o;
+    return EsResponses.json(200, o).tagged("_mapping", "none");
   }
 
-  private void requireIndex(String name) {
-    if (!name.equals(index)) {
-      throw new ApiException(404, "index_not_found_exception", "no such index [" + name + "]");
+  private ApiResponse putMapping(ApiRequest r, String expression) throws IOException {
+    method(r, HttpMethod.PUT, HttpMethod.POST);
+    JsonNode body = Json.parse(r.body(), "mapping body");
+    List<IndexHandle> targets = indices.resolve(expression);
+    // All checked before any is changed: a conflict with one index changes none.
+    List<Mapping> updates = new ArrayList<>();
+    for (IndexHandle h : targets) {
+      Mapping update = MappingJson.parse(body, h.settings());
+      h.index().mapping().merge(update);
+      updates.add(update);
     }
+    for (int i = 0; i < targets.size(); i++) {
+      IndexHandle h = targets.get(i);
+      try (IndexHandle.Lease l = h.lease()) {
+        h.index().putMapping(updates.get(i));
+      }
+    }
+    ObjectNode o = Json.MAPPER.createObjectNode().put("acknowledged", true);
+    return EsResponses.json(200, o).tagged("put_mapping", "none");
   }
 
-  private ApiResponse search(ApiRequest r) throws IOException {
+  private ApiResponse getSettings(ApiRequest r, String expression) {
+    method(r, HttpMethod.GET);
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    for (IndexHandle h : indices.resolve(expression)) {
+      o.putObject(h.name()).set("settings", settingsJson(h, r));
+    }
+    return EsResponses.json(200, o).tagged("_settings", "none");
+  }
+
+  private ApiResponse cat(ApiRequest r, String[] s) throws IOException {
+    if (s.length < 2 || s.length > 3 || !s[1].equals("indices")) {
+      throw unknownEndpoint(r);
+    }
+    method(r, HttpMethod.GET);
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (IndexHandle h : indices.resolve(s.length == 3 ? s[2] : "_all")) {
+      IndexStats st;
+      try (IndexHandle.Lease l = h.lease()) {
+        st = h.index().stats();
+      }
+      Map<String, String> row = new LinkedHashMap<>();
+      row.put("health", health(h));
+      row.put("status", "open");
+      row.put("index", h.name());
+      row.put("uuid", h.uuid());
+      row.put("pri", "1");
+      row.put("rep", Integer.toString(h.settings().replicas()));
+      row.put("docs.count", Long.toString(st.docCount()));
+      row.put("docs.deleted", Long.toString(st.deletedDocs()));
+      long bytes = h.diskBytes();
+      row.put("store.size", bytes < 0 ? "-" : size(bytes, r));
+      row.put("pri.store.size", bytes < 0 ? "-" : size(bytes, r));
+      row.put("dataset.size", bytes < 0 ? "-" : size(bytes, r));
+      rows.add(row);
+    }
+    if ("json".equals(r.param("format"))) {
+      ArrayNode a = Json.MAPPER.createArrayNode();
+      for (Map<String, String> row : rows) {
+        ObjectNode o = a.addObject();
+        row.forEach(o::put);
+      }
+      return EsResponses.json(200, a).tagged("_cat_indices", "none");
+    }
+    return catText(rows, r).tagged("_cat_indices", "none");
+  }
+
+  /**
+   * Elasticsearch's health of one index on one node: red if its store stopped, yellow with
+   * replicas.
+   */
+  static String health(IndexHandle h) {
+    if (!h.index().health().writable()) {
+      return "red";
+    }
+    return h.settings().replicas() > 0 ? "yellow" : "green";
+  }
+
+  private static String size(long bytes, ApiRequest r) {
+    String unit = r.param("bytes");
+    if (unit != null) {
+      return switch (unit) {
+        case "b" -> Long.toString(bytes);
+        case "kb" -> Long.toString(bytes >> 10);
+        case "mb" -> Long.toString(bytes >> 20);
+        case "gb" -> Long.toString(bytes >> 30);
+        default -> throw new InvalidRequestException("[bytes] must be b, kb, mb or gb");
+      };
+    }
+    if (bytes < 1024) {
+      return bytes + "b";
+    }
+    String[] units = {"kb", "mb", "gb", "tb"};
+    double v = bytes;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f%s", v, units[u]);
+  }
+
+  /** Elasticsearch's {@code _cat} text: columns padded to their widest value, a header with v. */
+  private static ApiResponse catText(List<Map<String, String>> rows, ApiRequest r) {
+    List<String> cols = new ArrayList<>();
+    if (!rows.isEmpty()) {
+      cols.addAll(rows.get(0).keySet());
+    } else {
+      cols.addAll(
+          List.of(
+              "health",
+              "status",
+              "index",
+              "uuid",
+              "pri",
+              "rep",
+              "docs.count",
+              "docs.deleted",
+              "store.size",
+              "pri.store.size",
+              "dataset.size"));
+    }
+    String h = r.param("h");
+    if (h != null) {
+      List<String> chosen = new ArrayList<>();
+      for (String c : h.split(",")) {
+        if (!cols.contains(c.trim())) {
+          throw new InvalidRequestException(
+              "[h] names the unknown column [" + abbreviate(c) + "]; known: " + cols);
+        }
+        chosen.add(c.trim());
+      }
+      cols = chosen;
+    }
+    boolean header = r.param("v") != null && !"false".equals(r.param("v"));
+    int[] width = new int[cols.size()];
+    for (int c = 0; c < cols.size(); c++) {
+      width[c] = header ? cols.get(c).length() : 0;
+      for (Map<String, String> row : rows) {
+        width[c] = Math.max(width[c], row.get(cols.get(c)).length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    if (header) {
+      line(sb, cols, width);
+    }
+    for (Map<String, String> row : rows) {
+      List<String> values = new ArrayList<>();
+      for (String c : cols) {
+        values.add(row.get(c));
+      }
+      line(sb, values, width);
+    }
+    return new ApiResponse(
+        200,
+        "text/plain; charset=UTF-8",
+        sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        EsResponses.PRODUCT_HEADER,
+        "unknown",
+        "none");
+  }
+
+  private static void line(StringBuilder sb, List<String> values, int[] width) {
+    for (int i = 0; i < values.size(); i++) {
+      String v = values.get(i);
+      sb.append(v);
+      if (i + 1 < values.size()) {
+        sb.append(" ".repeat(width[i] - v.length() + 1));
+      }
+    }
+    sb.append('\n');
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Searches
+
+  private ApiResponse search(ApiRequest r, String expression) throws IOException {
     method(r, HttpMethod.GET, HttpMethod.POST);
     long t0 = System.nanoTime();
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
     EsSearch q = EsSearchParser.parse(body, r, config.limits().maxQueryDepth());
-    // The fetch phase runs in the store, on the view the hits were scored in.
-    SearchResult result =
-        service.search(
-            q.request().toBuilder().fetchDocuments(q.source().enabled()).build(), q.embedText());
+    List<IndexHandle> targets = indices.resolve(expression);
+    List<String> hitIndexes = new ArrayList<>();
+    SearchResult result;
+    if (targets.size() == 1) {
+      IndexHandle h = targets.get(0);
+      try (IndexHandle.Lease l = h.lease()) {
+        result = runSearch(h.service(), q, q.request().offset(), q.request().hits());
+      }
+      for (int i = 0; i < result.hits().size(); i++) {
+        hitIndexes.add(h.name());
+      }
+    } else {
+      result = searchMany(targets, q, hitIndexes);
+    }
     ObjectNode out =
         EsResponses.search(
-            index, result, (System.nanoTime() - t0) / 1_000_000, q.trackTotal(), q.source());
+            hitIndexes, result, (System.nanoTime() - t0) / 1_000_000, q.trackTotal(), q.source());
     return EsResponses.json(200, out).tagged("_search", q.queryType());
   }
 
-  private ApiResponse count(ApiRequest r) throws IOException {
+  /** Runs one parsed search on one index, its hits carrying documents when the source is asked. */
+  private static SearchResult runSearch(SearchService service, EsSearch q, int offset, int hits)
+      throws IOException {
+    // The fetch phase runs in the store, on the view the hits were scored in.
+    return service.search(
+        q.request().toBuilder()
+            .offset(offset)
+            .hits(hits)
+            .fetchDocuments(q.source().enabled())
+            .build(),
+        q.embedText());
+  }
+
+  /**
+   * A search over several indexes: each index's top {@code from + size}, merged by score (ties by
+   * index order), then the page; totals added, a lower bound if any index's is one.
+   */
+  private static SearchResult searchMany(
+      List<IndexHandle> targets, EsSearch q, List<String> hitIndexes) throws IOException {
+    int window = q.request().offset() + q.request().hits();
+    record Tagged(String index, Hit hit) {}
+    List<Tagged> all = new ArrayList<>();
+    long total = 0;
+    boolean exact = true;
+    long nanos = 0;
+    for (IndexHandle h : targets) {
+      SearchResult r;
+      try (IndexHandle.Lease l = h.lease()) {
+        r = runSearch(h.service(), q, 0, window);
+      }
+      for (Hit hit : r.hits()) {
+        all.add(new Tagged(h.name(), hit));
+      }
+      total += r.total().value();
+      exact &= r.total().exact();
+      nanos += r.timings().totalNanos();
+    }
+    all.sort((a, b) -> Float.compare(b.hit().score(), a.hit().score()));
+    List<Hit> page = new ArrayList<>();
+    for (int i = q.request().offset(); i < Math.min(window, all.size()); i++) {
+      page.add(all.get(i).hit());
+      hitIndexes.add(all.get(i).index());
+    }
+    return new SearchResult(
+        page,
+        exact ? TotalHits.exact(total) : TotalHits.atLeast(total),
+        QueryPlan.EMPTY,
+        new Timings(nanos, 0, 0, 0));
+  }
+
+  private ApiResponse count(ApiRequest r, String expression) throws IOException {
     method(r, HttpMethod.GET, HttpMethod.POST);
-    long count;
+    long count = 0;
+    EsSearch q = null;
     if (r.hasBody()) {
       JsonNode body = Json.parse(r.body(), "count body");
       Json.object(body, "count body");
@@ -307,98 +576,179 @@ public final class EsDialect implements Dialect {
         String k = it.next();
         if (!k.equals("query")) {
           throw new ApiException(
-              400, "parsing_exception", "unknown key [" + k + "] in the count body");
+              400, "parsing_exception", "unknown key [" + abbreviate(k) + "] in the count body");
         }
       }
       search.put("size", 0).put("track_total_hits", true);
-      EsSearch q = EsSearchParser.parse(search, r, config.limits().maxQueryDepth());
-      count = service.search(q.request(), null).total().value();
-    } else {
-      count = service.stats().docCount();
+      q = EsSearchParser.parse(search, r, config.limits().maxQueryDepth());
+    }
+    List<IndexHandle> targets = indices.resolve(expression);
+    for (IndexHandle h : targets) {
+      try (IndexHandle.Lease l = h.lease()) {
+        count +=
+            q == null
+                ? h.service().stats().docCount()
+                : h.service().search(q.request(), null).total().value();
+      }
     }
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("count", count);
-    o.set("_shards", EsResponses.shards().put("skipped", 0));
+    o.set("_shards", shards(targets.size()).put("skipped", 0));
     return EsResponses.json(200, o).tagged("_count", "none");
   }
 
-  private ApiResponse segments(ApiRequest r) throws IOException {
+  private static ObjectNode shards(int n) {
+    return Json.MAPPER.createObjectNode().put("total", n).put("successful", n).put("failed", 0);
+  }
+
+  private ApiResponse segments(ApiRequest r, String expression) throws IOException {
     method(r, HttpMethod.GET);
-    IndexStats st = service.stats();
+    List<IndexHandle> targets = indices.resolve(expression);
     ObjectNode o = Json.MAPPER.createObjectNode();
-    o.set("_shards", EsResponses.shards());
-    ObjectNode shard =
-        o.putObject("indices").putObject(index).putObject("shards").putArray("0").addObject();
-    shard
-        .putObject("routing")
-        .put("state", "STARTED")
-        .put("primary", true)
-        .put("node", "searchlab");
-    shard.put("num_committed_segments", st.segmentCount());
-    shard.put("num_search_segments", st.segmentCount());
-    ObjectNode segs = shard.putObject("segments");
-    for (IndexStats.SegmentStats seg : st.segments()) {
-      segs.putObject(seg.name())
-          .put("num_docs", seg.docs() - seg.deletedDocs())
-          .put("deleted_docs", seg.deletedDocs())
-          .put("size_in_bytes", seg.bytes())
-          .put("search", true);
+    o.set("_shards", shards(targets.size()));
+    ObjectNode byIndex = o.putObject("indices");
+    for (IndexHandle h : targets) {
+      IndexStats st;
+      try (IndexHandle.Lease l = h.lease()) {
+        st = h.service().stats();
+      }
+      ObjectNode shard = byIndex.putObject(h.name()).putObject("shards").putArray("0").addObject();
+      shard
+          .putObject("routing")
+          .put("state", "STARTED")
+          .put("primary", true)
+          .put("node", "searchlab");
+      shard.put("num_committed_segments", st.segmentCount());
+      shard.put("num_search_segments", st.segmentCount());
+      ObjectNode segs = shard.putObject("segments");
+      for (IndexStats.SegmentStats seg : st.segments()) {
+        segs.putObject(seg.name())
+            .put("num_docs", seg.docs() - seg.deletedDocs())
+            .put("deleted_docs", seg.deletedDocs())
+            .put("size_in_bytes", seg.bytes())
+            .put("search", true);
+      }
     }
     return EsResponses.json(200, o).tagged("_segments", "none");
   }
 
-  private ApiResponse refresh(ApiRequest r) throws IOException {
-    method(r, HttpMethod.POST, HttpMethod.GET);
-    service.refresh();
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.set("_shards", EsResponses.shards());
-    return EsResponses.json(200, o).tagged("_refresh", "none");
+  // ----------------------------------------------------------------------------------------------
+  // Refresh, flush, force-merge
+
+  private interface IndexCall {
+    void run(SearchService service) throws IOException;
   }
 
-  private ApiResponse flush(ApiRequest r) throws IOException {
-    method(r, HttpMethod.POST, HttpMethod.GET);
-    service.flush();
+  private ApiResponse onEach(String expression, String endpoint, IndexCall call)
+      throws IOException {
+    List<IndexHandle> targets = indices.resolve(expression);
+    for (IndexHandle h : targets) {
+      try (IndexHandle.Lease l = h.lease()) {
+        call.run(h.service());
+      }
+    }
     ObjectNode o = Json.MAPPER.createObjectNode();
-    o.set("_shards", EsResponses.shards());
-    return EsResponses.json(200, o).tagged("_flush", "none");
+    o.set("_shards", shards(targets.size()));
+    return EsResponses.json(200, o).tagged(endpoint, "none");
   }
 
-  private ApiResponse forceMerge(ApiRequest r) throws IOException {
+  private ApiResponse refresh(ApiRequest r, String expression) throws IOException {
+    method(r, HttpMethod.POST, HttpMethod.GET);
+    return onEach(expression, "_refresh", SearchService::refresh);
+  }
+
+  private ApiResponse flush(ApiRequest r, String expression) throws IOException {
+    method(r, HttpMethod.POST, HttpMethod.GET);
+    return onEach(expression, "_flush", SearchService::flush);
+  }
+
+  private ApiResponse forceMerge(ApiRequest r, String expression) throws IOException {
     method(r, HttpMethod.POST);
-    service.forceMerge(r.intParam("max_num_segments", 1));
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.set("_shards", EsResponses.shards());
-    return EsResponses.json(200, o).tagged("_forcemerge", "none");
+    int n = r.intParam("max_num_segments", 1);
+    return onEach(expression, "_forcemerge", s -> s.forceMerge(n));
+  }
+
+  // ----------------------------------------------------------------------------------------------
+  // Documents
+
+  /** The index a write goes to, created with dynamic mapping when it does not exist. */
+  private IndexHandle forWrite(String name) throws IOException {
+    IndexHandle h = indices.get(name);
+    return h != null ? h : indices.autoCreate(name);
   }
 
   private ApiResponse bulk(ApiRequest r, String pathIndex) throws IOException {
     method(r, HttpMethod.POST, HttpMethod.PUT);
     long t0 = System.nanoTime();
-    List<EsBulkParser.Item> items = EsBulkParser.parse(r.body(), index, pathIndex);
-    List<Operation> ops = new ArrayList<>(items.size());
-    List<InvalidRequestException> errors = new ArrayList<>(items.size());
-    List<String> actions = new ArrayList<>(items.size());
-    List<String> ids = new ArrayList<>(items.size());
+    List<EsBulkParser.Item> items = EsBulkParser.parse(r.body(), pathIndex);
+    int n = items.size();
+    List<BulkItemResult> results = new ArrayList<>(java.util.Collections.nCopies(n, null));
+    // Items are grouped by index, each group one call to its store, answers in request order.
+    Map<String, List<Integer>> byIndex = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      EsBulkParser.Item item = items.get(i);
+      if (item.error() != null) {
+        results.set(i, BulkItemResult.failed(item.op(), item.error()));
+      } else {
+        byIndex.computeIfAbsent(item.index(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    for (Map.Entry<String, List<Integer>> e : byIndex.entrySet()) {
+      List<Integer> slots = e.getValue();
+      IndexHandle h;
+      try {
+        boolean creates = false;
+        for (int i : slots) {
+          creates |= items.get(i).op() instanceof Operation.Put;
+        }
+        h = creates ? forWrite(e.getKey()) : indices.require(e.getKey());
+      } catch (ApiException | InvalidRequestException missing) {
+        InvalidRequestException err =
+            missing instanceof ApiException a
+                ? new EsBulkParser.ItemError(a.status(), a.type(), a.getMessage())
+                : (InvalidRequestException) missing;
+        for (int i : slots) {
+          results.set(i, BulkItemResult.failed(items.get(i).op(), err));
+        }
+        continue;
+      }
+      List<Operation> ops = new ArrayList<>(slots.size());
+      List<InvalidRequestException> none = new ArrayList<>(slots.size());
+      for (int i : slots) {
+        ops.add(items.get(i).op());
+        none.add(null);
+      }
+      try (IndexHandle.Lease l = h.lease()) {
+        List<BulkItemResult> rs = h.service().bulk(ops, none);
+        for (int j = 0; j < slots.size(); j++) {
+          results.set(slots.get(j), rs.get(j));
+        }
+        refreshIfAsked(r, h);
+      }
+    }
+    List<String> actions = new ArrayList<>(n);
+    List<String> ids = new ArrayList<>(n);
+    List<String> names = new ArrayList<>(n);
     for (EsBulkParser.Item item : items) {
-      InvalidRequestException err = item.error();
-      ops.add(err == null ? item.op() : null);
-      errors.add(err);
       actions.add(item.action());
       ids.add(item.id());
+      names.add(item.index());
     }
-    List<BulkItemResult> results = service.bulk(ops, errors);
-    refreshIfAsked(r);
     ObjectNode out =
-        EsResponses.bulk(index, (System.nanoTime() - t0) / 1_000_000, actions, ids, results);
+        EsResponses.bulk(names, (System.nanoTime() - t0) / 1_000_000, actions, ids, results);
     return EsResponses.json(200, out).tagged("_bulk", "none");
   }
 
-  private ApiResponse doc(ApiRequest r, String id) throws IOException {
+  private ApiResponse doc(ApiRequest r, String index, String id) throws IOException {
     HttpMethod m = r.method();
     if (m.equals(HttpMethod.GET) || m.equals(HttpMethod.HEAD)) {
-      Optional<Document> d = service.get(id);
+      IndexHandle h = indices.require(index);
+      Optional<Document> d;
+      try (IndexHandle.Lease l = h.lease()) {
+        d = h.service().get(id);
+      }
       ObjectNode o = Json.MAPPER.createObjectNode();
-      o.put("_index", index).put("_id", id);
+      o.put("_index", h.name()).put("_id", id);
       if (d.isEmpty()) {
         o.put("found", false);
         return EsResponses.json(404, o).tagged("_doc_get", "none");
@@ -412,57 +762,73 @@ public final class EsDialect implements Dialect {
     }
     if (m.equals(HttpMethod.PUT) || m.equals(HttpMethod.POST)) {
       boolean create = "create".equals(r.param("op_type"));
-      return put(r, id, create);
+      return put(r, index, id, create);
     }
     if (m.equals(HttpMethod.DELETE)) {
-      WriteResult w = service.delete(id);
-      refreshIfAsked(r);
-      return EsResponses.json(EsResponses.status(w.outcome()), EsResponses.writeResult(index, w))
-          .tagged("_doc_delete", "none");
+      IndexHandle h = indices.require(index);
+      try (IndexHandle.Lease l = h.lease()) {
+        WriteResult w = h.service().delete(id);
+        refreshIfAsked(r, h);
+        return EsResponses.json(
+                EsResponses.status(w.outcome()), EsResponses.writeResult(h.name(), w))
+            .tagged("_doc_delete", "none");
+      }
     }
     throw methodNotAllowed(r, "GET, HEAD, PUT, POST or DELETE");
   }
 
-  private ApiResponse put(ApiRequest r, String id, boolean create) throws IOException {
+  private ApiResponse put(ApiRequest r, String index, String id, boolean create)
+      throws IOException {
     Document doc = EsDocuments.document(id, Json.parse(r.body(), "document body"));
-    // op_type=create: the store decides put-if-absent atomically (409 when the id exists).
-    WriteResult w = create ? service.create(doc) : service.put(doc);
-    refreshIfAsked(r);
-    return EsResponses.json(EsResponses.status(w.outcome()), EsResponses.writeResult(index, w))
-        .tagged("_doc_put", "none");
+    IndexHandle h = forWrite(index);
+    try (IndexHandle.Lease l = h.lease()) {
+      // op_type=create: the store decides put-if-absent atomically (409 when the id exists).
+      WriteResult w = create ? h.service().create(doc) : h.service().put(doc);
+      refreshIfAsked(r, h);
+      return EsResponses.json(EsResponses.status(w.outcome()), EsResponses.writeResult(h.name(), w))
+          .tagged("_doc_put", "none");
+    }
   }
 
-  private ApiResponse update(ApiRequest r, String id) throws IOException {
+  private ApiResponse update(ApiRequest r, String index, String id) throws IOException {
     method(r, HttpMethod.POST);
     JsonNode body = Json.object(Json.parse(r.body(), "update body"), "update body");
     for (java.util.Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
       String k = it.next();
       if (!k.equals("doc") && !k.equals("detect_noop")) {
         throw new InvalidRequestException(
-            "update body has [" + k + "]; only [doc] is supported (no script or upsert)");
+            "update body has ["
+                + abbreviate(k)
+                + "]; only [doc] is supported (no script or upsert)");
       }
     }
     if (!body.has("doc")) {
       throw new InvalidRequestException("update body has no [doc]");
     }
-    WriteResult w = service.update(EsDocuments.update(id, body.get("doc")));
-    if (w.outcome() == WriteResult.Outcome.NOT_FOUND) {
-      throw docMissing(id);
+    IndexHandle h = indices.require(index);
+    try (IndexHandle.Lease l = h.lease()) {
+      WriteResult w = h.service().update(EsDocuments.update(id, body.get("doc")));
+      if (w.outcome() == WriteResult.Outcome.NOT_FOUND) {
+        throw docMissing(id);
+      }
+      refreshIfAsked(r, h);
+      return EsResponses.json(200, EsResponses.writeResult(h.name(), w)).tagged("_update", "none");
     }
-    refreshIfAsked(r);
-    return EsResponses.json(200, EsResponses.writeResult(index, w)).tagged("_update", "none");
   }
 
   private static ApiException docMissing(String id) {
-    return new ApiException(404, "document_missing_exception", "[" + id + "]: document missing");
+    return new ApiException(
+        404, "document_missing_exception", "[" + abbreviate(id) + "]: document missing");
   }
 
-  private void refreshIfAsked(ApiRequest r) throws IOException {
+  private static void refreshIfAsked(ApiRequest r, IndexHandle h) throws IOException {
     String refresh = r.param("refresh");
     if (refresh != null && !refresh.equals("false")) {
-      service.refresh();
+      h.service().refresh();
     }
   }
+
+  // ----------------------------------------------------------------------------------------------
 
   private static void method(ApiRequest r, HttpMethod... allowed) {
     for (HttpMethod m : allowed) {
@@ -482,7 +848,7 @@ public final class EsDialect implements Dialect {
         405,
         "method_not_allowed",
         "incorrect HTTP method for uri ["
-            + r.path()
+            + abbreviate(r.path())
             + "] and method ["
             + r.method()
             + "], allowed: ["
@@ -494,7 +860,11 @@ public final class EsDialect implements Dialect {
     return new ApiException(
         400,
         "illegal_argument_exception",
-        "no handler found for uri [" + r.path() + "] and method [" + r.method() + "]");
+        "no handler found for uri [" + abbreviate(r.path()) + "] and method [" + r.method() + "]");
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() > 60 ? s.substring(0, 57) + "..." : s;
   }
 
   @Override

@@ -11,6 +11,7 @@ import org.searchlab.core.SearchResult;
 import org.searchlab.core.WriteResult;
 import org.searchlab.server.ApiResponse;
 import org.searchlab.server.Json;
+import org.searchlab.server.Text;
 
 /**
  * Renders Elasticsearch 8.x response bodies. Every response built here carries {@code
@@ -88,9 +89,12 @@ public final class EsResponses {
     return o;
   }
 
-  /** The body of a {@code _bulk}. */
+  /**
+   * The body of a {@code _bulk}: one item per action, in order, each naming the index it was sent
+   * to; an item's error reason is capped as a whole answer's is ({@link Text#reason}).
+   */
   static ObjectNode bulk(
-      String index,
+      List<String> indexes,
       long tookMillis,
       List<String> actions,
       List<String> ids,
@@ -103,7 +107,9 @@ public final class EsResponses {
       BulkItemResult r = rs.get(i);
       String action = actions.get(i);
       ObjectNode item = items.addObject().putObject(action);
-      item.put("_index", index);
+      if (indexes.get(i) != null) {
+        item.put("_index", indexes.get(i));
+      }
       if (ids.get(i) != null) {
         item.put("_id", ids.get(i));
       }
@@ -117,12 +123,19 @@ public final class EsResponses {
         } else if (r.error() instanceof DocumentExistsException) {
           status = 409;
           type = "version_conflict_engine_exception";
+        } else if (!r.error()
+            .type()
+            .equals(org.searchlab.core.InvalidRequestException.ILLEGAL_ARGUMENT)) {
+          status = 400;
+          type = r.error().type();
         } else {
           status = 400;
           type = "document_parsing_exception";
         }
         item.put("status", status);
-        item.putObject("error").put("type", type).put("reason", r.error().getMessage());
+        item.putObject("error")
+            .put("type", type)
+            .put("reason", Text.reason(r.error().getMessage()));
       } else if (action.equals("update") && r.result().outcome() == WriteResult.Outcome.NOT_FOUND) {
         errors = true;
         item.put("status", 404);
@@ -156,6 +169,20 @@ public final class EsResponses {
       long tookMillis,
       boolean trackTotal,
       EsSourceFilter filter) {
+    List<String> indexes = new java.util.ArrayList<>(result.hits().size());
+    for (int i = 0; i < result.hits().size(); i++) {
+      indexes.add(index);
+    }
+    return search(indexes, result, tookMillis, trackTotal, filter);
+  }
+
+  /** {@link #search(String, SearchResult, long, boolean, EsSourceFilter)} with each hit's index. */
+  static ObjectNode search(
+      List<String> hitIndexes,
+      SearchResult result,
+      long tookMillis,
+      boolean trackTotal,
+      EsSourceFilter filter) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("took", tookMillis);
     o.put("timed_out", false);
@@ -172,9 +199,10 @@ public final class EsResponses {
       hits.put("max_score", result.maxScore());
     }
     ArrayNode arr = hits.putArray("hits");
-    for (Hit h : result.hits()) {
+    for (int i = 0; i < result.hits().size(); i++) {
+      Hit h = result.hits().get(i);
       ObjectNode hit = arr.addObject();
-      hit.put("_index", index);
+      hit.put("_index", hitIndexes.get(i));
       hit.put("_id", h.id());
       hit.put("_score", h.score());
       if (filter.enabled() && h.document() != null) {

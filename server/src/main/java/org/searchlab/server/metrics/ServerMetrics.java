@@ -36,13 +36,81 @@ public final class ServerMetrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final JvmGcMetrics gc = new JvmGcMetrics();
-  private final AtomicReference<IndexStats> stats = new AtomicReference<>();
-  private final Set<String> memoryParts = ConcurrentHashMap.newKeySet();
-  private final Set<String> counterNames = ConcurrentHashMap.newKeySet();
-  private final Set<String> perVectorParts = ConcurrentHashMap.newKeySet();
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-  private SearchIndex index;
+  private final Map<String, IndexMeters> indexes = new ConcurrentHashMap<>();
+
+  /** One index's gauges, tagged with its name, and the stats snapshot they read. */
+  private final class IndexMeters {
+    final String name;
+    final SearchIndex index;
+    final AtomicReference<IndexStats> stats = new AtomicReference<>();
+    final Set<String> memoryParts = ConcurrentHashMap.newKeySet();
+    final Set<String> counterNames = ConcurrentHashMap.newKeySet();
+    final Set<String> perVectorParts = ConcurrentHashMap.newKeySet();
+    final java.util.List<io.micrometer.core.instrument.Meter> meters =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    IndexMeters(String name, SearchIndex index) {
+      this.name = name;
+      this.index = index;
+    }
+
+    void gauge(
+        String meter, String description, java.util.function.ToDoubleFunction<IndexStats> f) {
+      meters.add(
+          Gauge.builder(meter, stats, s -> value(s, f))
+              .description(description)
+              .tag("index", name)
+              .register(registry));
+    }
+
+    /**
+     * Takes a fresh snapshot and registers gauges for parts and counters seen for the first time.
+     */
+    void refresh() throws IOException {
+      IndexStats s = index.stats();
+      stats.set(s);
+      for (String part : s.memoryBytes().keySet()) {
+        if (memoryParts.add(part)) {
+          meters.add(
+              Gauge.builder(
+                      "searchlab.index.memory.bytes",
+                      stats,
+                      r -> value(r, st -> st.memoryBytes().getOrDefault(part, 0L)))
+                  .description("estimated heap bytes per part of the index")
+                  .tag("index", name)
+                  .tag("part", part)
+                  .register(registry));
+        }
+      }
+      for (String part : s.vectorBytesPerVector().keySet()) {
+        if (perVectorParts.add(part)) {
+          meters.add(
+              Gauge.builder(
+                      "searchlab.index.vector.bytes.per.vector",
+                      stats,
+                      r -> value(r, st -> st.vectorBytesPerVector().getOrDefault(part, 0L)))
+                  .description(
+                      "bytes each indexed vector costs per representation (float, int8, graph)")
+                  .tag("index", name)
+                  .tag("part", part)
+                  .register(registry));
+        }
+      }
+      for (String counter : s.counters().keySet()) {
+        if (counterNames.add(counter)) {
+          meters.add(
+              FunctionCounter.builder(
+                      "searchlab.index.events", stats, r -> value(r, st -> st.counter(counter)))
+                  .description("the index's own monotonic counters")
+                  .tag("index", name)
+                  .tag("name", counter)
+                  .register(registry));
+        }
+      }
+    }
+  }
 
   public ServerMetrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -54,31 +122,43 @@ public final class ServerMetrics implements AutoCloseable {
   }
 
   /**
-   * Publishes the index's statistics; they are read once per scrape ({@link #scrape()}), not per
-   * meter.
+   * Publishes an index's statistics under its name (tag {@code index}); they are read once per
+   * scrape ({@link #scrape()}), not per meter.
    */
-  public void bindIndex(SearchIndex searchIndex) {
-    this.index = searchIndex;
-    Gauge.builder("searchlab.index.documents", stats, s -> value(s, IndexStats::docCount))
-        .description("live documents visible to search")
-        .register(registry);
-    Gauge.builder(
-            "searchlab.index.deleted.documents", stats, s -> value(s, IndexStats::deletedDocs))
-        .description("deleted documents still occupying space")
-        .register(registry);
-    Gauge.builder("searchlab.index.segments", stats, s -> value(s, IndexStats::segmentCount))
-        .description("searchable segments")
-        .register(registry);
-    Gauge.builder("searchlab.index.wal.bytes", stats, s -> value(s, IndexStats::walBytes))
-        .description("bytes of the write-ahead log on disk")
-        .register(registry);
-    Gauge.builder("searchlab.index.last.serial", stats, s -> value(s, IndexStats::lastSerial))
-        .register(registry);
-    Gauge.builder("searchlab.index.writable", searchIndex, i -> i.health().writable() ? 1 : 0)
-        .description(
-            "1 while the store accepts writes; 0 once its writer or write-ahead log stopped after"
-                + " a failure (GET /health says which)")
-        .register(registry);
+  public void bindIndex(String name, SearchIndex searchIndex) {
+    IndexMeters m = new IndexMeters(name, searchIndex);
+    if (indexes.putIfAbsent(name, m) != null) {
+      throw new IllegalStateException("index " + name + " is bound already");
+    }
+    m.gauge("searchlab.index.documents", "live documents visible to search", IndexStats::docCount);
+    m.gauge(
+        "searchlab.index.deleted.documents",
+        "deleted documents still occupying space",
+        IndexStats::deletedDocs);
+    m.gauge("searchlab.index.segments", "searchable segments", IndexStats::segmentCount);
+    m.gauge(
+        "searchlab.index.wal.bytes", "bytes of the write-ahead log on disk", IndexStats::walBytes);
+    m.gauge(
+        "searchlab.index.last.serial",
+        "the newest acknowledged log serial",
+        IndexStats::lastSerial);
+    m.meters.add(
+        Gauge.builder("searchlab.index.writable", searchIndex, i -> i.health().writable() ? 1 : 0)
+            .description(
+                "1 while the store accepts writes; 0 once its writer or write-ahead log stopped"
+                    + " after a failure (GET /health says which)")
+            .tag("index", name)
+            .register(registry));
+  }
+
+  /** Removes an index's meters (the index was deleted). */
+  public void unbindIndex(String name) {
+    IndexMeters m = indexes.remove(name);
+    if (m != null) {
+      for (io.micrometer.core.instrument.Meter meter : m.meters) {
+        registry.remove(meter);
+      }
+    }
   }
 
   private static double value(
@@ -158,44 +238,15 @@ public final class ServerMetrics implements AutoCloseable {
   }
 
   /**
-   * The Prometheus exposition text. Takes one fresh {@link IndexStats} snapshot first, so all index
-   * gauges of a scrape agree.
+   * The Prometheus exposition text. Takes one fresh {@link IndexStats} snapshot of each index
+   * first, so all of an index's gauges in a scrape agree.
    */
   public String scrape() throws IOException {
-    if (index != null) {
-      IndexStats s = index.stats();
-      stats.set(s);
-      for (String part : s.memoryBytes().keySet()) {
-        if (memoryParts.add(part)) {
-          Gauge.builder(
-                  "searchlab.index.memory.bytes",
-                  stats,
-                  r -> value(r, st -> st.memoryBytes().getOrDefault(part, 0L)))
-              .description("estimated heap bytes per part of the index")
-              .tag("part", part)
-              .register(registry);
-        }
-      }
-      for (String part : s.vectorBytesPerVector().keySet()) {
-        if (perVectorParts.add(part)) {
-          Gauge.builder(
-                  "searchlab.index.vector.bytes.per.vector",
-                  stats,
-                  r -> value(r, st -> st.vectorBytesPerVector().getOrDefault(part, 0L)))
-              .description(
-                  "bytes each indexed vector costs per representation (float, int8, graph)")
-              .tag("part", part)
-              .register(registry);
-        }
-      }
-      for (String name : s.counters().keySet()) {
-        if (counterNames.add(name)) {
-          FunctionCounter.builder(
-                  "searchlab.index.events", stats, r -> value(r, st -> st.counter(name)))
-              .description("the index's own monotonic counters")
-              .tag("name", name)
-              .register(registry);
-        }
+    for (IndexMeters m : indexes.values()) {
+      try {
+        m.refresh();
+      } catch (IllegalStateException closed) {
+        // Deleted while this scrape ran: its meters are being removed.
       }
     }
     return registry.scrape();

@@ -11,9 +11,11 @@ import org.searchlab.server.ApiRequest;
 import org.searchlab.server.ApiResponse;
 import org.searchlab.server.Dialect;
 import org.searchlab.server.Json;
+import org.searchlab.server.ServerConfig;
 import org.searchlab.server.es.EsResponses;
+import org.searchlab.server.index.IndexHandle;
+import org.searchlab.server.index.Indices;
 import org.searchlab.server.metrics.ServerMetrics;
-import org.searchlab.server.service.SearchService;
 
 /**
  * Health, metrics and admin routes. Thread-safe (stateless over the service and metrics).
@@ -22,21 +24,47 @@ import org.searchlab.server.service.SearchService;
  *   <li>{@code GET /health}: {@code {"status":"ok"}}, answered on the event loop so it works while
  *       the executors are saturated.
  *   <li>{@code GET /metrics}: the Prometheus exposition text.
- *   <li>{@code GET /_admin/stats}: the index's {@link IndexStats} as JSON.
+ *   <li>{@code GET /_admin/stats}: an index's {@link IndexStats} as JSON.
  *   <li>{@code POST /_admin/refresh}, {@code /_admin/flush}, {@code
  *       /_admin/forcemerge?max_num_segments=N}.
  * </ul>
+ *
+ * The admin routes act on the index {@code ?index=} names, else the server's default index ({@code
+ * serve --index-name}), else the only index; {@code /health} reports every index, and is 503 when
+ * any store stopped.
  */
 public final class OpsDialect implements Dialect {
   /** Prometheus text exposition format 0.0.4. */
   static final String PROMETHEUS = "text/plain; version=0.0.4; charset=utf-8";
 
-  private final SearchService service;
+  private final Indices indices;
+  private final ServerConfig config;
   private final ServerMetrics metrics;
 
-  public OpsDialect(SearchService service, ServerMetrics metrics) {
-    this.service = service;
+  public OpsDialect(Indices indices, ServerConfig config, ServerMetrics metrics) {
+    this.indices = indices;
+    this.config = config;
     this.metrics = metrics;
+  }
+
+  /** The index an admin call acts on: {@code ?index=}, the default index, or the only one. */
+  private IndexHandle target(ApiRequest r) {
+    String name = r.param("index");
+    if (name != null) {
+      return indices.require(name);
+    }
+    IndexHandle h = indices.get(config.indexName());
+    if (h != null) {
+      return h;
+    }
+    var all = indices.all();
+    if (all.size() == 1) {
+      return all.get(0);
+    }
+    throw new ApiException(
+        400,
+        "illegal_argument_exception",
+        "this server holds " + all.size() + " indexes; name one with ?index=");
   }
 
   @Override
@@ -71,7 +99,7 @@ public final class OpsDialect implements Dialect {
     switch (path) {
       case "/health" -> {
         requireMethod(r, HttpMethod.GET, HttpMethod.HEAD);
-        return health(service.health());
+        return health();
       }
       case "/metrics" -> {
         requireMethod(r, HttpMethod.GET);
@@ -80,22 +108,34 @@ public final class OpsDialect implements Dialect {
       }
       case "/_admin/stats" -> {
         requireMethod(r, HttpMethod.GET);
-        return ok(statsJson(service.stats()), "admin_stats");
+        IndexHandle h = target(r);
+        try (IndexHandle.Lease l = h.lease()) {
+          return ok(statsJson(h.service().stats()), "admin_stats");
+        }
       }
       case "/_admin/refresh" -> {
         requireMethod(r, HttpMethod.POST);
-        service.refresh();
+        IndexHandle h = target(r);
+        try (IndexHandle.Lease l = h.lease()) {
+          h.service().refresh();
+        }
         return ok(Json.MAPPER.createObjectNode().put("acknowledged", true), "admin_refresh");
       }
       case "/_admin/flush" -> {
         requireMethod(r, HttpMethod.POST);
-        service.flush();
+        IndexHandle h = target(r);
+        try (IndexHandle.Lease l = h.lease()) {
+          h.service().flush();
+        }
         return ok(Json.MAPPER.createObjectNode().put("acknowledged", true), "admin_flush");
       }
       case "/_admin/forcemerge" -> {
         requireMethod(r, HttpMethod.POST);
         int n = r.intParam("max_num_segments", 1);
-        service.forceMerge(n);
+        IndexHandle h = target(r);
+        try (IndexHandle.Lease l = h.lease()) {
+          h.service().forceMerge(n);
+        }
         return ok(
             Json.MAPPER.createObjectNode().put("acknowledged", true).put("max_num_segments", n),
             "admin_forcemerge");
@@ -151,17 +191,40 @@ public final class OpsDialect implements Dialect {
   }
 
   /**
-   * {@code /health}: 200 {@code "ok"} while the store takes writes, 503 {@code "failed"} once its
-   * writer or write-ahead log stopped (until a restart), with the background error count and the
-   * newest one either way.
+   * {@code /health}: 200 {@code "ok"} while every store takes writes, 503 {@code "failed"} once a
+   * writer or write-ahead log stopped (until a restart). The top-level fields are the default
+   * index's (or the first failed one's), and {@code indices} has each index's.
    */
-  private static ApiResponse health(org.searchlab.core.StoreHealth h) {
-    var o = Json.MAPPER.createObjectNode().put("status", h.writable() ? "ok" : "failed");
+  private ApiResponse health() {
+    var o = Json.MAPPER.createObjectNode();
+    var each = o.putObject("indices");
+    boolean ok = true;
+    org.searchlab.core.StoreHealth shown = null;
+    for (IndexHandle h : indices.all()) {
+      org.searchlab.core.StoreHealth sh = h.index().health();
+      ObjectNode i = each.putObject(h.name());
+      fill(i, sh);
+      if (!sh.writable() && ok) {
+        ok = false;
+        shown = sh;
+      } else if (ok && h.name().equals(config.indexName())) {
+        shown = sh;
+      }
+    }
+    o.put("status", ok ? "ok" : "failed");
+    if (shown != null) {
+      fill(o, shown);
+      o.put("status", ok ? "ok" : "failed");
+    }
+    return ApiResponse.json(ok ? 200 : 503, Json.bytes(o)).tagged("health", "none");
+  }
+
+  private static void fill(ObjectNode o, org.searchlab.core.StoreHealth h) {
+    o.put("status", h.writable() ? "ok" : "failed");
     o.put("writer", h.writer().orElse("ok"));
     o.put("wal", h.wal().orElse("ok"));
     o.put("background_errors", h.backgroundErrors());
     h.lastBackgroundError().ifPresent(e -> o.put("last_background_error", e));
-    return ApiResponse.json(h.writable() ? 200 : 503, Json.bytes(o)).tagged("health", "none");
   }
 
   private static ApiResponse ok(Object body, String endpoint) {

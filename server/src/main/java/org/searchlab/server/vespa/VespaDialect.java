@@ -23,11 +23,15 @@ import org.searchlab.server.Dialect;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerConfig;
 import org.searchlab.server.ServerLimits;
-import org.searchlab.server.service.SearchService;
+import org.searchlab.server.index.IndexHandle;
+import org.searchlab.server.index.Indices;
 
 /**
  * The Vespa routes: {@code /document/v1/{namespace}/{doctype}/docid/{id}} and {@code /search/}. A
- * thin translator onto the {@link SearchService}. Thread-safe (stateless over the service).
+ * thin translator onto the services of the server's indexes: a document type is an index of the
+ * same name ({@code serve --document-type} names the default index's), and a search's {@code from}
+ * names its index ({@code sources *}: the default index, or the only one). Thread-safe (stateless
+ * over the indexes).
  *
  * <p>Answers follow Vespa: a put, update or remove answers {@code {"pathId","id"}}; an update or
  * remove of a missing document is 200 (Vespa drops it without error); a get of a missing document
@@ -44,14 +48,57 @@ public final class VespaDialect implements Dialect {
   /** JSON first: a client that takes anything gets JSON, as from Vespa. */
   private static final List<String> MEDIA_TYPES = List.of(ApiResponse.JSON, AcceptHeader.CBOR);
 
-  private final SearchService service;
-  private final String docType;
+  private final Indices indices;
+  private final ServerConfig config;
   private final ServerLimits limits;
 
-  public VespaDialect(SearchService service, ServerConfig config) {
-    this.service = service;
-    this.docType = config.documentType();
+  public VespaDialect(Indices indices, ServerConfig config) {
+    this.indices = indices;
+    this.config = config;
     this.limits = config.limits();
+  }
+
+  /** The index of a document type; a 400 in Vespa's words when there is none. */
+  private IndexHandle indexOf(String type) {
+    String name = type.equals(config.documentType()) ? config.indexName() : type;
+    IndexHandle h = indices.get(name);
+    if (h == null) {
+      throw new ApiException(
+          400,
+          "bad_request",
+          "Document type "
+              + (type.length() > 60 ? type.substring(0, 57) + "..." : type)
+              + " does not exist");
+    }
+    return h;
+  }
+
+  /** The document type a search answers in: its index's name, or the configured alias. */
+  private String typeOf(IndexHandle h) {
+    return h.name().equals(config.indexName()) ? config.documentType() : h.name();
+  }
+
+  /** The index a search reads: the one its {@code from} names, else the default or the only one. */
+  private IndexHandle searchTarget(List<String> sources) {
+    if (sources.size() > 1) {
+      throw new ApiException(
+          400, "bad_request", "a search here reads one document type; from names " + sources);
+    }
+    if (sources.size() == 1) {
+      return indexOf(sources.get(0));
+    }
+    IndexHandle h = indices.get(config.indexName());
+    if (h != null) {
+      return h;
+    }
+    var all = indices.all();
+    if (all.size() == 1) {
+      return all.get(0);
+    }
+    throw new ApiException(
+        400,
+        "bad_request",
+        "this server holds " + all.size() + " document types; name one after from");
   }
 
   @Override
@@ -126,14 +173,20 @@ public final class VespaDialect implements Dialect {
     long t0 = System.nanoTime();
     JsonNode body =
         m.equals(HttpMethod.POST) && r.hasBody() ? Json.parse(r.body(), "query body") : null;
-    VespaSearch q =
-        VespaQueryTranslator.translate(
-            VespaQueryTranslator.flatten(body, r.params()), docType, limits);
+    var params = VespaQueryTranslator.flatten(body, r.params());
+    IndexHandle h = searchTarget(VespaQueryTranslator.sources(params, limits));
+    String docType = typeOf(h);
+    VespaSearch q = VespaQueryTranslator.translate(params, docType, limits);
     // The summary comes from the same point-in-time view the hits were ranked in (the store's fetch
     // phase), never from a later version of the document.
     boolean summaries = !q.minimal() && needsDocument(q.fields());
-    SearchResult result =
-        service.search(q.request().toBuilder().fetchDocuments(summaries).build(), q.embedText());
+    SearchResult result;
+    var mapping = h.index().mapping();
+    try (IndexHandle.Lease l = h.lease()) {
+      result =
+          h.service()
+              .search(q.request().toBuilder().fetchDocuments(summaries).build(), q.embedText());
+    }
     long searchNanos = System.nanoTime() - t0;
     ObjectNode out = Json.MAPPER.createObjectNode();
     ObjectNode root = out.putObject("root");
@@ -147,14 +200,14 @@ public final class VespaDialect implements Dialect {
         .put("resultsFull", 1);
     if (!result.hits().isEmpty()) {
       ArrayNode children = root.putArray("children");
-      for (Hit h : result.hits()) {
+      for (Hit hit : result.hits()) {
         ObjectNode c = children.addObject();
-        String id = docId(docType, h.id());
-        c.put("id", id).put("relevance", h.score()).put("source", docType);
+        String id = docId(docType, docType, hit.id());
+        c.put("id", id).put("relevance", hit.score()).put("source", docType);
         ObjectNode fields = c.putObject("fields");
         fields.put("sddocname", docType).put("documentid", id);
-        if (h.document() != null) {
-          fields.setAll(VespaDocuments.fieldsOf(h.document(), false));
+        if (hit.document() != null) {
+          fields.setAll(VespaDocuments.fieldsOf(hit.document(), mapping, false));
         }
         if (!q.fields().isEmpty()) {
           // As Vespa: a select list shows those summary fields only (unknown names show nothing).
@@ -188,7 +241,7 @@ public final class VespaDialect implements Dialect {
     return false;
   }
 
-  private String docId(String namespace, String id) {
+  private static String docId(String namespace, String docType, String id) {
     return "id:" + namespace + ":" + docType + "::" + id;
   }
 
@@ -208,68 +261,83 @@ public final class VespaDialect implements Dialect {
     String type = parts[1];
     String id = parts[3];
     if (namespace.equals("feeder") && type.equals("handshake")) {
-      return done(ok(r, namespace, id, "handshake"));
+      return done(ok(r, namespace, type, id, "handshake"));
     }
-    if (!type.equals(docType)) {
-      throw new ApiException(
-          400,
-          "bad_request",
-          "Document type " + type + " does not exist; this server has " + docType);
-    }
+    IndexHandle h = indexOf(type);
+    var mapping = h.index().mapping();
     boolean dryRun = "true".equals(r.param("dryRun"));
     HttpMethod m = r.method();
     if (m.equals(HttpMethod.GET)) {
-      Optional<Document> d = service.get(id);
+      Optional<Document> d;
+      try (IndexHandle.Lease l = h.lease()) {
+        d = h.service().get(id);
+      }
       ObjectNode o = Json.MAPPER.createObjectNode();
-      o.put("pathId", r.path()).put("id", docId(namespace, id));
+      o.put("pathId", r.path()).put("id", docId(namespace, type, id));
       if (d.isEmpty()) {
         return done(render(r, 404, o).tagged("document_get", "none"));
       }
-      o.set("fields", VespaDocuments.fieldsOf(d.get(), true));
+      o.set("fields", VespaDocuments.fieldsOf(d.get(), mapping, true));
       return done(render(r, 200, o).tagged("document_get", "none"));
     }
     if (m.equals(HttpMethod.POST)) {
       Document doc =
           VespaDocuments.document(
-              id, VespaDocuments.fields(Json.parse(r.body(), "document body"), "document body"));
+              id,
+              VespaDocuments.fields(Json.parse(r.body(), "document body"), "document body"),
+              mapping);
       if (dryRun) {
-        service.schema().validate(doc);
-        return done(ok(r, namespace, id, "document_put"));
+        VespaDocuments.check(h, doc);
+        return done(ok(r, namespace, type, id, "document_put"));
       }
-      return service
-          .writeAsync(Operation.put(doc))
-          .thenApply(w -> ok(r, namespace, id, "document_put"));
+      return write(h, Operation.put(doc))
+          .thenApply(w -> ok(r, namespace, type, id, "document_put"));
     }
     if (m.equals(HttpMethod.PUT)) {
       var update =
           VespaDocuments.update(
-              id, VespaDocuments.fields(Json.parse(r.body(), "update body"), "update body"));
+              id,
+              VespaDocuments.fields(Json.parse(r.body(), "update body"), "update body"),
+              mapping);
       if (dryRun) {
-        service.schema().validate(update);
-        return done(ok(r, namespace, id, "document_update"));
+        VespaDocuments.check(h, new Document(id, update.doc()));
+        return done(ok(r, namespace, type, id, "document_update"));
       }
-      return service
-          .writeAsync(Operation.update(update))
-          .thenApply(w -> ok(r, namespace, id, "document_update"));
+      return write(h, Operation.update(update))
+          .thenApply(w -> ok(r, namespace, type, id, "document_update"));
     }
     if (m.equals(HttpMethod.DELETE)) {
       if (dryRun) {
-        return done(ok(r, namespace, id, "document_remove"));
+        return done(ok(r, namespace, type, id, "document_remove"));
       }
-      return service
-          .writeAsync(Operation.delete(id))
-          .thenApply(w -> ok(r, namespace, id, "document_remove"));
+      return write(h, Operation.delete(id))
+          .thenApply(w -> ok(r, namespace, type, id, "document_remove"));
     }
     throw new ApiException(405, "method_not_allowed", "use GET, POST, PUT or DELETE on a document");
+  }
+
+  /**
+   * A write through the index's service, holding a lease on the index until the store has
+   * acknowledged it.
+   */
+  private static CompletableFuture<org.searchlab.core.WriteResult> write(
+      IndexHandle h, Operation op) throws IOException {
+    IndexHandle.Lease lease = h.lease();
+    try {
+      return h.service().writeAsync(op).whenComplete((w, e) -> lease.close());
+    } catch (IOException | RuntimeException e) {
+      lease.close();
+      throw e;
+    }
   }
 
   private static CompletableFuture<ApiResponse> done(ApiResponse r) {
     return CompletableFuture.completedFuture(r);
   }
 
-  private ApiResponse ok(ApiRequest r, String namespace, String id, String endpoint) {
+  private ApiResponse ok(ApiRequest r, String namespace, String type, String id, String endpoint) {
     ObjectNode o = Json.MAPPER.createObjectNode();
-    o.put("pathId", r.path()).put("id", docId(namespace, id));
+    o.put("pathId", r.path()).put("id", docId(namespace, type, id));
     return render(r, 200, o).tagged(endpoint, "none");
   }
 
@@ -290,7 +358,7 @@ public final class VespaDialect implements Dialect {
               status == 429
                   ? "Overloaded"
                   : status >= 500 ? "Internal error" : "Invalid query parameter")
-          .put("source", docType)
+          .put("source", config.documentType())
           .put("message", reason);
     }
     return render(r, status, o).tagged("error", "none");

@@ -1,21 +1,26 @@
 package org.searchlab.server.vespa;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.searchlab.core.Document;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.PartialUpdate;
-import org.searchlab.core.Schema;
-import org.searchlab.server.DocumentFields;
+import org.searchlab.core.SourceJson;
+import org.searchlab.core.mapping.DocumentParser;
+import org.searchlab.core.mapping.FieldType;
+import org.searchlab.core.mapping.Mapping;
 import org.searchlab.server.Json;
+import org.searchlab.server.index.IndexHandle;
 
 /**
  * Translates Vespa document JSON ({@code {"fields":{...}}} for a put, {@code
- * {"fields":{"price":{"assign":N}}}} for a partial update) to core records and back. The embedding
- * may be a plain array or {@code {"values":[...]}}. Unknown fields are a 400, as in Vespa.
- * Stateless and thread-safe.
+ * {"fields":{"price":{"assign":N}}}} for a partial update) to core records and back, against the
+ * document type's mapping: a {@code dense_vector} field is a tensor, given as a plain array or as
+ * Vespa's {@code {"values":[...]}} and shown as the latter. Stateless and thread-safe.
  */
 final class VespaDocuments {
   private VespaDocuments() {}
@@ -27,45 +32,72 @@ final class VespaDocuments {
       String k = it.next();
       if (!k.equals("fields") && !k.equals("put") && !k.equals("update") && !k.equals("id")) {
         throw new InvalidRequestException(
-            what + " has [" + k + "]; only [fields] is supported (no condition or create)");
+            what
+                + " has ["
+                + (k.length() > 40 ? k.substring(0, 37) + "..." : k)
+                + "]; only [fields] is supported (no condition or create)");
       }
     }
     return Json.object(body.get("fields"), what + " [fields]");
   }
 
-  static Document document(String id, JsonNode fields) {
-    return DocumentFields.document(id, fields, "fields of document '" + id + "'");
-  }
-
-  static PartialUpdate update(String id, JsonNode fields) {
-    PartialUpdate u = PartialUpdate.of(id);
+  static Document document(String id, JsonNode fields, Mapping mapping) {
+    Map<String, Object> source = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> f = it.next();
-      String what = "update of field '" + f.getKey() + "' of document '" + id + "'";
+      source.put(f.getKey(), value(f.getKey(), f.getValue(), mapping));
+    }
+    return new Document(id, source);
+  }
+
+  static PartialUpdate update(String id, JsonNode fields, Mapping mapping) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> f = it.next();
+      String name = f.getKey().length() > 40 ? f.getKey().substring(0, 37) + "..." : f.getKey();
+      String what = "update of field '" + name + "' of document '" + id + "'";
       JsonNode op = Json.object(f.getValue(), what);
       if (op.size() != 1 || !op.has("assign")) {
         throw new InvalidRequestException(
             what + " must be {\"assign\": value}; other update operations are not supported");
       }
-      u = DocumentFields.assign(u, f.getKey(), op.get("assign"));
+      if (op.get("assign").isNull()) {
+        throw new InvalidRequestException(
+            what + " assigns null; a partial update cannot unset a field");
+      }
+      doc.put(f.getKey(), value(f.getKey(), op.get("assign"), mapping));
     }
-    return u;
+    return new PartialUpdate(id, doc);
   }
 
-  /** The summary fields of a document; {@code withEmbedding} adds the tensor. */
-  static ObjectNode fieldsOf(Document d, boolean withEmbedding) {
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.put(Schema.TITLE, d.title());
-    o.put(Schema.DESCRIPTION, d.description());
-    if (d.category() != null) {
-      o.put(Schema.CATEGORY, d.category());
+  /** A field's value; a tensor's {@code {"values": [...]}} is its array. */
+  private static Object value(String field, JsonNode v, Mapping mapping) {
+    if (mapping.leaf(field) instanceof FieldType.DenseVector && v.isObject() && v.has("values")) {
+      return SourceJson.value(v.get("values"));
     }
-    o.put(Schema.PRICE, d.price());
-    o.put(Schema.AVERAGE_RATING, d.averageRating());
-    if (withEmbedding && d.embedding() != null) {
-      var values = o.putObject(Schema.EMBEDDING).putArray("values");
-      for (float f : d.embedding()) {
-        values.add(f);
+    return SourceJson.value(v);
+  }
+
+  /** Checks a document against the index's mapping without writing it ({@code dryRun}). */
+  static void check(IndexHandle h, Document d) {
+    DocumentParser.parse(h.index().mapping(), h.settings().defaultAnalyzer(), d);
+  }
+
+  /** The summary fields of a document; {@code withTensors} adds its vector fields. */
+  static ObjectNode fieldsOf(Document d, Mapping mapping, boolean withTensors) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    for (Map.Entry<String, Object> e : d.source().entrySet()) {
+      boolean tensor = mapping.leaf(e.getKey()) instanceof FieldType.DenseVector;
+      if (tensor && !withTensors) {
+        continue;
+      }
+      JsonNode v = SourceJson.json(e.getValue());
+      if (tensor && v instanceof ArrayNode a) {
+        ObjectNode t = Json.MAPPER.createObjectNode();
+        t.set("values", a);
+        o.set(e.getKey(), t);
+      } else {
+        o.set(e.getKey(), v);
       }
     }
     return o;

@@ -60,6 +60,12 @@ final class VespaQueryTranslator {
     }
   }
 
+  /** The document types a query's {@code from} names; empty for {@code sources *}. */
+  static List<String> sources(Map<String, JsonNode> params, ServerLimits limits) {
+    String yql = params.containsKey("yql") ? Json.string(params.get("yql"), "yql") : DEFAULT_YQL;
+    return YqlParser.parse(yql, limits.maxYqlLength(), limits.maxQueryDepth()).sources();
+  }
+
   static VespaSearch translate(Map<String, JsonNode> params, String documentType) {
     return translate(params, documentType, ServerLimits.DEFAULT);
   }

@@ -23,7 +23,17 @@ import org.searchlab.server.Json;
 class EsSourceFilterTest {
   private static final ObjectNode SOURCE =
       EsDocuments.source(
-          new Document("d1", "A title", "A description", "games", 12, 4.5f, new float[] {1, 0}));
+          withId(
+              new Document(
+                  "d1", "A title", "A description", "games", 12, 4.5f, new float[] {1, 0})));
+
+  /** The product's source as a client sends it, its id among its fields. */
+  private static Document withId(Document d) {
+    Map<String, Object> s = new java.util.LinkedHashMap<>();
+    s.put("id", d.id());
+    s.putAll(d.source());
+    return d.withSource(s);
+  }
 
   private static List<String> kept(EsSourceFilter f) {
     List<String> names = new ArrayList<>();

@@ -1,4 +1,4 @@
-package org.searchlab.server.cli;
+package org.searchlab.distribution.serve;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,12 +16,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.InvalidRequestException;
-import org.searchlab.core.Schema;
-import org.searchlab.core.SearchIndex;
 import org.searchlab.core.embed.Embedder;
 import org.searchlab.core.wal.SyncPolicy;
 import org.searchlab.mutable.MutableConfig;
-import org.searchlab.mutable.MutableIndex;
 import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.segmented.MergePolicyType;
 import org.searchlab.segmented.SegmentedConfig;
@@ -231,11 +228,17 @@ class ServeCommandTest {
     assertTrue(dims.getMessage().contains("--dims is 32"), dims.getMessage());
   }
 
-  /** A data directory another store holds is refused with its message alone: no stack trace. */
+  /** A data directory another server holds is refused with its message alone: no stack trace. */
   @Test
   void aRefusedDataDirectoryIsOneClearMessage(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("data");
-    try (SearchIndex held = MutableIndex.open(dir, new Schema(16))) {
+    try (var held =
+        org.searchlab.server.index.Indices.open(
+            dir,
+            StoreKinds.of(SegmentedConfig.DEFAULT, MutableConfig.DEFAULT),
+            "mutable",
+            java.util.Optional.empty(),
+            new org.searchlab.server.metrics.ServerMetrics())) {
       ByteArrayOutputStream err = new ByteArrayOutputStream();
       PrintStream stderr = System.err;
       int code;

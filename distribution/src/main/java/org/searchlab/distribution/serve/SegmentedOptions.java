@@ -1,4 +1,4 @@
-package org.searchlab.server.cli;
+package org.searchlab.distribution.serve;
 
 import org.searchlab.segmented.MergePolicyType;
 import org.searchlab.segmented.PartialUpdateMode;

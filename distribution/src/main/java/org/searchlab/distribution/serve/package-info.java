@@ -3,4 +3,4 @@
  * flag, starts the {@link org.searchlab.server.SearchServer} in front of it, and closes both on
  * SIGTERM.
  */
-package org.searchlab.server.cli;
+package org.searchlab.distribution.serve;

@@ -61,6 +61,25 @@ final class ServerFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * A server that owns its indexes, of {@code store}'s kind, in a temporary data directory, with no
+   * index yet: tests create them as clients do. {@link #index} is null.
+   */
+  static ServerFixture owned(TestStore store) throws Exception {
+    Path dir = Files.createTempDirectory("searchlab-server-test");
+    org.searchlab.core.StoreKind kind = store.kind();
+    return new ServerFixture(
+        dir,
+        null,
+        SearchServer.start(
+            ServerConfig.builder().port(0).build(),
+            dir,
+            java.util.Map.of(kind.name(), kind),
+            kind.name(),
+            Optional.empty(),
+            Optional.empty()));
+  }
+
   /** Serves {@code index} (already open in {@code dir}, which the fixture deletes on close). */
   static ServerFixture serve(Path dir, SearchIndex index) throws Exception {
     try {
@@ -76,6 +95,11 @@ final class ServerFixture implements AutoCloseable {
 
   int port() {
     return server.port();
+  }
+
+  /** The index {@code product}: the one the fixture opened, or the one a test created. */
+  SearchIndex index() {
+    return index != null ? index : server.indices().require("product").index();
   }
 
   URI uri(String path) {
@@ -152,8 +176,11 @@ final class ServerFixture implements AutoCloseable {
     return docs;
   }
 
+  /** A product's source as a client sends it: its id among its fields, as the benchmark's. */
   static ObjectNode source(Document d) {
-    return org.searchlab.server.es.EsDocuments.source(d);
+    ObjectNode o = Json.MAPPER.createObjectNode().put("id", d.id());
+    o.setAll(org.searchlab.server.es.EsDocuments.source(d));
+    return o;
   }
 
   /** A JSON array literal of a vector. */
@@ -170,7 +197,9 @@ final class ServerFixture implements AutoCloseable {
     try {
       server.close();
     } finally {
-      index.close();
+      if (index != null) {
+        index.close();
+      }
       deleteTree(dir);
     }
   }

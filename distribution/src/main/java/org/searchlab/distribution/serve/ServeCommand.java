@@ -1,8 +1,9 @@
-package org.searchlab.server.cli;
+package org.searchlab.distribution.serve;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -10,12 +11,12 @@ import org.searchlab.core.DataDirectory;
 import org.searchlab.core.FeedNiceness;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
-import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.StoreKind;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.core.mapping.FieldType;
+import org.searchlab.core.mapping.Mapping;
 import org.searchlab.mutable.MutableConfig;
-import org.searchlab.mutable.MutableIndex;
-import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.server.SearchServer;
 import org.searchlab.server.ServerConfig;
 import org.searchlab.server.ServerLog;
@@ -26,17 +27,20 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code searchlab serve}: opens the chosen store in {@code --data-dir} with every knob from the
- * flags, serves it over HTTP until SIGTERM/SIGINT, then stops the server and closes the store (its
- * write-ahead log keeps everything acknowledged). Not thread-safe; picocli runs it once.
+ * {@code searchlab serve}: registers both store kinds with every knob from the flags, opens every
+ * index in {@code --data-dir} (and creates the default index, the benchmark's mapping, when it is
+ * missing), serves them over HTTP until SIGTERM/SIGINT, then stops the server and closes the
+ * indexes (their write-ahead logs keep everything acknowledged). Not thread-safe; picocli runs it
+ * once.
  */
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Serves one index over HTTP/1.1 and h2c, speaking the Elasticsearch (_bulk, _search, _doc,"
-          + " ...) and Vespa (/document/v1, /search/) APIs, with /metrics, /health and /_admin.",
+      "Serves indexes over HTTP/1.1 and h2c, speaking the Elasticsearch (PUT /{index}, _bulk,"
+          + " _search, _doc, ...) and Vespa (/document/v1, /search/) APIs, with /metrics, /health"
+          + " and /_admin.",
       "Store knobs not used by the chosen store are ignored."
     })
 public final class ServeCommand implements Callable<Integer> {
@@ -48,13 +52,25 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--store",
-      description = "Which store: segmented (Lucene) or mutable. Default: ${DEFAULT-VALUE}.")
+      description =
+          "The store of an index whose settings name none (index.store): segmented (Lucene) or"
+              + " mutable. Default: ${DEFAULT-VALUE}.")
   String store = "segmented";
 
   @Option(
       names = "--data-dir",
-      description = "Directory of the index and its write-ahead log. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Directory of the indexes (each in indices/<uuid>/). Default: ${DEFAULT-VALUE}.")
   Path dataDir = Path.of("./data");
+
+  @Option(
+      names = "--default-index",
+      negatable = true,
+      description =
+          "Create the index --index-name with the benchmark's mapping (--dims, --hnsw-m,"
+              + " --ef-construction, --quantization) at start when it is missing. Default:"
+              + " ${DEFAULT-VALUE}.")
+  boolean defaultIndex = true;
 
   @Option(names = "--host", description = "Address to bind. Default: ${DEFAULT-VALUE}.")
   String host = ServerConfig.DEFAULT.host();
@@ -71,12 +87,16 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--index-name",
-      description = "Index name in the Elasticsearch dialect. Default: ${DEFAULT-VALUE}.")
+      description =
+          "The default index: the one created at start (--default-index), and the one /_admin"
+              + " and a Vespa search over all sources use. Default: ${DEFAULT-VALUE}.")
   String indexName = ServerConfig.DEFAULT.indexName();
 
   @Option(
       names = "--document-type",
-      description = "Document type in the Vespa dialect. Default: ${DEFAULT-VALUE}.")
+      description =
+          "The Vespa document type of the default index (any other index's is its name)."
+              + " Default: ${DEFAULT-VALUE}.")
   String documentType = ServerConfig.DEFAULT.documentType();
 
   @Option(
@@ -180,25 +200,30 @@ public final class ServeCommand implements Callable<Integer> {
         Math.max(http.maxClauseCount, org.apache.lucene.search.IndexSearcher.getMaxClauseCount()));
     Files.createDirectories(dataDir);
     Optional<Embedder> emb = openEmbedder(embedder, dims);
-    SearchIndex index;
+    Map<String, StoreKind> kinds =
+        StoreKinds.of(
+            segmented.config(common),
+            mutable.config(common).toBuilder().feedNiceness(feedNiceness(Store.MUTABLE)).build());
+    Optional<Mapping> defaultMapping =
+        defaultIndex
+            ? Optional.of(
+                Mapping.product(
+                    dims,
+                    new FieldType.IndexOptions(
+                        common.quantization().esIndexType(), common.hnswM, common.efConstruction)))
+            : Optional.empty();
+    SearchServer server;
     try {
-      index = openStore(kind, dataDir, schema);
+      server =
+          SearchServer.start(
+              config, dataDir, kinds, kind.name().toLowerCase(Locale.ROOT), defaultMapping, emb);
     } catch (DataDirectory.DirectoryInUseException | InvalidRequestException e) {
-      // A refusal the user acts on (another server holds the directory, another store or schema
-      // owns it, a dimension the store cannot index): its message says what to do; a stack trace
-      // would only bury it.
+      // A refusal the user acts on (another server holds the directory, another store or mapping
+      // owns it): its message says what to do; a stack trace would only bury it.
       emb.ifPresent(Embedder::close);
       System.err.println("serve: " + e.getMessage());
       return 1;
     } catch (Exception e) {
-      emb.ifPresent(Embedder::close);
-      throw e;
-    }
-    SearchServer server;
-    try {
-      server = SearchServer.start(config, index, emb);
-    } catch (Exception e) {
-      index.close();
       emb.ifPresent(Embedder::close);
       throw e;
     }
@@ -208,7 +233,6 @@ public final class ServeCommand implements Callable<Integer> {
                 () -> {
                   try {
                     server.close();
-                    index.close();
                     emb.ifPresent(Embedder::close);
                   } catch (Exception e) {
                     ServerLog.error("shutdown failed", e);
@@ -220,17 +244,6 @@ public final class ServeCommand implements Callable<Integer> {
     server.awaitClose();
     stopped.await();
     return 0;
-  }
-
-  private SearchIndex openStore(Store kind, Path dir, Schema schema) throws java.io.IOException {
-    return switch (kind) {
-      case SEGMENTED -> LuceneSegmentedIndex.open(dir, schema, segmented.config(common));
-      case MUTABLE ->
-          MutableIndex.open(
-              dir,
-              schema,
-              mutable.config(common).toBuilder().feedNiceness(feedNiceness(kind)).build());
-    };
   }
 
   /** {@code --feed-niceness}, or the store's default. */

@@ -354,22 +354,26 @@ abstract class ErrorResponsesTestCase {
   }
 
   @Test
-  void mismatchedMappingIsRefused() throws Exception {
+  void mappingChangesAreRefused() throws Exception {
     esError(
         f.send(
             "PUT",
             "/product",
             "{\"mappings\":{\"properties\":{\"embedding\":{\"type\":\"dense_vector\",\"dims\":32,\"similarity\":\"cosine\"}}}}"),
         400,
-        "dot_product");
+        "already exists");
     esError(
         f.send(
             "PUT",
-            "/product",
-            "{\"mappings\":{\"properties\":{\"colour\":{\"type\":\"keyword\"}}}}"),
+            "/product/_mapping",
+            "{\"properties\":{\"embedding\":{\"type\":\"dense_vector\",\"dims\":33,\"similarity\":\"dot_product\"}}}"),
         400,
-        "field [colour] is not in the schema");
-    esError(f.send("PUT", "/other", "{}"), 400, "holds one index [product]");
+        "Cannot update parameter [dims] from [32] to [33]");
+    esError(
+        f.send("PUT", "/product/_mapping", "{\"properties\":{\"price\":{\"type\":\"keyword\"}}}"),
+        400,
+        "cannot be changed from type [integer] to [keyword]");
+    esError(f.send("PUT", "/other", "{}"), 400, "cannot create [other]");
   }
 
   @Test
@@ -382,11 +386,16 @@ abstract class ErrorResponsesTestCase {
     assertTrue(
         reason.contains("[int4_hnsw]") && reason.contains("[hnsw, int8_hnsw]"),
         "names the value and the allowed ones: " + reason);
-    // This server's store keeps floats: int8_hnsw is a valid type, but not the store's.
+    // An index keeps the vector format it was created with: int8_hnsw is a valid type, but not
+    // this index's.
     esError(
-        f.send("PUT", "/product", mapping.formatted("int8_hnsw")),
+        f.send(
+            "PUT",
+            "/product/_mapping",
+            "{\"properties\":{\"embedding\":{\"type\":\"dense_vector\",\"dims\":32,"
+                + "\"similarity\":\"dot_product\",\"index_options\":{\"type\":\"int8_hnsw\"}}}}"),
         400,
-        "started with [hnsw] (--quantization none)");
+        "Cannot update parameter [index_options]");
   }
 
   private static byte[] gzip(byte[] bytes) throws Exception {

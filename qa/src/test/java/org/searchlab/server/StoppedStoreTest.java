@@ -27,7 +27,7 @@ import org.searchlab.testing.data.SyntheticCorpus;
  * merge that cannot create its files, after which Lucene closes its writer: a tragic event).
  */
 class StoppedStoreTest {
-  private static final String WRITABLE_0 = "searchlab_index_writable 0.0";
+  private static final String WRITABLE_0 = "searchlab_index_writable{index=\"product\"} 0.0";
 
   private static String bulk(List<Document> docs) throws Exception {
     StringBuilder sb = new StringBuilder();
@@ -72,7 +72,9 @@ class StoppedStoreTest {
     try (ServerFixture f = ServerFixture.serve(dir, index)) {
       assertEquals(200, sendBulk(f, docs.subList(0, 20)).status());
       ServerFixture.Response metrics = f.send("GET", "/metrics", (String) null);
-      assertTrue(metrics.body().contains("searchlab_index_writable 1.0"), "writable before");
+      assertTrue(
+          metrics.body().contains("searchlab_index_writable{index=\"product\"} 1.0"),
+          "writable before");
       faults.writeBudget.set(0); // the disk is full
       assertStopped(sendBulk(f, docs.subList(20, 40)), "write-ahead log");
       faults.writeBudget.set(

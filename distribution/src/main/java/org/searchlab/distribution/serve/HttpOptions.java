@@ -1,4 +1,4 @@
-package org.searchlab.server.cli;
+package org.searchlab.distribution.serve;
 
 import java.io.IOException;
 import java.nio.file.Path;
