@@ -284,9 +284,7 @@ public final class EsDialect implements Dialect {
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
     EsSearch q = EsSearchParser.parse(body, r, config.limits().maxQueryDepth());
     // The fetch phase runs in the store, on the view the hits were scored in.
-    SearchResult result =
-        service.search(
-            q.request().toBuilder().fetchDocuments(q.source().enabled()).build(), q.embedText());
+    SearchResult result = service.search(q.request(), q.embedTexts());
     ObjectNode out =
         EsResponses.search(
             index, result, (System.nanoTime() - t0) / 1_000_000, q.trackTotal(), q.source());
@@ -298,21 +296,8 @@ public final class EsDialect implements Dialect {
     long count;
     if (r.hasBody()) {
       JsonNode body = Json.parse(r.body(), "count body");
-      Json.object(body, "count body");
-      ObjectNode search = Json.MAPPER.createObjectNode();
-      if (body.has("query")) {
-        search.set("query", body.get("query"));
-      }
-      for (java.util.Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-        String k = it.next();
-        if (!k.equals("query")) {
-          throw new ApiException(
-              400, "parsing_exception", "unknown key [" + k + "] in the count body");
-        }
-      }
-      search.put("size", 0).put("track_total_hits", true);
-      EsSearch q = EsSearchParser.parse(search, r, config.limits().maxQueryDepth());
-      count = service.search(q.request(), null).total().value();
+      EsSearch q = EsSearchParser.parseCount(body, r, config.limits().maxQueryDepth());
+      count = service.search(q.request(), q.embedTexts()).total().value();
     } else {
       count = service.stats().docCount();
     }
