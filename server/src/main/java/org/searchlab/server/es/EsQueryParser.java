@@ -1,3 +1,4 @@
+// Over 500 lines: one translator per query type of the DSL, each with its options and refusals.
 package org.searchlab.server.es;
 
 import static org.searchlab.server.es.EsParsing.boost;
@@ -137,9 +138,20 @@ final class EsQueryParser {
     this.maxClauses = maxClauses;
   }
 
+  /** The longest body path kept in full; a deeper one keeps its end. */
+  private static final int MAX_PATH = 512;
+
   /** {@code where.key}, the key quoted and bounded. */
   static String path(String where, String key) {
-    return where + "." + Text.quote(key);
+    return bounded(where + "." + Text.quote(key));
+  }
+
+  /**
+   * A path cut to its last {@value #MAX_PATH} characters, so that a deeply nested body builds paths
+   * of bounded length (they are made at every level, used only in errors).
+   */
+  private static String bounded(String path) {
+    return path.length() <= MAX_PATH ? path : "..." + path.substring(path.length() - MAX_PATH);
   }
 
   /** One query object, {@code {"<type>": {...}}}. */
@@ -211,7 +223,7 @@ final class EsQueryParser {
       }
       List<Query> out = new ArrayList<>(node.size());
       for (int i = 0; i < node.size(); i++) {
-        out.add(parse(node.get(i), where + "[" + i + "]"));
+        out.add(parse(node.get(i), bounded(where + "[" + i + "]")));
       }
       return out;
     }
