@@ -28,8 +28,9 @@ import org.searchlab.core.InvalidRequestException;
  * @param responseBufferBytes bytes of answers a connection may have queued unread before the server
  *     stops reading its requests, 64 KB to 1 GB (Netty's write-buffer high-water mark)
  * @param maxYqlLength longest YQL statement in characters, 1 to 1 MB
- * @param maxQueryDepth deepest nesting of a YQL expression or an Elasticsearch {@code bool}, 1 to
- *     1,000 (Elasticsearch's {@code indices.query.bool.max_nested_depth} is 30)
+ * @param maxQueryDepth deepest nesting of a YQL expression or of Elasticsearch compound queries
+ *     ({@code bool}, {@code constant_score}, {@code dis_max}, {@code script_score}), 1 to 1,000
+ *     (Elasticsearch's {@code indices.query.bool.max_nested_depth} is 30)
  */
 public record ServerLimits(
     int maxInitialLineLength,

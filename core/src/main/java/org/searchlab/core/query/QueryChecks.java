@@ -53,6 +53,24 @@ public final class QueryChecks {
                     + fb.boost()
                     + "; it must be finite and ≥ 0");
           }
+          if (fb.field().contains("*")) {
+            // A pattern stands for every text and keyword field it matches, as the stores expand
+            // it: each is a clause of its own (Elasticsearch's index.query.default_field "*").
+            java.util.regex.Pattern p =
+                java.util.regex.Pattern.compile(
+                    java.util.regex.Pattern.quote(fb.field()).replace("*", "\\E.*\\Q"));
+            for (java.util.Map.Entry<String, FieldType> e : m.leaves().entrySet()) {
+              if ((e.getValue() instanceof FieldType.Text
+                      || e.getValue() instanceof FieldType.Keyword)
+                  && p.matcher(e.getKey()).matches()) {
+                count(
+                    clauses,
+                    max,
+                    e.getValue() instanceof FieldType.Text t ? tokens(t, mm.text()) : 1);
+              }
+            }
+            continue;
+          }
           FieldType f = m.leaf(fb.field());
           noVector(f, fb.field(), "multi_match");
           count(clauses, max, f instanceof FieldType.Text t ? tokens(t, mm.text()) : 1);

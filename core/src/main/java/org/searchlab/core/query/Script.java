@@ -251,6 +251,12 @@ public final class Script {
   }
 
   private record VectorCall(String name, float[] query, String field) implements Node {
+    // The vector's values, not the array's identity: Script.equals compares programs by this.
+    @Override
+    public String toString() {
+      return name + "(" + java.util.Arrays.toString(query) + ", '" + field + "')";
+    }
+
     public double eval(Frame f) {
       float[] v = f.ctx.vector(field);
       if (v == null) {

@@ -1,6 +1,7 @@
 package org.searchlab.core.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
@@ -27,6 +28,19 @@ class ScriptTest {
                 return 1.5;
               }
             });
+  }
+
+  @Test
+  void equalScriptsAreEqualWhateverHoldsTheirParams() {
+    String src = "cosineSimilarity(params.query_vector, 'vector') + 1.0";
+    assertEquals(
+        Script.parse(src, PARAMS),
+        Script.parse(src, Map.of("query_vector", new long[] {0, 1, 0}, "w", 2.0)),
+        "the same vector, parsed twice from different containers");
+    assertNotEquals(
+        Script.parse(src, PARAMS),
+        Script.parse(src, Map.of("query_vector", new double[] {1.0, 0.0, 0.0})),
+        "another vector");
   }
 
   @Test

@@ -96,7 +96,7 @@ final class HttpOptions {
 
   @Option(
       names = "--max-query-depth",
-      description = "Deepest YQL or bool nesting. Default: ${DEFAULT-VALUE}.")
+      description = "Deepest YQL or compound-query (bool...) nesting. Default: ${DEFAULT-VALUE}.")
   int maxQueryDepth = ServerLimits.DEFAULT.maxQueryDepth();
 
   @Option(

@@ -23,6 +23,7 @@ import org.searchlab.core.IndexStats;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.QueryPlan;
+import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.Timings;
 import org.searchlab.core.TotalHits;
@@ -489,9 +490,15 @@ public final class EsDialect implements Dialect {
   private ApiResponse search(ApiRequest r, String expression) throws IOException {
     method(r, HttpMethod.GET, HttpMethod.POST);
     long t0 = System.nanoTime();
+    List<IndexHandle> targets = indices.resolve(expression);
+    if (targets.isEmpty()) {
+      // A pattern that matches no index: Elasticsearch answers an empty search whatever the body
+      // asks (allow_no_indices), so the body is not read (Rally's closing search has aggs).
+      return EsResponses.json(200, EsResponses.empty((System.nanoTime() - t0) / 1_000_000))
+          .tagged("_search", "none");
+    }
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
     EsSearch q = EsSearchParser.parse(body, r, config.limits().maxQueryDepth());
-    List<IndexHandle> targets = indices.resolve(expression);
     List<String> hitIndexes = new ArrayList<>();
     SearchResult result;
     if (targets.size() == 1) {
@@ -511,17 +518,26 @@ public final class EsDialect implements Dialect {
     return EsResponses.json(200, out).tagged("_search", q.queryType());
   }
 
-  /** Runs one parsed search on one index, its hits carrying documents when the source is asked. */
+  /**
+   * Runs one parsed search on one index with another page; its hits carry their documents when
+   * the source is asked for (the fetch phase runs in the store, on the view the hits were scored
+   * in).
+   */
   private static SearchResult runSearch(SearchService service, EsSearch q, int offset, int hits)
       throws IOException {
-    // The fetch phase runs in the store, on the view the hits were scored in.
+    SearchRequest r = q.request();
     return service.search(
-        q.request().toBuilder()
-            .offset(offset)
-            .hits(hits)
-            .fetchDocuments(q.source().enabled())
-            .build(),
-        q.embedText());
+        new SearchRequest(
+            r.query(),
+            r.knn(),
+            r.rank(),
+            hits,
+            offset,
+            r.approximate(),
+            r.trackTotalHitsUpTo(),
+            r.thresholds(),
+            r.fetchDocuments()),
+        q.embedTexts());
   }
 
   /**
@@ -567,20 +583,7 @@ public final class EsDialect implements Dialect {
     EsSearch q = null;
     if (r.hasBody()) {
       JsonNode body = Json.parse(r.body(), "count body");
-      Json.object(body, "count body");
-      ObjectNode search = Json.MAPPER.createObjectNode();
-      if (body.has("query")) {
-        search.set("query", body.get("query"));
-      }
-      for (java.util.Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-        String k = it.next();
-        if (!k.equals("query")) {
-          throw new ApiException(
-              400, "parsing_exception", "unknown key [" + abbreviate(k) + "] in the count body");
-        }
-      }
-      search.put("size", 0).put("track_total_hits", true);
-      q = EsSearchParser.parse(search, r, config.limits().maxQueryDepth());
+      q = EsSearchParser.parseCount(body, r, config.limits().maxQueryDepth());
     }
     List<IndexHandle> targets = indices.resolve(expression);
     for (IndexHandle h : targets) {
@@ -588,7 +591,7 @@ public final class EsDialect implements Dialect {
         count +=
             q == null
                 ? h.service().stats().docCount()
-                : h.service().search(q.request(), null).total().value();
+                : h.service().search(q.request(), q.embedTexts()).total().value();
       }
     }
     ObjectNode o = Json.MAPPER.createObjectNode();

@@ -157,6 +157,26 @@ public final class EsResponses {
     return o;
   }
 
+  /** The body of a search over no index: no hits, total 0. */
+  static ObjectNode empty(long tookMillis) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("took", tookMillis);
+    o.put("timed_out", false);
+    o.set(
+        "_shards",
+        Json.MAPPER
+            .createObjectNode()
+            .put("total", 0)
+            .put("successful", 0)
+            .put("skipped", 0)
+            .put("failed", 0));
+    ObjectNode hits = o.putObject("hits");
+    hits.putObject("total").put("value", 0).put("relation", "eq");
+    hits.putNull("max_score");
+    hits.putArray("hits");
+    return o;
+  }
+
   /**
    * The body of a {@code _search}.
    *

@@ -1,20 +1,26 @@
 package org.searchlab.server.es;
 
+import java.util.List;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.server.service.KnnText;
 
 /**
  * An Elasticsearch search body translated to core terms. Immutable.
  *
- * @param request the core request (its vector is {@code null} when {@code embedText} is set)
- * @param embedText text to embed into the query vector ({@code knn.query_vector_builder}), or
- *     {@code null}
+ * @param request the core request; a kNN search named in {@code embedTexts} has no vector yet
+ * @param embedTexts the kNN searches whose query vector the server embeds from text ({@code
+ *     query_vector_builder.text_embedding.model_text}), by their index in {@code request.knn()}
  * @param source which fields of {@code _source} hits carry, if any
  * @param trackTotal whether the response reports {@code hits.total}
  * @param queryType the metrics label: lexical, vector, hybrid or unranked
  */
 record EsSearch(
     SearchRequest request,
-    String embedText,
+    List<KnnText> embedTexts,
     EsSourceFilter source,
     boolean trackTotal,
-    String queryType) {}
+    String queryType) {
+  EsSearch {
+    embedTexts = List.copyOf(embedTexts);
+  }
+}

@@ -1,622 +1,415 @@
-// Over 500 lines: one translator for the supported subset of the query DSL.
 package org.searchlab.server.es;
 
+import static org.searchlab.server.es.EsParsing.illegal;
+import static org.searchlab.server.es.EsParsing.object;
+import static org.searchlab.server.es.EsParsing.parsing;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import org.searchlab.core.Filter;
-import org.searchlab.core.Fusion;
-import org.searchlab.core.InvalidRequestException;
-import org.searchlab.core.RankProfile;
-import org.searchlab.core.Schema;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.searchlab.core.SearchRequest;
-import org.searchlab.server.ApiException;
+import org.searchlab.core.query.Query;
+import org.searchlab.core.query.Rank;
+import org.searchlab.core.query.Script;
 import org.searchlab.server.ApiRequest;
 import org.searchlab.server.Json;
-import org.searchlab.server.PriceBounds;
 import org.searchlab.server.ServerLimits;
 import org.searchlab.server.Text;
-import org.searchlab.server.service.SearchService;
+import org.searchlab.server.service.KnnText;
 
 /**
- * Translates an Elasticsearch {@code _search} body into a {@link SearchRequest}. Stateless and
- * thread-safe.
+ * Translates an Elasticsearch 8.x {@code _search} (or {@code _count}) request into a core {@link
+ * SearchRequest}: the body's {@code query} ({@link EsQueryParser}), {@code knn} sections ({@link
+ * EsKnnParser}), {@code retriever} ({@link EsRetrieverParser}) and {@code rank}, plus paging,
+ * source filtering and total-hit tracking from the body and the URL. Stateless and thread-safe.
  *
- * <p>The subset, and how it maps (anything else is a 400 naming the unsupported part):
+ * <p>How the parts combine, as in Elasticsearch:
  *
  * <ul>
- *   <li>{@code multi_match} over {@code title} and/or {@code description}, type {@code
- *       best_fields}: the query text (core scores best-fields over both text fields).
- *   <li>{@code match} on {@code title} or {@code description}: the query text, searched like {@code
- *       multi_match} over both text fields (core has no single-field text query); {@code match} on
- *       {@code category}: a category filter.
- *   <li>{@code term} on {@code category} (plain or {@code {"value": ...}}) and {@code range} on
- *       {@code price}: the filter. In {@code must} they also only filter (score comes from the text
- *       query).
- *   <li>{@code bool} with {@code must}, {@code filter}, {@code should} (each an object or an
- *       array); a text query in {@code should} counts like one in {@code must} (at least one term
- *       must match); a filter in {@code should} (an OR filter) and {@code must_not} are rejected.
- *   <li>{@code match_all}: no text query.
- *   <li>{@code knn} (one, as an object or a one-element array): {@code field: embedding}, {@code
- *       query_vector} or {@code query_vector_builder.text_embedding.model_text}, {@code k} → {@code
- *       targetHits}, {@code num_candidates − k} → {@code exploreAdditionalHits}, {@code filter}.
- *   <li>{@code query} and {@code knn} together: hybrid (scores added); both parts must carry the
- *       same filter, since core applies one pre-filter to both. {@code rank: {rrf: {}}} selects
- *       reciprocal rank fusion.
+ *   <li>{@code query} alone: that query; neither {@code query} nor {@code knn}: {@code match_all}.
+ *   <li>{@code knn} (one object or an array of them) alone: the kNN searches, their scores summed
+ *       where they overlap; with {@code query}: hybrid, {@link Rank#SUM} (the union of the query's
+ *       matches and each kNN's top k, scores added; the query keeps its own filters and each kNN
+ *       its own).
+ *   <li>{@code rank: {rrf: {rank_constant, rank_window_size | window_size}}} over at least two
+ *       parts: {@link Rank#rrf} (window default 10, as {@code retriever.rrf}).
+ *   <li>{@code retriever} instead of all three ({@link EsRetrieverParser}).
+ *   <li>A {@code query} that is a {@code knn} query becomes a kNN search of the request ({@link
+ *       EsKnnParser.Kind#QUERY}).
+ *   <li>{@code min_score} above 0 on a request without kNN: the query wrapped in {@code
+ *       script_score} of {@code _score} with that {@code min_score}, which keeps the scores and
+ *       drops the hits below it (every score is ≥ 0, so 0 or less changes nothing).
  * </ul>
+ *
+ * <p>URL parameters {@code from}, {@code size}, {@code _source}, {@code _source_includes}, {@code
+ * _source_excludes} and {@code track_total_hits} override the body, as Elasticsearch's {@code
+ * RestSearchAction} applies them after parsing it.
  */
 final class EsSearchParser {
   private static final Set<String> TOP_KEYS =
       Set.of(
           "query",
           "knn",
-          "size",
+          "retriever",
+          "rank",
           "from",
+          "size",
           "_source",
           "track_total_hits",
-          "rank",
           "timeout",
-          "stored_fields",
           "explain",
           "version",
           "seq_no_primary_term",
-          "track_scores");
+          "track_scores",
+          "stored_fields",
+          "min_score");
+
+  /** Search body keys Elasticsearch has and this server does not, with the reason. */
+  private static final Map<String, String> REFUSED =
+      Map.ofEntries(
+          Map.entry("sort", "not supported yet; see issue 67"),
+          Map.entry("aggs", "not supported yet; see issue 67"),
+          Map.entry("aggregations", "not supported yet; see issue 67"),
+          Map.entry("search_after", "not supported yet; see issue 67"),
+          Map.entry("highlight", "not supported"),
+          Map.entry("suggest", "not supported"),
+          Map.entry("collapse", "not supported"),
+          Map.entry("post_filter", "not supported"),
+          Map.entry("rescore", "not supported"),
+          Map.entry("script_fields", "not supported"),
+          Map.entry("docvalue_fields", "not supported"),
+          Map.entry("fields", "not supported; use _source filtering"),
+          Map.entry("indices_boost", "not supported"),
+          Map.entry("profile", "not supported"),
+          Map.entry("pit", "not supported"),
+          Map.entry("runtime_mappings", "not supported"),
+          Map.entry("terminate_after", "not supported"),
+          Map.entry("stats", "not supported"),
+          Map.entry("ext", "not supported"),
+          Map.entry("slice", "not supported"),
+          Map.entry("sub_searches", "not supported"));
+
+  private static final Pattern TIME_VALUE =
+      Pattern.compile("-1|0|\\d{1,12}(nanos|micros|ms|s|m|h|d)");
 
   private EsSearchParser() {}
-
-  /**
-   * A range bound: a JSON number of any size, integral or fractional, or a numeric string (as
-   * Elasticsearch accepts {@code "gte": "10"}).
-   */
-  static BigDecimal number(JsonNode v, String where) {
-    if (v != null && v.isNumber()) {
-      return v.decimalValue();
-    }
-    if (v != null && v.isTextual() && v.textValue().length() <= 64) {
-      try {
-        return new BigDecimal(v.textValue().trim());
-      } catch (NumberFormatException e) {
-        // falls through to the error below
-      }
-    }
-    throw new InvalidRequestException(
-        where + " must be a number, got " + (v == null ? "nothing" : Text.quote(v.toString())));
-  }
-
-  /** What a query or a knn filter contributes. Not thread-safe; one per parse. */
-  private static final class Parts {
-    String text;
-    String category;
-    int priceMin = Integer.MIN_VALUE;
-    int priceMax = Integer.MAX_VALUE;
-    boolean hasPrice;
-
-    /** The deepest {@code bool} nesting accepted, and the current one. */
-    final int maxDepth;
-
-    int depth;
-
-    Parts(int maxDepth) {
-      this.maxDepth = maxDepth;
-    }
-
-    void text(String t, String where) {
-      if (text != null && !text.equals(t)) {
-        throw new InvalidRequestException(
-            where + ": a second text query ('" + t + "' after '" + text + "') is not supported");
-      }
-      text = t;
-    }
-
-    void category(String c, String where) {
-      if (category != null && !category.equals(c)) {
-        throw new InvalidRequestException(
-            where
-                + ": two different category filters ('"
-                + category
-                + "' and '"
-                + c
-                + "') can match nothing; not supported");
-      }
-      category = c;
-    }
-
-    /** Intersects the price range with {@code b}'s (several range clauses all apply). */
-    void price(PriceBounds b) {
-      hasPrice = true;
-      Filter.PriceRange r = b.range();
-      priceMin = Math.max(priceMin, r.min());
-      priceMax = Math.min(priceMax, r.max());
-    }
-
-    Filter filter() {
-      Filter f = category == null ? Filter.ALL : Filter.category(category);
-      if (!hasPrice) {
-        return f;
-      }
-      return f.withPrice(
-          priceMin > priceMax
-              ? Filter.PriceRange.EMPTY
-              : new Filter.PriceRange(priceMin, priceMax));
-    }
-  }
-
-  private enum Context {
-    MUST,
-    FILTER,
-    SHOULD
-  }
 
   static EsSearch parse(JsonNode body, ApiRequest r) {
     return parse(body, r, ServerLimits.DEFAULT.maxQueryDepth());
   }
 
   /**
-   * Parses a search body.
+   * Translates a {@code _search} request.
    *
-   * @param maxDepth the deepest {@code bool} nesting (Elasticsearch's {@code
-   *     indices.query.bool.max_nested_depth})
+   * @param body the JSON body, or null for none
+   * @param maxDepth the deepest nesting of compound queries ({@code --max-query-depth})
    */
   static EsSearch parse(JsonNode body, ApiRequest r, int maxDepth) {
     if (body == null) {
       body = Json.MAPPER.createObjectNode();
     }
-    Json.object(body, "search body");
-    for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
-      String k = it.next();
-      if (!TOP_KEYS.contains(k)) {
-        throw parsing("unknown key [" + k + "] in the search body; supported: " + TOP_KEYS);
-      }
+    object(body, "search body");
+    checkKeys(body);
+    if (r.param("q") != null) {
+      throw illegal("parameter [q] (a query string search) is not supported; send a [query] body");
     }
-    int size =
-        body.has("size")
-            ? Json.integer(body.get("size"), "[size]", 0, SearchRequest.MAX_WINDOW)
-            : r.intParam("size", SearchRequest.DEFAULT_HITS);
-    int from =
-        body.has("from")
-            ? Json.integer(body.get("from"), "[from]", 0, SearchRequest.MAX_WINDOW)
-            : r.intParam("from", 0);
+    if (r.param("sort") != null) {
+      throw illegal("parameter [sort] is not supported yet; see issue 67");
+    }
     // As Elasticsearch's RestSearchAction: URL parameters, when given, override the body.
-    EsSourceFilter source =
-        EsSourceFilter.fromParams(
-            r,
-            body.has("_source") ? EsSourceFilter.parse(body.get("_source")) : EsSourceFilter.ALL);
-    int track = SearchRequest.DEFAULT_TRACK_TOTAL_HITS;
-    boolean trackTotal = true;
-    JsonNode tth = body.get("track_total_hits");
-    if (tth == null && r.param("track_total_hits") != null) {
-      tth = Json.MAPPER.getNodeFactory().textNode(r.param("track_total_hits"));
-    }
-    if (tth != null) {
-      if (tth.isBoolean() || tth.isTextual() && !tth.textValue().matches("-?\\d+")) {
-        boolean t = Json.bool(tth, "[track_total_hits]");
-        track = t ? Integer.MAX_VALUE : 0;
-        trackTotal = t;
-      } else {
-        track = Json.integer(tth, "[track_total_hits]", 0, Integer.MAX_VALUE);
-      }
-    }
+    int size = pageParam(r, "size", body, SearchRequest.DEFAULT_HITS);
+    int from = pageParam(r, "from", body, 0);
+    EsSourceFilter source = source(body, r);
+    Tracking tracking = tracking(body, r);
+    harmless(body);
 
-    Parts query = new Parts(maxDepth);
-    boolean hasQuery = body.has("query");
-    if (hasQuery) {
-      visit(body.get("query"), Context.MUST, query, "[query]");
-    }
-
-    SearchRequest.Builder b =
-        SearchRequest.builder().hits(size).offset(from).trackTotalHitsUpTo(track);
-    String embedText = null;
-    RankProfile profile;
-    Filter filter;
-    JsonNode knn = body.get("knn");
-    if (knn != null) {
-      if (knn.isArray()) {
-        if (knn.size() != 1) {
-          throw new InvalidRequestException(
-              "[knn] has " + knn.size() + " sections; exactly one is supported");
+    EsQueryParser queries = new EsQueryParser(maxDepth, SearchRequest.maxClauseCount());
+    Query query;
+    List<EsKnnParser.Part> knn = new ArrayList<>();
+    Rank rank = Rank.SUM;
+    if (body.has("retriever")) {
+      for (String k : List.of("query", "knn", "rank", "min_score")) {
+        if (body.has(k)) {
+          throw illegal("cannot specify [retriever] and [" + k + "] in one search body");
         }
-        knn = knn.get(0);
       }
-      Json.object(knn, "[knn]");
-      Parts knnFilter = new Parts(maxDepth);
-      embedText = knn(knn, size, b, knnFilter);
-      if (hasQuery) {
-        if (query.text == null) {
-          throw new InvalidRequestException(
-              "[query] next to [knn] must contain a text query (multi_match or match); a filter"
-                  + " alone belongs in knn.filter");
-        }
-        if (!Objects.equals(query.filter(), knnFilter.filter())) {
-          throw new InvalidRequestException(
-              "the [query] filter "
-                  + describe(query.filter())
-                  + " differs from the [knn] filter "
-                  + describe(knnFilter.filter())
-                  + "; searchlab applies one pre-filter to both parts, so they must be equal");
-        }
-        profile = RankProfile.HYBRID;
-        b.text(query.text);
-      } else {
-        profile = RankProfile.CLOSENESS;
-      }
-      filter = knnFilter.filter();
-    } else if (query.text != null) {
-      profile = RankProfile.BM25;
-      b.text(query.text);
-      filter = query.filter();
+      EsRetrieverParser.Parts p =
+          EsRetrieverParser.parse(body.get("retriever"), "retriever", size, queries);
+      query = p.query();
+      knn.addAll(p.knn());
+      rank = p.rank();
     } else {
-      profile = RankProfile.UNRANKED;
-      filter = query.filter();
-    }
-    if (body.has("rank")) {
-      JsonNode rank = Json.object(body.get("rank"), "[rank]");
-      if (rank.size() != 1 || !rank.has("rrf")) {
-        throw new InvalidRequestException("[rank] supports only {\"rrf\": {}}, got " + rank);
+      query = null;
+      if (body.has("query")) {
+        query = query(body.get("query"), size, queries, knn);
       }
-      JsonNode rrf = Json.object(rank.get("rrf"), "[rank.rrf]");
-      if (rrf.has("rank_constant")
-          && Json.integer(rrf.get("rank_constant"), "[rank.rrf.rank_constant]", 1, 1 << 20)
-              != Fusion.RRF_K) {
-        throw new InvalidRequestException(
-            "[rank.rrf.rank_constant] must be " + Fusion.RRF_K + " (the only supported value)");
+      if (body.has("knn")) {
+        knnSections(body.get("knn"), size, queries, knn);
       }
-      if (profile != RankProfile.HYBRID) {
-        throw new InvalidRequestException("[rank.rrf] needs both [query] and [knn]");
+      if (query == null && knn.isEmpty()) {
+        query = Query.MatchAll.INSTANCE;
       }
-      b.fusion(Fusion.RRF);
-    }
-    b.rankProfile(profile).filter(filter);
-    String type = SearchService.queryType(profile);
-    return new EsSearch(b.build(), embedText, source, trackTotal, type);
-  }
-
-  private static String describe(Filter f) {
-    if (f.isMatchAll()) {
-      return "(none)";
-    }
-    return "(category="
-        + f.category()
-        + (f.price() == null ? "" : ", price=[" + f.price().min() + "," + f.price().max() + "]")
-        + ")";
-  }
-
-  /** Reads a knn section into the builder; returns the text to embed, or null. */
-  private static String knn(JsonNode knn, int size, SearchRequest.Builder b, Parts filter) {
-    String embedText = null;
-    float[] vector = null;
-    Integer k = null;
-    Integer numCandidates = null;
-    Float oversample = null;
-    for (Iterator<Map.Entry<String, JsonNode>> it = knn.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
-      JsonNode v = f.getValue();
-      switch (f.getKey()) {
-        case "field" -> {
-          String field = Json.string(v, "[knn.field]");
-          if (!field.equals(Schema.EMBEDDING)) {
-            throw new InvalidRequestException(
-                "[knn.field] is [" + field + "]; the only vector field is [embedding]");
+      if (body.has("rank")) {
+        rank = rank(body.get("rank"), (query == null ? 0 : 1) + knn.size(), size);
+      }
+      if (body.has("min_score")) {
+        float min = EsParsing.number(body.get("min_score"), "min_score");
+        if (min > 0) {
+          if (query == null || !knn.isEmpty()) {
+            throw illegal(
+                "[min_score] "
+                    + min
+                    + " is supported only without kNN searches (on the query's own scores)");
           }
+          query = new Query.ScriptScore(query, Script.parse("_score", Map.of()), min, 1f);
         }
-        case "query_vector" -> vector = Json.vector(v, "[knn.query_vector]");
-        case "query_vector_builder" -> {
-          JsonNode te = Json.object(v, "[knn.query_vector_builder]").get("text_embedding");
-          if (te == null || v.size() != 1) {
-            throw new InvalidRequestException(
-                "[knn.query_vector_builder] supports only [text_embedding], got " + v);
-          }
-          embedText =
-              Json.string(
-                  Json.object(te, "[knn.query_vector_builder.text_embedding]").get("model_text"),
-                  "[knn.query_vector_builder.text_embedding.model_text]");
-        }
-        case "k" -> k = Json.integer(v, "[knn.k]", 1, SearchRequest.MAX_CANDIDATES);
-        case "num_candidates" ->
-            numCandidates =
-                Json.integer(v, "[knn.num_candidates]", 1, SearchRequest.MAX_CANDIDATES);
-        case "filter" -> {
-          if (v.isArray()) {
-            for (JsonNode c : v) {
-              visit(c, Context.FILTER, filter, "[knn.filter]");
-            }
-          } else {
-            visit(v, Context.FILTER, filter, "[knn.filter]");
-          }
-        }
-        case "boost" -> {
-          if (Json.floatValue(v, "[knn.boost]") != 1f) {
-            throw new InvalidRequestException("[knn.boost] other than 1 is not supported");
-          }
-        }
-        case "rescore_vector" -> oversample = rescoreOversample(v);
-        default ->
-            throw parsing(
-                "unknown key [knn."
-                    + f.getKey()
-                    + "]; supported: field, query_vector,"
-                    + " query_vector_builder, k, num_candidates, filter, rescore_vector");
       }
     }
-    if (!knn.has("field")) {
-      throw new InvalidRequestException("[knn.field] is required");
+    if (knn.size() > SearchRequest.MAX_KNN) {
+      throw illegal(
+          "the request has " + knn.size() + " kNN searches; the limit is " + SearchRequest.MAX_KNN);
     }
-    if ((vector == null) == (embedText == null)) {
-      throw new InvalidRequestException(
-          "[knn] needs exactly one of [query_vector] and [query_vector_builder]");
-    }
-    // Elasticsearch 8.x defaults: k = size, num_candidates = min(1.5 k, 10000).
-    int kk = k != null ? k : Math.max(1, size);
-    int nc = numCandidates != null ? numCandidates : Math.min((int) Math.ceil(1.5 * kk), 10_000);
-    if (nc < kk) {
-      throw new InvalidRequestException(
-          "[knn.num_candidates] " + nc + " cannot be less than [knn.k] " + kk);
-    }
-    b.vector(vector).targetHits(kk).exploreAdditionalHits(nc - kk);
-    if (oversample != null) {
-      // Elasticsearch gathers and rescores ceil(k × oversample) candidates per shard.
-      b.rescoreWindow((int) Math.ceil(kk * (double) oversample));
-    }
-    return embedText;
+    SearchRequest request =
+        SearchRequest.builder()
+            .query(query)
+            .knn(knn.stream().map(EsKnnParser.Part::knn).toList())
+            .rank(rank)
+            .hits(size)
+            .offset(from)
+            .trackTotalHitsUpTo(tracking.upTo)
+            .fetchDocuments(source.enabled())
+            .build();
+    return new EsSearch(request, texts(knn), source, tracking.report, queryType(request));
   }
 
   /**
-   * {@code knn.rescore_vector}: {@code {"oversample": F}} with F in [1, 10], as Elasticsearch
-   * bounds it. Elasticsearch's {@code 0} (no rescoring: scores by the quantized codes) is refused,
-   * since every score searchlab returns over quantized vectors is the exact float one.
+   * Translates a {@code _count} body: {@code query} only (none: every document), counted exactly.
    */
-  private static float rescoreOversample(JsonNode v) {
-    String where = "[knn.rescore_vector]";
-    Json.object(v, where);
-    JsonNode o = v.get("oversample");
-    if (o == null || v.size() != 1) {
-      throw parsing(where + " takes exactly one key, [oversample]; got " + v.size() + " keys");
+  static EsSearch parseCount(JsonNode body, ApiRequest r, int maxDepth) {
+    if (body == null) {
+      body = Json.MAPPER.createObjectNode();
     }
-    float f = Json.floatValue(o, where + ".oversample");
-    if (f == 0f) {
-      throw new InvalidRequestException(
-          where
-              + ".oversample 0 (no rescoring) is not supported: searchlab always rescores"
-              + " quantized vectors by their floats; use 1 to rescore only k");
+    object(body, "count body");
+    EsParsing.keys(body, "count body", Set.of("query"), Set.of("min_score", "terminate_after"));
+    if (r.param("q") != null) {
+      throw illegal("parameter [q] (a query string search) is not supported; send a [query] body");
     }
-    if (!(f >= 1f && f <= org.searchlab.core.VectorQuantization.MAX_OVERSAMPLE)) {
-      throw new InvalidRequestException(
-          where
-              + ".oversample "
-              + f
-              + " is outside [1, "
-              + org.searchlab.core.VectorQuantization.MAX_OVERSAMPLE
-              + "]");
+    EsQueryParser queries = new EsQueryParser(maxDepth, SearchRequest.maxClauseCount());
+    List<EsKnnParser.Part> knn = new ArrayList<>();
+    Query query = Query.MatchAll.INSTANCE;
+    if (body.has("query")) {
+      query = query(body.get("query"), SearchRequest.DEFAULT_HITS, queries, knn);
     }
-    return f;
+    SearchRequest request =
+        SearchRequest.builder()
+            .query(query)
+            .knn(knn.stream().map(EsKnnParser.Part::knn).toList())
+            .hits(0)
+            .trackTotalHitsUpTo(Integer.MAX_VALUE)
+            .build();
+    return new EsSearch(request, texts(knn), EsSourceFilter.NONE, true, queryType(request));
   }
 
-  private static void visit(JsonNode node, Context ctx, Parts parts, String where) {
-    Json.object(node, where);
-    if (node.size() != 1) {
-      throw parsing(where + " must hold exactly one query, got " + node.size() + " keys: " + node);
-    }
-    String type = node.fieldNames().next();
-    JsonNode body = node.get(type);
-    String here = where + "." + type;
-    switch (type) {
-      case "match_all" -> Json.object(body, here);
-      case "multi_match" -> {
-        noTextIn(ctx, here);
-        multiMatch(Json.object(body, here), parts, here);
-      }
-      case "match" -> {
-        Map.Entry<String, JsonNode> f = single(Json.object(body, here), here);
-        JsonNode v = f.getValue();
-        String text;
-        if (v.isObject()) {
-          for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            if (!k.equals("query")
-                && !(k.equals("operator") && "or".equalsIgnoreCase(v.get(k).asText()))) {
-              throw new InvalidRequestException(
-                  here + " supports only [query] (operator or), got [" + k + "]");
-            }
-          }
-          text = Json.string(v.get("query"), here + "." + f.getKey() + ".query");
-        } else {
-          text = Json.string(v, here + "." + f.getKey());
-        }
-        switch (f.getKey()) {
-          case Schema.TITLE, Schema.DESCRIPTION -> {
-            noTextIn(ctx, here);
-            parts.text(text, here);
-          }
-          case Schema.CATEGORY -> {
-            noFilterIn(ctx, here);
-            parts.category(text, here);
-          }
-          default -> throw unknownField(f.getKey(), here);
-        }
-      }
-      case "term" -> {
-        noFilterIn(ctx, here);
-        Map.Entry<String, JsonNode> f = single(Json.object(body, here), here);
-        if (!f.getKey().equals(Schema.CATEGORY)) {
-          throw new InvalidRequestException(
-              here + " on [" + f.getKey() + "]: only [category] is a keyword field");
-        }
-        JsonNode v = f.getValue();
-        if (v.isObject()) {
-          for (Iterator<String> it = v.fieldNames(); it.hasNext(); ) {
-            String k = it.next();
-            if (!k.equals("value") && !k.equals("boost")) {
-              throw new InvalidRequestException(
-                  here + ".category supports [value], got [" + k + "]");
-            }
-          }
-          v = v.get("value");
-        }
-        parts.category(Json.string(v, here + ".category"), here);
-      }
-      case "range" -> {
-        noFilterIn(ctx, here);
-        Map.Entry<String, JsonNode> f = single(Json.object(body, here), here);
-        if (!f.getKey().equals(Schema.PRICE)) {
-          throw new InvalidRequestException(
-              here + " on [" + f.getKey() + "]: only [price] supports a range");
-        }
-        PriceBounds bounds = new PriceBounds();
-        for (Iterator<Map.Entry<String, JsonNode>> it =
-                Json.object(f.getValue(), here + ".price").fields();
-            it.hasNext(); ) {
-          Map.Entry<String, JsonNode> e = it.next();
-          String w = here + ".price." + e.getKey();
-          switch (e.getKey()) {
-            case "gte" -> bounds.gte(number(e.getValue(), w));
-            case "gt" -> bounds.gt(number(e.getValue(), w));
-            case "lte" -> bounds.lte(number(e.getValue(), w));
-            case "lt" -> bounds.lt(number(e.getValue(), w));
-            default ->
-                throw new InvalidRequestException(w + " is not supported; use gte, gt, lte, lt");
-          }
-        }
-        parts.price(bounds);
-      }
-      case "bool" -> bool(Json.object(body, here), ctx, parts, here);
-      default ->
-          throw parsing(
-              "unknown query type ["
-                  + type
-                  + "] in "
-                  + where
-                  + "; supported: multi_match, match, term, range, bool, match_all");
-    }
-  }
-
-  private static void bool(JsonNode bool, Context ctx, Parts parts, String here) {
-    if (++parts.depth > parts.maxDepth) {
-      throw parsing(
-          "bool queries nest deeper than the limit of "
-              + parts.maxDepth
-              + " (--max-query-depth, Elasticsearch's indices.query.bool.max_nested_depth)");
-    }
-    boolClauses(bool, ctx, parts, here);
-    parts.depth--;
-  }
-
-  private static void boolClauses(JsonNode bool, Context ctx, Parts parts, String here) {
-    for (Iterator<Map.Entry<String, JsonNode>> it = bool.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
-      Context c =
-          switch (f.getKey()) {
-            case "must" -> ctx;
-            case "filter" -> Context.FILTER;
-            case "should" -> ctx == Context.FILTER ? Context.FILTER : Context.SHOULD;
-            case "must_not" ->
-                throw new InvalidRequestException(here + ".must_not is not supported");
-            case "minimum_should_match" -> {
-              if (!f.getValue().asText().equals("1")) {
-                throw new InvalidRequestException(
-                    here + ".minimum_should_match other than 1 is not supported");
-              }
-              yield null;
-            }
-            case "boost" -> null;
-            default -> throw parsing("unknown key [" + f.getKey() + "] in " + here);
-          };
-      if (c == null) {
+  private static void checkKeys(JsonNode body) {
+    for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (TOP_KEYS.contains(k)) {
         continue;
       }
-      JsonNode v = f.getValue();
-      String w = here + "." + f.getKey();
-      if (v.isArray()) {
-        for (JsonNode clause : v) {
-          visit(clause, c, parts, w);
-        }
-      } else {
-        visit(v, c, parts, w);
+      String why = REFUSED.get(k);
+      if (why != null) {
+        throw illegal("[" + k + "] is " + why);
+      }
+      throw parsing(
+          "unknown key ["
+              + Text.quote(k)
+              + "] in the search body; supported: "
+              + String.join(", ", new TreeSet<>(TOP_KEYS)));
+    }
+  }
+
+  /** {@code size} or {@code from}: the URL's, else the body's, else {@code dflt}. */
+  private static int pageParam(ApiRequest r, String name, JsonNode body, int dflt) {
+    String p = r.param(name);
+    if (p != null) {
+      return Json.integer(
+          Json.MAPPER.getNodeFactory().textNode(p),
+          "parameter [" + name + "]",
+          0,
+          SearchRequest.MAX_WINDOW);
+    }
+    return body.has(name)
+        ? Json.integer(body.get(name), "[" + name + "]", 0, SearchRequest.MAX_WINDOW)
+        : dflt;
+  }
+
+  /**
+   * The body's {@code _source}, overridden by the URL's; {@code stored_fields} without an explicit
+   * {@code _source} leaves the source out, as in Elasticsearch (no field is stored apart from it).
+   */
+  private static EsSourceFilter source(JsonNode body, ApiRequest r) {
+    EsSourceFilter fromBody = EsSourceFilter.ALL;
+    if (body.has("_source")) {
+      fromBody = EsSourceFilter.parse(body.get("_source"));
+    } else if (body.has("stored_fields")) {
+      JsonNode sf = body.get("stored_fields");
+      if (!sf.isTextual() && !sf.isArray()) {
+        throw illegal(
+            "[stored_fields] must be a field name or an array of them, got " + Json.describe(sf));
+      }
+      fromBody = EsSourceFilter.NONE;
+    }
+    return EsSourceFilter.fromParams(r, fromBody);
+  }
+
+  /**
+   * {@code track_total_hits}.
+   *
+   * @param upTo count exactly up to this many
+   * @param report whether the answer carries {@code hits.total}
+   */
+  private record Tracking(int upTo, boolean report) {}
+
+  private static Tracking tracking(JsonNode body, ApiRequest r) {
+    JsonNode tth = body.get("track_total_hits");
+    if (r.param("track_total_hits") != null) {
+      tth = Json.MAPPER.getNodeFactory().textNode(r.param("track_total_hits"));
+    }
+    if (tth == null) {
+      return new Tracking(SearchRequest.DEFAULT_TRACK_TOTAL_HITS, true);
+    }
+    if (tth.isBoolean() || tth.isTextual() && !tth.textValue().matches("-?\\d{1,19}")) {
+      boolean t = Json.bool(tth, "[track_total_hits]");
+      return new Tracking(t ? Integer.MAX_VALUE : 0, t);
+    }
+    return new Tracking(Json.integer(tth, "[track_total_hits]", 0, Integer.MAX_VALUE), true);
+  }
+
+  /**
+   * The keys that change nothing here, checked: {@code timeout} (the server runs a search to its
+   * end, so it never times out early), {@code track_scores} (scores are always computed), and
+   * {@code explain}, {@code version}, {@code seq_no_primary_term} when false.
+   */
+  private static void harmless(JsonNode body) {
+    if (body.has("timeout")) {
+      JsonNode t = body.get("timeout");
+      if (!t.isTextual() || !TIME_VALUE.matcher(t.textValue()).matches()) {
+        throw illegal(
+            "[timeout] must be a time value such as 10s or 500ms, got " + Json.describe(t));
+      }
+    }
+    if (body.has("track_scores")) {
+      Json.bool(body.get("track_scores"), "[track_scores]");
+    }
+    Map<String, String> missing =
+        Map.of(
+            "explain", "_explanation",
+            "version", "_version",
+            "seq_no_primary_term", "_seq_no or _primary_term");
+    for (Map.Entry<String, String> e : missing.entrySet()) {
+      if (body.has(e.getKey()) && Json.bool(body.get(e.getKey()), "[" + e.getKey() + "]")) {
+        throw illegal("[" + e.getKey() + "] true is not supported: hits carry no " + e.getValue());
       }
     }
   }
 
-  private static void noTextIn(Context ctx, String where) {
-    if (ctx == Context.FILTER) {
-      throw new InvalidRequestException(
-          where + ": a scored text query inside a filter is not supported");
+  /** The body's {@code query}: a query, or a {@code knn} query added to {@code knn}. */
+  private static Query query(
+      JsonNode node, int size, EsQueryParser queries, List<EsKnnParser.Part> knn) {
+    if (node != null && node.isObject() && node.size() == 1 && node.has("knn")) {
+      knn.add(
+          EsKnnParser.parse(node.get("knn"), "query.knn", EsKnnParser.Kind.QUERY, size, queries));
+      return null;
+    }
+    return queries.parse(node, "query");
+  }
+
+  /** The body's {@code knn}: one section or an array of them. */
+  private static void knnSections(
+      JsonNode node, int size, EsQueryParser queries, List<EsKnnParser.Part> knn) {
+    if (node.isArray()) {
+      if (node.size() > SearchRequest.MAX_KNN) {
+        throw illegal(
+            "[knn] has " + node.size() + " sections; the limit is " + SearchRequest.MAX_KNN);
+      }
+      for (int i = 0; i < node.size(); i++) {
+        knn.add(
+            EsKnnParser.parse(
+                node.get(i), "knn[" + i + "]", EsKnnParser.Kind.SECTION, size, queries));
+      }
+    } else {
+      knn.add(EsKnnParser.parse(node, "knn", EsKnnParser.Kind.SECTION, size, queries));
     }
   }
 
-  private static void noFilterIn(Context ctx, String where) {
-    if (ctx == Context.SHOULD) {
-      throw new InvalidRequestException(
-          where + ": a filter inside [should] is an OR of filters, which is not supported");
+  /** {@code rank: {rrf: {...}}} over {@code parts} ranked parts. */
+  private static Rank rank(JsonNode node, int parts, int size) {
+    object(node, "rank");
+    EsParsing.keys(node, "rank", Set.of("rrf"), Set.of());
+    if (!node.has("rrf")) {
+      throw parsing("[rank] must hold [rrf]");
     }
+    JsonNode rrf = object(node.get("rrf"), "rank.rrf");
+    EsParsing.keys(
+        rrf, "rank.rrf", Set.of("rank_constant", "rank_window_size", "window_size"), Set.of());
+    if (parts < 2) {
+      throw illegal(
+          "[rank] requires at least two result sets (a query and a knn search, or two knn"
+              + " searches); this request has "
+              + parts);
+    }
+    if (size == 0) {
+      throw illegal("[rank] requires [size] greater than [0]");
+    }
+    return EsRetrieverParser.rank(rrf, "rank.rrf");
   }
 
-  private static void multiMatch(JsonNode mm, Parts parts, String here) {
-    String text = null;
-    for (Iterator<Map.Entry<String, JsonNode>> it = mm.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> f = it.next();
-      JsonNode v = f.getValue();
-      switch (f.getKey()) {
-        case "query" -> text = Json.string(v, here + ".query");
-        case "fields" -> {
-          if (!v.isArray() || v.isEmpty()) {
-            throw new InvalidRequestException(here + ".fields must be a non-empty array");
-          }
-          for (JsonNode field : v) {
-            String name = Json.string(field, here + ".fields[]");
-            if (!Schema.TEXT_FIELDS.contains(name)) {
-              throw new InvalidRequestException(
-                  here
-                      + ".fields has ["
-                      + name
-                      + "]; the text fields are [title, description] (no boosts)");
-            }
-          }
-        }
-        case "type" -> {
-          if (!Json.string(v, here + ".type").equals("best_fields")) {
-            throw new InvalidRequestException(
-                here + ".type [" + v.asText() + "] is not supported; only best_fields");
-          }
-        }
-        case "tie_breaker" -> {
-          if (Json.floatValue(v, here + ".tie_breaker") != 0f) {
-            throw new InvalidRequestException(here + ".tie_breaker must be 0");
-          }
-        }
-        case "operator" -> {
-          if (!"or".equalsIgnoreCase(Json.string(v, here + ".operator"))) {
-            throw new InvalidRequestException(here + ".operator must be or");
-          }
-        }
-        default ->
-            throw parsing(
-                "unknown key ["
-                    + f.getKey()
-                    + "] in "
-                    + here
-                    + "; supported: query, fields, type, tie_breaker, operator");
+  /** Which kNN searches need their vector embedded from text. */
+  private static List<KnnText> texts(List<EsKnnParser.Part> knn) {
+    List<KnnText> out = new ArrayList<>();
+    for (int i = 0; i < knn.size(); i++) {
+      if (knn.get(i).embedText() != null) {
+        out.add(new KnnText(i, knn.get(i).embedText()));
       }
     }
-    if (text == null) {
-      throw new InvalidRequestException(here + ".query is required");
+    return out;
+  }
+
+  /**
+   * The metrics label: {@code hybrid} (a scoring query and kNN), {@code lexical}, {@code vector},
+   * or {@code unranked} (a query that scores every match the same).
+   */
+  static String queryType(SearchRequest r) {
+    boolean scored = r.query() != null && scores(r.query());
+    boolean vector = !r.knn().isEmpty();
+    if (scored) {
+      return vector ? "hybrid" : "lexical";
     }
-    parts.text(text, here);
+    return vector ? "vector" : "unranked";
   }
 
-  private static Map.Entry<String, JsonNode> single(JsonNode obj, String where) {
-    if (obj.size() != 1) {
-      throw new InvalidRequestException(where + " must name exactly one field, got " + obj);
-    }
-    return obj.fields().next();
-  }
-
-  private static InvalidRequestException unknownField(String field, String where) {
-    return new InvalidRequestException(
-        where + " on unknown field [" + field + "]; text fields are title and description");
-  }
-
-  private static ApiException parsing(String reason) {
-    return new ApiException(400, "parsing_exception", reason);
+  private static boolean scores(Query q) {
+    return switch (q) {
+      case Query.MatchAll a -> false;
+      case Query.MatchNone n -> false;
+      case Query.ConstantScore c -> false;
+      case Query.Terms t -> false;
+      case Query.Range r -> false;
+      case Query.Exists e -> false;
+      case Query.Ids i -> false;
+      case Query.Bool b ->
+          b.must().stream().anyMatch(EsSearchParser::scores)
+              || b.should().stream().anyMatch(EsSearchParser::scores);
+      case Query.DisMax d -> d.queries().stream().anyMatch(EsSearchParser::scores);
+      case Query.ScriptScore s -> true;
+      case Query.Match m -> true;
+      case Query.MultiMatch m -> true;
+      case Query.Term t -> true;
+    };
   }
 }

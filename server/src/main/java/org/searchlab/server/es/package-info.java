@@ -1,11 +1,20 @@
 /**
- * The Elasticsearch dialect: a thin translator from the benchmark's Elasticsearch requests ({@code
- * _bulk}, {@code _search} with {@code multi_match}/{@code match}/{@code term}/{@code range}/{@code
- * bool}/{@code match_all} and {@code knn}, {@code _doc}, {@code _update}, {@code _refresh}, {@code
- * _flush}, {@code _forcemerge}, {@code _count}, {@code _segments}, index creation) to core records,
- * and back to Elasticsearch 8.x response shapes, so the official {@code elasticsearch-java} client
- * works unchanged. Every response carries {@code X-Elastic-Product: Elasticsearch}; errors have the
- * shape {@code {"error":{"type","reason"},"status":N}}.
+ * The Elasticsearch dialect: a thin translator from Elasticsearch 8.x requests ({@code _bulk},
+ * {@code _search}, {@code _count}, {@code _doc}, {@code _update}, {@code _refresh}, {@code _flush},
+ * {@code _forcemerge}, {@code _segments}, index creation) to core records, and back to
+ * Elasticsearch 8.x response shapes, so the official clients, LangChain's vector store and Rally
+ * work unchanged. Every response carries {@code X-Elastic-Product: Elasticsearch}; errors have the
+ * shape {@code {"error":{"root_cause","type","reason"},"status":N}}.
+ *
+ * <p>Search bodies become the core {@link org.searchlab.core.SearchRequest} (a {@link
+ * org.searchlab.core.query.Query} tree, {@link org.searchlab.core.query.Knn} searches and a {@link
+ * org.searchlab.core.query.Rank}), field names as the request gives them: {@code EsSearchParser}
+ * (the body and URL), {@code EsQueryParser} (the query DSL: match_all, match_none, match,
+ * multi_match, term, terms, range, exists, ids, bool, constant_score, dis_max, script_score),
+ * {@code EsKnnParser} ({@code knn} sections, retrievers and queries) and {@code EsRetrieverParser}
+ * (standard, knn and rrf retrievers). A structural error is a {@code parsing_exception}, an option
+ * the contract cannot honour an {@code illegal_argument_exception}; both name the place in the body
+ * ({@code [query.bool.must[1].match.title.analyzer]}).
  *
  * <p>Terms: the server holds one index (default name {@code product}); a request naming another
  * index gets 404 {@code index_not_found_exception}.

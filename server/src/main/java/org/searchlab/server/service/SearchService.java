@@ -18,6 +18,7 @@ import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.core.query.Knn;
 import org.searchlab.server.metrics.ServerMetrics;
 
 /**
@@ -63,30 +64,55 @@ public final class SearchService {
   }
 
   /**
-   * Runs a search. When {@code embedText} is set, the text is embedded into the query vector first
-   * (timed into {@link org.searchlab.core.Timings#embedNanos()}); without an embedder that is a 400
-   * naming the missing embedder.
+   * Runs a search. When {@code embedText} is set, the text is embedded into the query vector of the
+   * request's one kNN search first; see {@link #search(SearchRequest, List)}.
    *
-   * @param request the request; its vector must be {@code null} when {@code embedText} is set
+   * @param request the request; its kNN search has no vector when {@code embedText} is set
    * @param embedText text to embed as the query vector, or {@code null}
    */
   public SearchResult search(SearchRequest request, String embedText) throws IOException {
+    return search(request, embedText == null ? List.of() : List.of(new KnnText(0, embedText)));
+  }
+
+  /**
+   * Runs a search. Each of {@code texts} is embedded into the query vector of the kNN search it
+   * names ({@link org.searchlab.core.query.Knn#withVector}), a text repeated in several searches
+   * once; the time is counted into {@link org.searchlab.core.Timings#embedNanos()}. Without an
+   * embedder that is a 400 naming the missing embedder.
+   *
+   * @param request the request; the kNN searches {@code texts} name have no vector yet
+   * @param texts which kNN searches take their vector from which text
+   */
+  public SearchResult search(SearchRequest request, List<KnnText> texts) throws IOException {
     long embedNanos = 0;
-    if (embedText != null) {
+    if (!texts.isEmpty()) {
       if (embedder == null) {
         throw new InvalidRequestException(
             "the query asks to embed text ('"
-                + abbreviate(embedText)
+                + abbreviate(texts.get(0).text())
                 + "') but this server has no embedder; start it with --embedder");
       }
+      List<Knn> knn = new ArrayList<>(request.knn());
+      java.util.Map<String, float[]> embedded = new java.util.HashMap<>();
       long t0 = System.nanoTime();
-      float[] vector = embedder.embed(embedText);
+      for (KnnText t : texts) {
+        if (t.knn() >= knn.size()) {
+          throw new IllegalArgumentException(
+              "kNN index " + t.knn() + " is beyond the request's " + knn.size() + " kNN searches");
+        }
+        float[] vector = embedded.get(t.text());
+        if (vector == null) {
+          vector = embedder.embed(t.text());
+          embedded.put(t.text(), vector);
+        }
+        knn.set(t.knn(), knn.get(t.knn()).withVector(vector));
+      }
       // At least 1 ns, so "an embedding happened" survives a coarse clock.
       embedNanos = Math.max(1, System.nanoTime() - t0);
       metrics.embed(embedNanos);
-      request = request.toBuilder().vector(vector).build();
+      request = request.withKnn(knn);
     }
-    SearchResult result = index.search(request);
+    SearchResult result = ProductShapeBridge.search(index, request);
     return embedNanos == 0
         ? result
         : new SearchResult(

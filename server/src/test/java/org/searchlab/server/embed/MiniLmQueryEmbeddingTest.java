@@ -69,7 +69,8 @@ class MiniLmQueryEmbeddingTest {
         assertEquals(c[1], byText.hits().get(0).id(), c[0] + " -> " + byText.hits());
         assertTrue(byText.timings().embedNanos() > 0, "embedding time is reported");
         SearchResult byVector =
-            service.search(vectorQuery.toBuilder().vector(embedder.embed(c[0])).build(), null);
+            service.search(
+                vectorQuery.toBuilder().vector(embedder.embed(c[0])).build(), (String) null);
         assertEquals(
             byVector.hits().stream().map(Hit::id).toList(),
             byText.hits().stream().map(Hit::id).toList());
