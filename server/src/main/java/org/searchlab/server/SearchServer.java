@@ -8,9 +8,12 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -23,9 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.server.es.EsClusterApi;
 import org.searchlab.server.es.EsDialect;
 import org.searchlab.server.metrics.ServerMetrics;
 import org.searchlab.server.ops.OpsDialect;
+import org.searchlab.server.service.IndicesView;
 import org.searchlab.server.service.SearchService;
 import org.searchlab.server.vespa.VespaDialect;
 
@@ -42,10 +47,12 @@ public final class SearchServer implements AutoCloseable {
   private final ThreadPoolExecutor searchPool;
   private final ThreadPoolExecutor writePool;
   private final ServerMetrics metrics;
+  private final EsClusterApi cluster;
   private final Channel channel;
   private final int port;
 
-  private SearchServer(ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
+  private SearchServer(
+      ServerConfig config, SearchIndex index, Optional<Embedder> embedder, Optional<Path> dataDir)
       throws InterruptedException {
     this.config = config;
     requireSafeBind(config);
@@ -57,12 +64,28 @@ public final class SearchServer implements AutoCloseable {
         pool("write", config.writeThreads(), config.writeQueue(), config.feedNiceness());
     metrics.bindExecutor("search", searchPool);
     metrics.bindExecutor("write", writePool);
+    try {
+      this.cluster =
+          EsClusterApi.open(
+              new EsClusterApi.Setup(
+                  config,
+                  IndicesView.single(config.indexName(), service, metrics, dataDir),
+                  metrics,
+                  searchPool,
+                  writePool,
+                  dataDir));
+    } catch (IOException | RuntimeException e) {
+      searchPool.shutdown();
+      writePool.shutdown();
+      metrics.close();
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
     Routing routing =
         new Routing(
             List.of(
                 new OpsDialect(service, metrics),
                 new VespaDialect(service, config),
-                new EsDialect(service, config)),
+                new EsDialect(service, config, cluster)),
             searchPool,
             writePool,
             metrics,
@@ -90,6 +113,7 @@ public final class SearchServer implements AutoCloseable {
       throw e;
     }
     this.port = ((InetSocketAddress) channel.localAddress()).getPort();
+    cluster.bound((InetSocketAddress) channel.localAddress());
   }
 
   /**
@@ -100,7 +124,22 @@ public final class SearchServer implements AutoCloseable {
   public static SearchServer start(
       ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
       throws InterruptedException {
-    SearchServer s = new SearchServer(config, index, embedder);
+    return start(config, index, embedder, Optional.empty());
+  }
+
+  /**
+   * Binds and starts serving {@code index}, whose store lives in {@code dataDir}: the node keeps
+   * its id and persistent cluster settings in {@code dataDir/_state/}, and {@code _stats} reports
+   * the store's size on disk.
+   *
+   * @param embedder the query-text embedder, or empty
+   * @param dataDir the store's data directory, or empty (node id and settings then live in memory)
+   * @throws java.io.UncheckedIOException if the node's state cannot be read or written
+   */
+  public static SearchServer start(
+      ServerConfig config, SearchIndex index, Optional<Embedder> embedder, Optional<Path> dataDir)
+      throws InterruptedException {
+    SearchServer s = new SearchServer(config, index, embedder, dataDir);
     ServerLog.info(
         "started on http://"
             + config.host()
@@ -198,6 +237,7 @@ public final class SearchServer implements AutoCloseable {
   }
 
   private void shutdownThreads() {
+    cluster.close(); // answers the requests still waiting on a condition
     searchPool.shutdown();
     writePool.shutdown();
     try {

@@ -196,7 +196,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
     SearchServer server;
     try {
-      server = SearchServer.start(config, index, emb);
+      server = SearchServer.start(config, index, emb, Optional.of(dataDir));
     } catch (Exception e) {
       index.close();
       emb.ifPresent(Embedder::close);

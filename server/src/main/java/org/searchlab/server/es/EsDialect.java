@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.searchlab.core.BulkItemResult;
@@ -39,11 +40,18 @@ public final class EsDialect implements Dialect {
   private final SearchService service;
   private final ServerConfig config;
   private final String index;
+  private final EsClusterApi cluster;
 
-  public EsDialect(SearchService service, ServerConfig config) {
+  /**
+   * @param cluster the cluster-level routes ({@code _cluster}, {@code _nodes}, {@code _tasks},
+   *     {@code _stats}, background force-merges, searches over no index), which answer every
+   *     request they own
+   */
+  public EsDialect(SearchService service, ServerConfig config, EsClusterApi cluster) {
     this.service = service;
     this.config = config;
     this.index = config.indexName();
+    this.cluster = cluster;
   }
 
   @Override
@@ -58,8 +66,11 @@ public final class EsDialect implements Dialect {
 
   @Override
   public Work work(ApiRequest r) {
+    if (cluster.owns(r)) {
+      return cluster.work(r);
+    }
     String[] s = r.segments();
-    if (s.length == 0 || s[0].equals("_cluster")) {
+    if (s.length == 0) {
       return Work.INLINE;
     }
     String last = s[s.length - 1];
@@ -75,6 +86,9 @@ public final class EsDialect implements Dialect {
   public ApiResponse handle(ApiRequest r) throws IOException {
     checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
     checkMediaType(r, r.headers().get(HttpHeaderNames.ACCEPT), false);
+    if (cluster.owns(r)) {
+      return cluster.handle(r);
+    }
     String[] s = r.segments();
     if (s.length == 0) {
       method(r, HttpMethod.GET, HttpMethod.HEAD);
@@ -88,15 +102,6 @@ public final class EsDialect implements Dialect {
         case "_flush" -> single(s, r, () -> flush(r));
         case "_forcemerge" -> single(s, r, () -> forceMerge(r));
         case "_count" -> single(s, r, () -> count(r));
-        case "_cluster" -> {
-          if (s.length == 2 && s[1].equals("health")) {
-            ObjectNode o = Json.MAPPER.createObjectNode();
-            o.put("cluster_name", "searchlab").put("status", "green").put("timed_out", false);
-            o.put("number_of_nodes", 1).put("active_primary_shards", 1).put("active_shards", 1);
-            yield EsResponses.json(200, o).tagged("_cluster_health", "none");
-          }
-          throw unknownEndpoint(r);
-        }
         default -> throw unknownEndpoint(r);
       };
     }
@@ -151,6 +156,20 @@ public final class EsDialect implements Dialect {
       };
     }
     throw unknownEndpoint(r);
+  }
+
+  /**
+   * The cluster routes answer with a future, so that a request waiting on a condition holds no
+   * thread.
+   */
+  @Override
+  public CompletableFuture<ApiResponse> handleAsync(ApiRequest r) throws IOException {
+    if (!cluster.owns(r)) {
+      return Dialect.super.handleAsync(r);
+    }
+    checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    checkMediaType(r, r.headers().get(HttpHeaderNames.ACCEPT), false);
+    return cluster.handleAsync(r);
   }
 
   private interface Call {
