@@ -84,7 +84,9 @@ public final class EsDialect implements Dialect {
 
   @Override
   public ApiResponse handle(ApiRequest r) throws IOException {
-    checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    if (r.hasBody()) { // as Elasticsearch: the type of a body, and there is none to type
+      checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    }
     checkMediaType(r, r.headers().get(HttpHeaderNames.ACCEPT), false);
     if (cluster.owns(r)) {
       return cluster.handle(r);
@@ -167,7 +169,9 @@ public final class EsDialect implements Dialect {
     if (!cluster.owns(r)) {
       return Dialect.super.handleAsync(r);
     }
-    checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    if (r.hasBody()) { // as Elasticsearch: the type of a body, and there is none to type
+      checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    }
     checkMediaType(r, r.headers().get(HttpHeaderNames.ACCEPT), false);
     return cluster.handleAsync(r);
   }
