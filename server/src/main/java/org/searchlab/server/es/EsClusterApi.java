@@ -116,16 +116,6 @@ public final class EsClusterApi implements AutoCloseable {
     node.bound(address);
   }
 
-  /** This node's id, stable across restarts on the same data directory. */
-  public String nodeId() {
-    return node.id();
-  }
-
-  /** The background tasks (tests and metrics read it). */
-  TaskRegistry<ObjectNode> tasks() {
-    return tasks.registry();
-  }
-
   /** Whether {@code r} is a request these routes answer. Cheap: called on the event loop. */
   public boolean owns(ApiRequest r) {
     String[] s = r.segments();

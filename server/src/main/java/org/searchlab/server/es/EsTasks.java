@@ -67,10 +67,6 @@ final class EsTasks {
     this.writePool = writePool;
   }
 
-  TaskRegistry<ObjectNode> registry() {
-    return registry;
-  }
-
   String taskId(TaskRegistry.Task<?> t) {
     return node.id() + ":" + t.id();
   }

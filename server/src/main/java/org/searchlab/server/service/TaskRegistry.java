@@ -85,6 +85,8 @@ public final class TaskRegistry<R> {
       it.next();
       it.remove();
     }
+    assert finished.size() <= maxFinished && running.size() <= MAX_RUNNING
+        : finished.size() + " finished, " + running.size() + " running: over the bounds";
   }
 
   /**
