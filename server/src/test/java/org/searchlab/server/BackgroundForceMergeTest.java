@@ -7,25 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
-import org.searchlab.core.IndexStats;
-import org.searchlab.core.Operation;
-import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
-import org.searchlab.core.SearchRequest;
-import org.searchlab.core.SearchResult;
-import org.searchlab.core.StoreHealth;
-import org.searchlab.core.WriteResult;
 import org.searchlab.testing.TestSeeds;
 import org.searchlab.testing.data.SyntheticCorpus;
 
@@ -38,98 +31,42 @@ import org.searchlab.testing.data.SyntheticCorpus;
  * so that "running" is seen for certain.
  */
 class BackgroundForceMergeTest {
-  /** A store whose force-merges wait until {@link #release} opens. */
-  static final class HeldMerges implements SearchIndex {
-    final SearchIndex in;
+  /**
+   * A store whose force-merges wait until {@link #release} opens: a proxy over a real store, so
+   * that it delegates every method the contract has, now or later.
+   */
+  static final class HeldMerges {
     final CountDownLatch release = new CountDownLatch(1);
     final CountDownLatch entered = new CountDownLatch(1);
     final AtomicInteger merges = new AtomicInteger();
     final AtomicInteger flushes = new AtomicInteger();
+    final SearchIndex index;
 
     HeldMerges(SearchIndex in) {
-      this.in = in;
-    }
-
-    @Override
-    public void forceMerge(int maxSegments) throws IOException {
-      entered.countDown();
-      try {
-        if (!release.await(60, TimeUnit.SECONDS)) {
-          throw new IOException("never released");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException(e);
-      }
-      merges.incrementAndGet();
-      in.forceMerge(maxSegments);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      flushes.incrementAndGet();
-      in.flush();
-    }
-
-    @Override
-    public Schema schema() {
-      return in.schema();
-    }
-
-    @Override
-    public WriteResult put(Document doc) throws IOException {
-      return in.put(doc);
-    }
-
-    @Override
-    public WriteResult create(Document doc) throws IOException {
-      return in.create(doc);
-    }
-
-    @Override
-    public WriteResult update(PartialUpdate update) throws IOException {
-      return in.update(update);
-    }
-
-    @Override
-    public WriteResult delete(String id) throws IOException {
-      return in.delete(id);
-    }
-
-    @Override
-    public Optional<Document> get(String id) throws IOException {
-      return in.get(id);
-    }
-
-    @Override
-    public List<BulkItemResult> bulk(List<Operation> ops) throws IOException {
-      return in.bulk(ops);
-    }
-
-    @Override
-    public SearchResult search(SearchRequest request) throws IOException {
-      return in.search(request);
-    }
-
-    @Override
-    public void refresh() throws IOException {
-      in.refresh();
-    }
-
-    @Override
-    public IndexStats stats() throws IOException {
-      return in.stats();
-    }
-
-    @Override
-    public StoreHealth health() {
-      return in.health();
-    }
-
-    @Override
-    public void close() throws IOException {
-      release.countDown();
-      in.close();
+      this.index =
+          (SearchIndex)
+              Proxy.newProxyInstance(
+                  SearchIndex.class.getClassLoader(),
+                  new Class<?>[] {SearchIndex.class},
+                  (proxy, method, args) -> {
+                    switch (method.getName()) {
+                      case "forceMerge" -> {
+                        entered.countDown();
+                        if (!release.await(60, TimeUnit.SECONDS)) {
+                          throw new IOException("never released");
+                        }
+                        merges.incrementAndGet();
+                      }
+                      case "flush" -> flushes.incrementAndGet();
+                      case "close" -> release.countDown();
+                      default -> {}
+                    }
+                    try {
+                      return method.invoke(in, args);
+                    } catch (InvocationTargetException e) {
+                      throw e.getCause();
+                    }
+                  });
     }
   }
 
@@ -150,8 +87,8 @@ class BackgroundForceMergeTest {
   @Test
   void aBackgroundMergeIsATaskThatRunsThenCompletes() throws Exception {
     Path dir = Files.createTempDirectory("bg-merge");
-    HeldMerges index =
-        new HeldMerges(TestStore.SEGMENTED.open(dir, new Schema(ServerFixture.DIMS)));
+    HeldMerges held = new HeldMerges(TestStore.SEGMENTED.open(dir, new Schema(ServerFixture.DIMS)));
+    SearchIndex index = held.index;
     // One write thread, so that a second merge waits in the queue behind the first.
     ServerConfig config = ServerConfig.builder().port(0).writeThreads(1).build();
     SyntheticCorpus corpus =
@@ -180,7 +117,7 @@ class BackgroundForceMergeTest {
                   (String) null));
       String task = started.path("task").asText();
       assertTrue(task.startsWith(nodeId + ":"), task);
-      assertTrue(index.entered.await(30, TimeUnit.SECONDS), "the merge started on a write thread");
+      assertTrue(held.entered.await(30, TimeUnit.SECONDS), "the merge started on a write thread");
 
       JsonNode running = ok(f.send("GET", "/_tasks/" + task, (String) null));
       assertFalse(running.path("completed").asBoolean(), running.toString());
@@ -239,7 +176,7 @@ class BackgroundForceMergeTest {
       assertEquals(429, waited.status(), waited.body());
       assertEquals("timeout_exception", waited.json().path("error").path("type").asText());
 
-      index.release.countDown();
+      held.release.countDown();
       JsonNode done = awaitCompleted(f, task);
       JsonNode shards = done.path("response").path("_shards");
       assertEquals(1, shards.path("total").asInt(), done.toString());
@@ -257,8 +194,8 @@ class BackgroundForceMergeTest {
           "a finished task's running time stays");
       awaitCompleted(f, second);
       assertEquals(
-          2, index.merges.get(), "two merges ran: the first, and the one the others joined");
-      assertTrue(index.flushes.get() >= 2, "flush=true commits after each merge");
+          2, held.merges.get(), "two merges ran: the first, and the one the others joined");
+      assertTrue(held.flushes.get() >= 2, "flush=true commits after each merge");
       assertEquals(1, index.stats().segmentCount());
       assertEquals(
           0,
