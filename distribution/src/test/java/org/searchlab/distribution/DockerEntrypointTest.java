@@ -149,7 +149,8 @@ class DockerEntrypointTest {
                   .header("Content-Type", "application/json")
                   .POST(
                       HttpRequest.BodyPublishers.ofString(
-                          "{\"query\":{\"match\":{\"title\":\"entrypoint\"}}}"))
+                          "{\"query\":{\"multi_match\":{\"query\":\"entrypoint\","
+                              + "\"fields\":[\"title\",\"description\"]}}}"))
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertEquals(200, search.statusCode(), search.body());

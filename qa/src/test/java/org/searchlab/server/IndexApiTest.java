@@ -142,7 +142,12 @@ class IndexApiTest {
       // Searches over one index, a list, a pattern and all; a pattern matching none is empty.
       assertEquals(
           1,
-          hits(send(s, "POST", "/shop-a/_search", "{\"query\":{\"match\":{\"title\":\"red\"}}}")));
+          hits(
+              send(
+                  s,
+                  "POST",
+                  "/shop-a/_search",
+                  "{\"query\":{\"multi_match\":{\"query\":\"red\",\"fields\":[\"title\",\"description\"]}}}")));
       assertEquals(
           3, hits(send(s, "POST", "/shop-a,shop-b/_search", "{\"query\":{\"match_all\":{}}}")));
       assertEquals(3, hits(send(s, "POST", "/shop-*/_search", null)));

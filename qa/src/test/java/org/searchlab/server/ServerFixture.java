@@ -54,7 +54,8 @@ final class ServerFixture implements AutoCloseable {
     Path dir = Files.createTempDirectory("searchlab-server-test");
     SearchIndex index = store.open(dir, new Schema(DIMS));
     try {
-      return new ServerFixture(dir, index, SearchServer.start(config, index, embedder));
+      return new ServerFixture(
+          dir, index, SearchServer.start(config, index, embedder, Optional.of(dir)));
     } catch (Exception e) {
       index.close();
       throw e;
@@ -82,11 +83,14 @@ final class ServerFixture implements AutoCloseable {
 
   /** Serves {@code index} (already open in {@code dir}, which the fixture deletes on close). */
   static ServerFixture serve(Path dir, SearchIndex index) throws Exception {
+    return serve(dir, index, ServerConfig.builder().port(0).build());
+  }
+
+  /** Serves {@code index} (open in {@code dir}, deleted on close) with {@code config}. */
+  static ServerFixture serve(Path dir, SearchIndex index, ServerConfig config) throws Exception {
     try {
       return new ServerFixture(
-          dir,
-          index,
-          SearchServer.start(ServerConfig.builder().port(0).build(), index, Optional.empty()));
+          dir, index, SearchServer.start(config, index, Optional.empty(), Optional.of(dir)));
     } catch (Exception e) {
       index.close();
       throw e;

@@ -24,7 +24,11 @@ import java.util.Optional;
  *   <li>A body must be declared {@code application/json} (or {@code
  *       application/vnd.elasticsearch+json}; {@code application/x-ndjson} for {@code _bulk}): 415
  *       otherwise, so no form or text body a web page can send is read as JSON. A body-less request
- *       that names another media type (an empty HTML form) is refused the same way.
+ *       that names a form or text type (an empty HTML form: the types a page sends without a CORS
+ *       preflight) is refused the same way; one naming another type has nothing to read and could
+ *       only come from a page after a preflight this server never grants, so it is answered
+ *       (Rally's HTTP client, aiohttp, sends {@code application/octet-stream} on every body-less
+ *       POST, such as {@code _refresh} and {@code _forcemerge}).
  *   <li>{@code Accept} must allow a type the dialect answers ({@link Dialect#mediaTypes()}: JSON,
  *       and CBOR for Vespa's routes), with the qualities and order {@link AcceptHeader} reads: 406
  *       otherwise.
@@ -75,12 +79,7 @@ final class RequestGuard {
     }
     String contentType = r.headers().get(HttpHeaderNames.CONTENT_TYPE);
     boolean readsNothing = r.method().equals(HttpMethod.GET) || r.method().equals(HttpMethod.HEAD);
-    // A body-less POST naming application/octet-stream (aiohttp's default, so Rally's _refresh and
-    // _forcemerge) carries nothing to parse, and no browser sends that type cross-site without a
-    // CORS preflight, so it stays as safe against request forgery as JSON is.
-    boolean emptyOctets = !r.hasBody() && octetStream(contentType);
-    if ((r.hasBody() || contentType != null && !readsNothing)
-        && !emptyOctets
+    if ((r.hasBody() || contentType != null && !readsNothing && corsSafelisted(contentType))
         && !jsonContent(contentType, r.path().endsWith("/_bulk") || r.path().equals("/_bulk"))) {
       return Optional.of(
           dialect.error(
@@ -144,13 +143,15 @@ final class RequestGuard {
     return security.accepts(decoded);
   }
 
-  private static boolean octetStream(String contentType) {
-    return contentType != null
-        && contentType
-            .split(";", 2)[0]
-            .trim()
-            .toLowerCase(Locale.ROOT)
-            .equals("application/octet-stream");
+  /**
+   * Whether a page may send {@code contentType} without a CORS preflight (the Fetch standard's
+   * safelisted request {@code Content-Type}s: a form or plain text).
+   */
+  private static boolean corsSafelisted(String contentType) {
+    String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+    return type.equals("application/x-www-form-urlencoded")
+        || type.equals("multipart/form-data")
+        || type.equals("text/plain");
   }
 
   private static boolean jsonContent(String contentType, boolean bulk) {

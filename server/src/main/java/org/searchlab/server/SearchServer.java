@@ -9,6 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -28,9 +29,11 @@ import org.searchlab.core.SearchIndex;
 import org.searchlab.core.StoreKind;
 import org.searchlab.core.embed.Embedder;
 import org.searchlab.core.mapping.Mapping;
+import org.searchlab.server.es.EsClusterApi;
 import org.searchlab.server.es.EsDialect;
 import org.searchlab.server.index.IndexHandle;
 import org.searchlab.server.index.Indices;
+import org.searchlab.server.index.RegistryView;
 import org.searchlab.server.metrics.ServerMetrics;
 import org.searchlab.server.ops.OpsDialect;
 import org.searchlab.server.vespa.VespaDialect;
@@ -51,11 +54,16 @@ public final class SearchServer implements AutoCloseable {
   private final ServerMetrics metrics;
   private final Indices indices;
   private final boolean ownsIndices;
+  private final EsClusterApi cluster;
   private final Channel channel;
   private final int port;
 
   private SearchServer(
-      ServerConfig config, ServerMetrics metrics, Indices indices, boolean ownsIndices)
+      ServerConfig config,
+      ServerMetrics metrics,
+      Indices indices,
+      boolean ownsIndices,
+      Optional<Path> dataDir)
       throws InterruptedException {
     this.config = config;
     this.metrics = metrics;
@@ -66,12 +74,28 @@ public final class SearchServer implements AutoCloseable {
         pool("write", config.writeThreads(), config.writeQueue(), config.feedNiceness());
     metrics.bindExecutor("search", searchPool);
     metrics.bindExecutor("write", writePool);
+    try {
+      this.cluster =
+          EsClusterApi.open(
+              new EsClusterApi.Setup(
+                  config,
+                  new RegistryView(indices, ownsIndices ? Optional.empty() : dataDir),
+                  metrics,
+                  searchPool,
+                  writePool,
+                  dataDir));
+    } catch (IOException | RuntimeException e) {
+      searchPool.shutdown();
+      writePool.shutdown();
+      metrics.close();
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
     Routing routing =
         new Routing(
             List.of(
                 new OpsDialect(indices, config, metrics),
                 new VespaDialect(indices, config),
-                new EsDialect(indices, config)),
+                new EsDialect(indices, config, cluster)),
             searchPool,
             writePool,
             metrics,
@@ -99,6 +123,7 @@ public final class SearchServer implements AutoCloseable {
       throw e;
     }
     this.port = ((InetSocketAddress) channel.localAddress()).getPort();
+    cluster.bound((InetSocketAddress) channel.localAddress());
   }
 
   /**
@@ -132,10 +157,10 @@ public final class SearchServer implements AutoCloseable {
       if (defaultIndex.isPresent() && indices.get(config.indexName()) == null) {
         indices.create(
             config.indexName(),
-            org.searchlab.core.mapping.IndexSettings.DEFAULT,
+            org.searchlab.core.mapping.IndexSettings.NO_REPLICAS,
             defaultIndex.get());
       }
-      SearchServer s = new SearchServer(config, metrics, indices, true);
+      SearchServer s = new SearchServer(config, metrics, indices, true, Optional.of(dataDir));
       s.logStart(embedder);
       return s;
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -154,10 +179,24 @@ public final class SearchServer implements AutoCloseable {
   public static SearchServer start(
       ServerConfig config, SearchIndex index, Optional<Embedder> embedder)
       throws InterruptedException {
+    return start(config, index, embedder, Optional.empty());
+  }
+
+  /**
+   * {@link #start(ServerConfig, SearchIndex, Optional)} for an index whose store lives in {@code
+   * dataDir}: the node keeps its id and persistent cluster settings in {@code dataDir/_state/}, and
+   * {@code _stats} reports the store's size on disk.
+   *
+   * @param dataDir the store's data directory, or empty (node id and settings then live in memory)
+   * @throws java.io.UncheckedIOException if the node's state cannot be read or written
+   */
+  public static SearchServer start(
+      ServerConfig config, SearchIndex index, Optional<Embedder> embedder, Optional<Path> dataDir)
+      throws InterruptedException {
     requireSafeBind(config);
     ServerMetrics metrics = new ServerMetrics();
     Indices indices = Indices.single(config.indexName(), index, embedder, metrics);
-    SearchServer s = new SearchServer(config, metrics, indices, false);
+    SearchServer s = new SearchServer(config, metrics, indices, false, dataDir);
     s.logStart(embedder);
     return s;
   }
@@ -274,6 +313,7 @@ public final class SearchServer implements AutoCloseable {
   }
 
   private void shutdownThreads() {
+    cluster.close(); // answers the requests still waiting on a condition
     searchPool.shutdown();
     writePool.shutdown();
     try {

@@ -45,6 +45,16 @@ public record IndexSettings(
 
   public static final IndexSettings DEFAULT = parse(null);
 
+  /**
+   * One shard and no replica, as the benchmark's index: a server's default index and an index a
+   * caller opened itself, which are green on one node.
+   */
+  public static final IndexSettings NO_REPLICAS =
+      parse(
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+              .objectNode()
+              .put("number_of_replicas", 0));
+
   public IndexSettings {
     flat = java.util.Collections.unmodifiableMap(new TreeMap<>(flat));
     analyzers = Map.copyOf(analyzers);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.searchlab.core.BulkItemResult;
@@ -56,10 +57,17 @@ public final class EsDialect implements Dialect {
 
   private final Indices indices;
   private final ServerConfig config;
+  private final EsClusterApi cluster;
 
-  public EsDialect(Indices indices, ServerConfig config) {
+  /**
+   * @param cluster the cluster-level routes ({@code _cluster}, {@code _nodes}, {@code _tasks},
+   *     {@code _stats}, background force-merges, searches over no index), which answer every
+   *     request they own
+   */
+  public EsDialect(Indices indices, ServerConfig config, EsClusterApi cluster) {
     this.indices = indices;
     this.config = config;
+    this.cluster = cluster;
   }
 
   @Override
@@ -74,8 +82,11 @@ public final class EsDialect implements Dialect {
 
   @Override
   public Work work(ApiRequest r) {
+    if (cluster.owns(r)) {
+      return cluster.work(r);
+    }
     String[] s = r.segments();
-    if (s.length == 0 || s[0].equals("_cluster")) {
+    if (s.length == 0) {
       return Work.INLINE;
     }
     String last = s[s.length - 1];
@@ -89,8 +100,13 @@ public final class EsDialect implements Dialect {
 
   @Override
   public ApiResponse handle(ApiRequest r) throws IOException {
-    checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    if (r.hasBody()) { // as Elasticsearch: the type of a body, and there is none to type
+      checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    }
     checkMediaType(r, r.headers().get(HttpHeaderNames.ACCEPT), false);
+    if (cluster.owns(r)) {
+      return cluster.handle(r);
+    }
     String[] s = r.segments();
     if (s.length == 0) {
       method(r, HttpMethod.GET, HttpMethod.HEAD);
@@ -108,15 +124,6 @@ public final class EsDialect implements Dialect {
         case "_settings" -> single(s, r, () -> getSettings(r, "_all"));
         case "_segments" -> single(s, r, () -> segments(r, "_all"));
         case "_cat" -> cat(r, s);
-        case "_cluster" -> {
-          if (s.length == 2 && s[1].equals("health")) {
-            ObjectNode o = Json.MAPPER.createObjectNode();
-            o.put("cluster_name", "searchlab").put("status", "green").put("timed_out", false);
-            o.put("number_of_nodes", 1).put("active_primary_shards", 1).put("active_shards", 1);
-            yield EsResponses.json(200, o).tagged("_cluster_health", "none");
-          }
-          throw unknownEndpoint(r);
-        }
         default -> {
           // PUT /_x is an index creation with a name Elasticsearch refuses, not an unknown API.
           if (s.length == 1 && r.method().equals(HttpMethod.PUT)) {
@@ -173,6 +180,22 @@ public final class EsDialect implements Dialect {
       };
     }
     throw unknownEndpoint(r);
+  }
+
+  /**
+   * The cluster routes answer with a future, so that a request waiting on a condition holds no
+   * thread.
+   */
+  @Override
+  public CompletableFuture<ApiResponse> handleAsync(ApiRequest r) throws IOException {
+    if (!cluster.owns(r)) {
+      return Dialect.super.handleAsync(r);
+    }
+    if (r.hasBody()) { // as Elasticsearch: the type of a body, and there is none to type
+      checkMediaType(r, r.headers().get(HttpHeaderNames.CONTENT_TYPE), true);
+    }
+    checkMediaType(r, r.headers().get(HttpHeaderNames.ACCEPT), false);
+    return cluster.handleAsync(r);
   }
 
   private interface Call {
@@ -519,9 +542,8 @@ public final class EsDialect implements Dialect {
   }
 
   /**
-   * Runs one parsed search on one index with another page; its hits carry their documents when
-   * the source is asked for (the fetch phase runs in the store, on the view the hits were scored
-   * in).
+   * Runs one parsed search on one index with another page; its hits carry their documents when the
+   * source is asked for (the fetch phase runs in the store, on the view the hits were scored in).
    */
   private static SearchResult runSearch(SearchService service, EsSearch q, int offset, int hits)
       throws IOException {
@@ -588,9 +610,19 @@ public final class EsDialect implements Dialect {
     List<IndexHandle> targets = indices.resolve(expression);
     for (IndexHandle h : targets) {
       try (IndexHandle.Lease l = h.lease()) {
+        // Without a body: every document, counted exactly as a query of match_all.
         count +=
             q == null
-                ? h.service().stats().docCount()
+                ? h.service()
+                    .search(
+                        SearchRequest.builder()
+                            .query(org.searchlab.core.query.Query.MatchAll.INSTANCE)
+                            .hits(0)
+                            .trackTotalHitsUpTo(Integer.MAX_VALUE)
+                            .build(),
+                        List.of())
+                    .total()
+                    .value()
                 : h.service().search(q.request(), q.embedTexts()).total().value();
       }
     }

@@ -16,7 +16,18 @@
  * the contract cannot honour an {@code illegal_argument_exception}; both name the place in the body
  * ({@code [query.bool.must[1].match.title.analyzer]}).
  *
+ * <p>Cluster-level routes ({@link org.searchlab.server.es.EsClusterApi}): {@code _cluster/health}
+ * (with its wait conditions, answered without holding a thread), {@code _cluster/settings}
+ * (transient in memory, persistent in the data directory's {@code _state/}), {@code
+ * _cluster/state/master_node}, {@code _nodes} info and stats (this JVM's MXBeans, the executors,
+ * the feed counters), {@code _tasks} with background force-merges ({@code
+ * wait_for_completion=false}), {@code [/{index}]/_stats}, and searches over an index expression
+ * that matches no index. They read each index through {@link
+ * org.searchlab.server.service.IndicesView}; {@code EsDialect} hands them what they own.
+ *
  * <p>Terms: the server holds one index (default name {@code product}); a request naming another
- * index gets 404 {@code index_not_found_exception}.
+ * index gets 404 {@code index_not_found_exception}. The server is one node of a one-node cluster:
+ * an index's primaries are on it, its replicas (if its settings ask for any) unassigned, so such an
+ * index is yellow. A store that stopped after a failure is a failed primary: red.
  */
 package org.searchlab.server.es;

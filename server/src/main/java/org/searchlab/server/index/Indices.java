@@ -139,7 +139,7 @@ public final class Indices implements Closeable {
             name,
             "single",
             index.getClass().getSimpleName(),
-            IndexSettings.DEFAULT,
+            IndexSettings.NO_REPLICAS,
             System.currentTimeMillis(),
             null,
             index,

@@ -238,6 +238,50 @@ public final class ServerMetrics implements AutoCloseable {
   }
 
   /**
+   * The feed operations counted so far ({@link #feed}) whose operation is one of {@code ops} and
+   * whose outcome is one of {@code outcomes}. Reads the counters; thread-safe.
+   */
+  public long feedCount(Set<String> ops, Set<String> outcomes) {
+    double n = 0;
+    for (Counter c : registry.find("searchlab.feed.operations").counters()) {
+      if (ops.contains(c.getId().getTag("op")) && outcomes.contains(c.getId().getTag("outcome"))) {
+        n += c.count();
+      }
+    }
+    return (long) n;
+  }
+
+  /**
+   * The requests recorded so far ({@link #request}) whose endpoint label is one of {@code
+   * endpoints} and whose status is in [{@code fromStatus}, {@code toStatus}), over every dialect
+   * and query type. A request is recorded once its answer is written, so a client can see its
+   * answer a moment before the count moves. Thread-safe.
+   */
+  public long requestCount(Set<String> endpoints, int fromStatus, int toStatus) {
+    long n = 0;
+    for (Timer t : registry.find(REQUESTS).timers()) {
+      String status = t.getId().getTag("status");
+      if (status == null || !endpoints.contains(t.getId().getTag("endpoint"))) {
+        continue;
+      }
+      int s = Integer.parseInt(status);
+      if (s >= fromStatus && s < toStatus) {
+        n += t.count();
+      }
+    }
+    return n;
+  }
+
+  /** The requests refused with 429 so far because {@code pool}'s queue was full. Thread-safe. */
+  public long rejectedCount(String pool) {
+    double n = 0;
+    for (Counter c : registry.find("searchlab.executor.rejected").tag("pool", pool).counters()) {
+      n += c.count();
+    }
+    return (long) n;
+  }
+
+  /**
    * The Prometheus exposition text. Takes one fresh {@link IndexStats} snapshot of each index
    * first, so all of an index's gauges in a scrape agree.
    */

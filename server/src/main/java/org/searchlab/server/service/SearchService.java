@@ -32,6 +32,16 @@ public final class SearchService {
   private final SearchIndex index;
   private final Embedder embedder;
   private final ServerMetrics metrics;
+  private final java.util.concurrent.atomic.LongAdder indexed =
+      new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder indexFailed =
+      new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder deleted =
+      new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder noops =
+      new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder queries =
+      new java.util.concurrent.atomic.LongAdder();
 
   /**
    * @param index the store
@@ -113,6 +123,7 @@ public final class SearchService {
       request = request.withKnn(knn);
     }
     SearchResult result = ProductShapeBridge.search(index, request);
+    queries.increment();
     return embedNanos == 0
         ? result
         : new SearchResult(
@@ -135,7 +146,7 @@ public final class SearchService {
     try {
       return count("create", index.create(doc));
     } catch (InvalidRequestException e) {
-      metrics.feed("create", "rejected", 1);
+      feed("create", "rejected", 1);
       throw e;
     }
   }
@@ -161,14 +172,14 @@ public final class SearchService {
           .whenComplete(
               (r, e) -> {
                 if (r != null) {
-                  metrics.feed(name, r.outcome().esName(), 1);
+                  feed(name, r.outcome().esName(), 1);
                 } else if (e instanceof java.util.concurrent.CompletionException c
                     && c.getCause() instanceof InvalidRequestException) {
-                  metrics.feed(name, "rejected", 1);
+                  feed(name, "rejected", 1);
                 }
               });
     } catch (InvalidRequestException e) {
-      metrics.feed(name, "rejected", 1);
+      feed(name, "rejected", 1);
       throw e;
     }
   }
@@ -197,7 +208,7 @@ public final class SearchService {
       InvalidRequestException err = parseErrors.get(i);
       if (err != null) {
         out.add(BulkItemResult.failed(ops.get(i), err));
-        metrics.feed(opName(ops.get(i)), "rejected", 1);
+        feed(opName(ops.get(i)), "rejected", 1);
       } else {
         out.add(null);
         parsed.add(Objects.requireNonNull(ops.get(i), "an item without a parse error has an op"));
@@ -210,11 +221,48 @@ public final class SearchService {
       for (int j = 0; j < results.size(); j++) {
         BulkItemResult r = results.get(j);
         out.set(slots.get(j), r);
-        metrics.feed(
-            opName(parsed.get(j)), r.failed() ? "rejected" : r.result().outcome().esName(), 1);
+        feed(opName(parsed.get(j)), r.failed() ? "rejected" : r.result().outcome().esName(), 1);
       }
     }
     return out;
+  }
+
+  /**
+   * Counts one feed outcome in the server's metrics and in this index's own counts ({@link
+   * #operations}).
+   */
+  private void feed(String op, String outcome, int n) {
+    metrics.feed(op, outcome, n);
+    boolean indexOp = op.equals("put") || op.equals("create") || op.equals("update");
+    switch (outcome) {
+      case "created", "updated" -> {
+        if (indexOp) {
+          indexed.add(n);
+        }
+      }
+      case "rejected" -> {
+        if (indexOp) {
+          indexFailed.add(n);
+        }
+      }
+      case "deleted", "not_found" -> {
+        if (op.equals("delete")) {
+          deleted.add(n);
+        }
+      }
+      case "noop" -> {
+        if (indexOp) {
+          noops.add(n);
+        }
+      }
+      default -> {}
+    }
+  }
+
+  /** This index's operation counts since the server opened it. */
+  public org.searchlab.server.service.IndicesView.Operations operations() {
+    return new org.searchlab.server.service.IndicesView.Operations(
+        indexed.sum(), indexFailed.sum(), deleted.sum(), noops.sum(), queries.sum());
   }
 
   private static String opName(Operation op) {
@@ -227,7 +275,7 @@ public final class SearchService {
   }
 
   private WriteResult count(String op, WriteResult r) {
-    metrics.feed(op, r.outcome().esName(), 1);
+    feed(op, r.outcome().esName(), 1);
     return r;
   }
 
