@@ -232,7 +232,133 @@ final class HostileCases {
             null));
     searches(p, out);
     paths(p, out);
+    indexes(p, out);
     return out;
+  }
+
+  /**
+   * The index and mapping APIs: names Elasticsearch refuses, an index that exists or does not,
+   * mapping changes, values that do not fit their fields, an oversized bulk action line.
+   */
+  private static void indexes(String p, List<Case> out) {
+    String mapping = "{\"mappings\":{\"properties\":{\"title\":{\"type\":\"text\"}}}}";
+    List<String> names =
+        List.of(
+            "Upper",
+            "_under",
+            "-dash",
+            "+plus",
+            "a%2Fb",
+            "a%5Cb",
+            "..",
+            "a..b",
+            "a*b",
+            "a%3Fb",
+            "a%22b",
+            "a%3Cb",
+            "a%3Eb",
+            "a%7Cb",
+            "a%20b",
+            "a%2Cb",
+            "x".repeat(300),
+            "product");
+    for (String name : names) {
+      out.add(
+          new Case(
+              p + "put-index " + (name.length() > 20 ? name.substring(0, 20) + "…" : name),
+              "PUT",
+              "/" + name,
+              utf8(mapping),
+              List.of("Content-Type", JSON),
+              Expect.CLIENT_ERROR,
+              null));
+    }
+    Map<String, String[]> bodies = new LinkedHashMap<>();
+    bodies.put(
+        "mapping-type-change",
+        new String[] {
+          "PUT", "/product/_mapping", "{\"properties\":{\"price\":{\"type\":\"keyword\"}}}"
+        });
+    bodies.put(
+        "mapping-dims-change",
+        new String[] {
+          "PUT",
+          "/product/_mapping",
+          "{\"properties\":{\"embedding\":{\"type\":\"dense_vector\",\"dims\":3}}}"
+        });
+    bodies.put(
+        "mapping-unknown-type",
+        new String[] {
+          "PUT", "/product/_mapping", "{\"properties\":{\"geo\":{\"type\":\"geo_point\"}}}"
+        });
+    bodies.put(
+        "shards-3", new String[] {"PUT", "/three", "{\"settings\":{\"number_of_shards\":3}}"});
+    bodies.put(
+        "price-not-a-number",
+        new String[] {"PUT", "/product/_doc/hostile-put", "{\"title\":\"t\",\"price\":\"abc\"}"});
+    bodies.put(
+        "price-beyond-integer",
+        new String[] {"PUT", "/product/_doc/hostile-put", "{\"price\":5000000000}"});
+    bodies.put(
+        "nested-object-in-keyword",
+        new String[] {"PUT", "/product/_doc/hostile-put", "{\"category\":{\"a\":1}}"});
+    bodies.put(
+        "metadata-field",
+        new String[] {"PUT", "/product/_doc/hostile-put", "{\"_id\":\"x\",\"title\":\"t\"}"});
+    // a write to a missing index creates it, as Elasticsearch's auto_create_index does; reads,
+    // deletes and mapping calls answer index_not_found_exception
+    bodies.put(
+        "missing-index-mapping",
+        new String[] {"PUT", "/no-such-index-here/_mapping", "{\"properties\":{}}"});
+    bodies.put("missing-index-search", new String[] {"POST", "/no-such-index-here/_search", "{}"});
+    for (Map.Entry<String, String[]> e : bodies.entrySet()) {
+      String[] b = e.getValue();
+      out.add(
+          new Case(
+              p + e.getKey(),
+              b[0],
+              b[1],
+              utf8(b[2]),
+              List.of("Content-Type", JSON),
+              Expect.CLIENT_ERROR,
+              null));
+    }
+    StringBuilder action =
+        new StringBuilder("{\"index\":{\"_index\":\"product\",\"_id\":\"hostile-b\"");
+    for (int i = 0; i < 3_000; i++) {
+      action.append(",\"k").append(i).append("\":").append(i);
+    }
+    action.append("}}\n{\"title\":\"t\"}\n");
+    out.add(
+        new Case(
+            p + "es-bulk 3000-key-action",
+            "POST",
+            "/_bulk",
+            utf8(action.toString()),
+            List.of("Content-Type", NDJSON),
+            Expect.BULK_ALL_FAILED,
+            null));
+    out.add(
+        new Case(
+            p + "es-bulk update-in-missing-index",
+            "POST",
+            "/_bulk",
+            utf8(
+                "{\"update\":{\"_index\":\"no-such-index-here\",\"_id\":\"hostile-b\"}}\n"
+                    + "{\"doc\":{\"t\":1}}\n"),
+            List.of("Content-Type", NDJSON),
+            Expect.BULK_ALL_FAILED,
+            null));
+    out.add(
+        new Case(
+            p + "es-bulk bad-value",
+            "POST",
+            "/_bulk",
+            utf8(
+                "{\"index\":{\"_index\":\"product\",\"_id\":\"hostile-b\"}}\n{\"price\":\"abc\"}\n"),
+            List.of("Content-Type", NDJSON),
+            Expect.BULK_ALL_FAILED,
+            null));
   }
 
   /** Search bodies that are valid JSON but hostile or out of bounds. */
