@@ -40,8 +40,12 @@ public record IndexSettings(
     Map<String, String> analyzers,
     Map<String, FieldType.Bm25Similarity> similarities) {
 
-  /** The store kinds {@code index.store} may name. */
-  public static final List<String> STORES = List.of("mutable", "segmented");
+  /**
+   * What an {@code index.store} name looks like; which names a server knows is its registry's
+   * business (the launcher registers {@code mutable} and {@code segmented}).
+   */
+  private static final java.util.regex.Pattern STORE_NAME =
+      java.util.regex.Pattern.compile("[a-z][a-z0-9_]{0,31}");
 
   public static final IndexSettings DEFAULT = parse(null);
 
@@ -118,11 +122,11 @@ public record IndexSettings(
         case "number_of_replicas" -> replicas = integer(k, v, 0, 16);
         case "store" -> {
           store = v.toLowerCase(Locale.ROOT);
-          if (!STORES.contains(store)) {
+          if (!STORE_NAME.matcher(store).matches()) {
             throw MappingException.parsing(
                 "[index.store] is ["
                     + NumberType.abbreviate(v)
-                    + "]; expected mutable or segmented");
+                    + "]; expected a store kind such as mutable or segmented");
           }
         }
         case "refresh_interval" -> refresh = interval(k, v);
