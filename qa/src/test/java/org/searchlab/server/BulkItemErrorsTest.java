@@ -92,4 +92,32 @@ class BulkItemErrorsTest {
           400, f.send("POST", "/_bulk", "\n\n", "Content-Type", "application/x-ndjson").status());
     }
   }
+
+  /**
+   * An action line of 20,000 keys (282 KB) fails its item with a reason capped as a whole answer's
+   * is, not echoed back: the answer stays small, and the item after it is applied.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = TestStore.class,
+      names = {"SEGMENTED", "MUTABLE"})
+  void anItemsErrorReasonIsCapped(TestStore store) throws Exception {
+    StringBuilder action = new StringBuilder("{\"index\":{\"_id\":\"big\"");
+    for (int i = 0; i < 20_000; i++) {
+      action.append(",\"key").append(i).append("\":").append(i);
+    }
+    String body =
+        action + "}}\n{\"title\":\"t\"}\n{\"index\":{\"_id\":\"after\"}}\n{\"title\":\"u\"}\n";
+    assertTrue(body.length() > 250_000, "the request is large: " + body.length());
+    try (ServerFixture f = ServerFixture.start(store)) {
+      ServerFixture.Response r =
+          f.send("POST", "/product/_bulk", body, "Content-Type", "application/x-ndjson");
+      assertEquals(200, r.status(), r.body().substring(0, Math.min(500, r.body().length())));
+      assertTrue(r.body().length() < 4096, "a bounded answer: " + r.body().length() + " bytes");
+      JsonNode items = r.json().get("items");
+      assertEquals(400, items.get(0).at("/index/status").asInt(), items.toString());
+      assertTrue(items.get(0).at("/index/error/reason").asText().length() < 1024);
+      assertEquals(201, items.get(1).at("/index/status").asInt(), items.toString());
+    }
+  }
 }
