@@ -83,7 +83,27 @@ final class VespaDocuments {
     DocumentParser.parse(h.index().mapping(), h.settings().defaultAnalyzer(), d);
   }
 
-  /** The summary fields of a document; {@code withTensors} adds its vector fields. */
+  /**
+   * A hit's summary fields: the document's source, each vector as Vespa 8 renders a tensor in a
+   * summary, {@code {"type":"tensor<float>(x[N])","values":[...]}}.
+   */
+  static ObjectNode summary(Document d, Mapping mapping) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    for (Map.Entry<String, Object> e : d.source().entrySet()) {
+      JsonNode v = SourceJson.json(e.getValue());
+      if (mapping.leaf(e.getKey()) instanceof FieldType.DenseVector && v instanceof ArrayNode a) {
+        ObjectNode t = Json.MAPPER.createObjectNode();
+        t.put("type", "tensor<float>(x[" + a.size() + "])");
+        t.set("values", a);
+        o.set(e.getKey(), t);
+      } else {
+        o.set(e.getKey(), v);
+      }
+    }
+    return o;
+  }
+
+  /** The fields of a document; {@code withTensors} adds its vector fields. */
   static ObjectNode fieldsOf(Document d, Mapping mapping, boolean withTensors) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     for (Map.Entry<String, Object> e : d.source().entrySet()) {
