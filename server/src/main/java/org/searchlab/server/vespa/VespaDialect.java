@@ -275,7 +275,7 @@ public final class VespaDialect implements Dialect {
       if (d.isEmpty()) {
         return done(render(r, 404, o).tagged("document_get", "none"));
       }
-      o.set("fields", VespaDocuments.fieldsOf(d.get(), mapping, true));
+      o.set("fields", VespaDocuments.fieldsOf(d.get(), mapping));
       return done(render(r, 200, o).tagged("document_get", "none"));
     }
     if (m.equals(HttpMethod.POST)) {

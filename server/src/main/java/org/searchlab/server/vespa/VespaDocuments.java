@@ -88,32 +88,23 @@ final class VespaDocuments {
    * summary, {@code {"type":"tensor<float>(x[N])","values":[...]}}.
    */
   static ObjectNode summary(Document d, Mapping mapping) {
+    return render(d, mapping, true);
+  }
+
+  /** A document's fields as the document API shows them, a vector as {@code {"values":[...]}}. */
+  static ObjectNode fieldsOf(Document d, Mapping mapping) {
+    return render(d, mapping, false);
+  }
+
+  private static ObjectNode render(Document d, Mapping mapping, boolean typed) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     for (Map.Entry<String, Object> e : d.source().entrySet()) {
       JsonNode v = SourceJson.json(e.getValue());
       if (mapping.leaf(e.getKey()) instanceof FieldType.DenseVector && v instanceof ArrayNode a) {
         ObjectNode t = Json.MAPPER.createObjectNode();
-        t.put("type", "tensor<float>(x[" + a.size() + "])");
-        t.set("values", a);
-        o.set(e.getKey(), t);
-      } else {
-        o.set(e.getKey(), v);
-      }
-    }
-    return o;
-  }
-
-  /** The fields of a document; {@code withTensors} adds its vector fields. */
-  static ObjectNode fieldsOf(Document d, Mapping mapping, boolean withTensors) {
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    for (Map.Entry<String, Object> e : d.source().entrySet()) {
-      boolean tensor = mapping.leaf(e.getKey()) instanceof FieldType.DenseVector;
-      if (tensor && !withTensors) {
-        continue;
-      }
-      JsonNode v = SourceJson.json(e.getValue());
-      if (tensor && v instanceof ArrayNode a) {
-        ObjectNode t = Json.MAPPER.createObjectNode();
+        if (typed) {
+          t.put("type", "tensor<float>(x[" + a.size() + "])");
+        }
         t.set("values", a);
         o.set(e.getKey(), t);
       } else {

@@ -153,7 +153,9 @@ final class YqlWhere {
     }
     Part p = lexical.size() == 1 ? part(lexical.get(0)) : or(lexical);
     scoring = p.scoring();
-    return Query.Bool.filtered(p.query(), filters);
+    // Beside the kNN searches, a filter alternative adds its matches with score 0.
+    Query q = p.scoring() ? p.query() : zeroScore(p.query());
+    return Query.Bool.filtered(q, filters);
   }
 
   /** The filter clauses of a non-scoring query: its {@code bool} filters, or itself. */
@@ -503,7 +505,7 @@ final class YqlWhere {
     long lo = Math.max(min, typeMin(type));
     long hi = Math.min(max, typeMax(type));
     if (lo > hi) {
-      lo = 1; // empty, as PriceBounds writes it
+      lo = 1; // empty, as Filter.PriceRange.EMPTY writes it
       hi = 0;
     }
     return new Query.Range(field, null, lo, null, hi, null, 1f);

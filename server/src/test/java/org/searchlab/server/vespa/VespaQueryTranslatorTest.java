@@ -243,6 +243,15 @@ class VespaQueryTranslatorTest {
     assertEquals(
         List.of(new Knn("txt", TXT, 2, 2, Query.MatchAll.INSTANCE, 1.5f, 1f, 0)), knnOnly.knn());
 
+    // A filter beside nearestNeighbor() in an or adds its matches with score 0.
+    ObjectNode union = body("{targetHits:2}nearestNeighbor(txt, q) or brand contains \"acme\"");
+    union.set("input.query(q)", Json.MAPPER.valueToTree(TXT));
+    VespaSearch withFilter = search(union, CATALOG, "shop");
+    assertEquals(
+        bool(List.of(), List.of(Term.of("brand", "acme")), List.of()),
+        withFilter.request().query());
+    assertEquals("vector", withFilter.queryType(), "the closeness profile");
+
     // ranking=rrf: reciprocal rank fusion over the global phase's rerank count.
     ObjectNode rrf = body("{targetHits:2}nearestNeighbor(txt, q) or userQuery()", "query", "x");
     rrf.set("input.query(q)", Json.MAPPER.valueToTree(TXT));
