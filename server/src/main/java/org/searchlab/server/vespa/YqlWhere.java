@@ -98,7 +98,8 @@ final class YqlWhere {
   }
 
   private Query top(Yql where) {
-    List<Yql> conjuncts = where instanceof Yql.And a ? a.terms() : List.of(where);
+    List<Yql> conjuncts = new ArrayList<>();
+    conjuncts(where, conjuncts);
     Yql retrieval = null;
     List<Yql> others = new ArrayList<>();
     for (Yql c : conjuncts) {
@@ -156,6 +157,17 @@ final class YqlWhere {
     // Beside the kNN searches, a filter alternative adds its matches with score 0.
     Query q = p.scoring() ? p.query() : zeroScore(p.query());
     return Query.Bool.filtered(q, filters);
+  }
+
+  /** The terms of {@code y}'s top-level {@code and}, nested ones ({@code a and (b and c)}) flat. */
+  private static void conjuncts(Yql y, List<Yql> out) {
+    if (y instanceof Yql.And a) {
+      for (Yql t : a.terms()) {
+        conjuncts(t, out);
+      }
+    } else {
+      out.add(y);
+    }
   }
 
   /** The filter clauses of a non-scoring query: its {@code bool} filters, or itself. */

@@ -243,6 +243,14 @@ class VespaQueryTranslatorTest {
     assertEquals(
         List.of(new Knn("txt", TXT, 2, 2, Query.MatchAll.INSTANCE, 1.5f, 1f, 0)), knnOnly.knn());
 
+    // Nested ands are one conjunction.
+    ObjectNode nestedAnd =
+        body("brand contains \"acme\" and (stock < 100 and {targetHits:2}nearestNeighbor(txt, q))");
+    nestedAnd.set("input.query(q)", Json.MAPPER.valueToTree(TXT));
+    assertEquals(
+        List.of(new Knn("txt", TXT, 2, 2, filter, null, 1f, 0)),
+        search(nestedAnd, CATALOG, "shop").request().knn());
+
     // A filter beside nearestNeighbor() in an or adds its matches with score 0.
     ObjectNode union = body("{targetHits:2}nearestNeighbor(txt, q) or brand contains \"acme\"");
     union.set("input.query(q)", Json.MAPPER.valueToTree(TXT));
