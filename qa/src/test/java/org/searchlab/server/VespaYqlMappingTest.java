@@ -62,7 +62,11 @@ class VespaYqlMappingTest {
       String[] nameWords = ((String) probe.source().get("name")).split(" ");
       String w1 = nameWords[0];
       String w2 = nameWords[nameWords.length - 1];
-      String bodyWord = ((String) probe.source().get("body")).split(" ")[1];
+      String[] bodyWords = ((String) probe.source().get("body")).split(" ");
+      String bodyWord = bodyWords[1];
+      String bodyPair = bodyWord + " " + bodyWords[bodyWords.length - 1];
+      long stock = ((Number) probe.source().get("stock")).longValue();
+      boolean available = (Boolean) probe.source().get("available");
       Document withVectors =
           docs.stream()
               .skip(5)
@@ -103,10 +107,9 @@ class VespaYqlMappingTest {
       cases.add(
           new Case(
               "userQuery()",
-              Map.of(
-                  "query", bodyWord + " " + w1, "model.defaultIndex", "body", "model.type", "all"),
+              Map.of("query", bodyPair, "model.defaultIndex", "body", "model.type", "all"),
               "\"query\":{\"match\":{\"body\":{\"query\":"
-                  + quote(bodyWord + " " + w1)
+                  + quote(bodyPair)
                   + ",\"operator\":\"and\"}}}"));
       cases.add(
           new Case(
@@ -114,13 +117,20 @@ class VespaYqlMappingTest {
                   + quote(bodyWord + " " + w1)
                   + ") and brand contains "
                   + quote(brand)
-                  + " and stock > 10 and stock <= 400",
+                  + " and stock > "
+                  + (stock - 60)
+                  + " and stock <= "
+                  + (stock + 60),
               Map.of(),
               "\"query\":{\"bool\":{\"must\":[{\"match\":{\"body\":"
                   + quote(bodyWord + " " + w1)
                   + "}}],\"filter\":[{\"term\":{\"brand\":"
                   + quote(brand)
-                  + "}},{\"range\":{\"stock\":{\"gt\":10,\"lte\":400}}}]}}"));
+                  + "}},{\"range\":{\"stock\":{\"gt\":"
+                  + (stock - 60)
+                  + ",\"lte\":"
+                  + (stock + 60)
+                  + "}}}]}}"));
       cases.add(
           new Case(
               "body contains text(" + quote(bodyWord) + ") or tags contains \"red\"",
@@ -130,11 +140,17 @@ class VespaYqlMappingTest {
                   + "}},{\"bool\":{\"filter\":[{\"term\":{\"tags\":\"red\"}}]}}]}}"));
       cases.add(
           new Case(
-              "default contains text(" + quote(w1 + " " + bodyWord) + ") and !(available = true)",
+              "default contains text("
+                  + quote(w1 + " " + bodyWord)
+                  + ") and !(available = "
+                  + !available
+                  + ")",
               Map.of(),
               "\"query\":{\"bool\":{\"must\":["
                   + mm
-                  + "],\"must_not\":[{\"term\":{\"available\":true}}]}}"));
+                  + "],\"must_not\":[{\"term\":{\"available\":"
+                  + !available
+                  + "}}]}}"));
       cases.add(
           new Case(
               "brand in (\"acme\", \"globex\") and weight < 50.5",
