@@ -191,9 +191,10 @@ abstract class ErrorResponsesTestCase {
         f.send(
             "POST",
             "/search/",
-            "{\"yql\":\"select * from product where category contains \\\"a\\\" or userQuery()\",\"query\":\"x\"}"),
+            "{\"yql\":\"select * from product where userQuery() and"
+                + " {targetHits:5}nearestNeighbor(embedding,q)\",\"query\":\"x\"}"),
         400,
-        "column 29: 'or' may only join");
+        "column 45: nearestNeighbor() may be and-ed with filters only");
     vespaError(
         f.send(
             "POST",

@@ -411,8 +411,8 @@ final class HostileCases {
             "select * from product where $",
             "select * from music where true",
             "select * from sources product, other where true",
-            "select * from product where userQuery() and userQuery()",
-            "select * from product where rank(true)",
+            "select * from product where nope contains \"x\"",
+            "select * from product where rank()",
             "select * from product where price >",
             "select * from product where {targetHits:-5}nearestNeighbor(embedding,q)",
             "select * from product where nearestNeighbor(embedding)",
@@ -420,7 +420,7 @@ final class HostileCases {
             "delete from product",
             "select * from product where true " + "and true ".repeat(20_000),
             "\uFEFFselect * from product where true",
-            "select * from product where price > 9223372036854775807 or category contains \"x\"");
+            "select * from product where price > 9223372036854775807 or embedding contains \"x\"");
     for (int i = 0; i < yql.size(); i++) {
       String q = URLEncoder.encode(yql.get(i), StandardCharsets.UTF_8);
       boolean fitsUrl = q.length() < 60_000;

@@ -176,16 +176,14 @@ public final class VespaDialect implements Dialect {
     var params = VespaQueryTranslator.flatten(body, r.params());
     IndexHandle h = searchTarget(VespaQueryTranslator.sources(params, limits));
     String docType = typeOf(h);
-    VespaSearch q = VespaQueryTranslator.translate(params, docType, limits);
+    var mapping = h.index().mapping();
+    VespaSearch q = VespaQueryTranslator.translate(params, docType, mapping, limits);
     // The summary comes from the same point-in-time view the hits were ranked in (the store's fetch
     // phase), never from a later version of the document.
     boolean summaries = !q.minimal() && needsDocument(q.fields());
     SearchResult result;
-    var mapping = h.index().mapping();
     try (IndexHandle.Lease l = h.lease()) {
-      result =
-          h.service()
-              .search(q.request().toBuilder().fetchDocuments(summaries).build(), q.embedText());
+      result = h.service().search(q.request().withFetchDocuments(summaries), q.embedTexts());
     }
     long searchNanos = System.nanoTime() - t0;
     ObjectNode out = Json.MAPPER.createObjectNode();
@@ -207,7 +205,7 @@ public final class VespaDialect implements Dialect {
         ObjectNode fields = c.putObject("fields");
         fields.put("sddocname", docType).put("documentid", id);
         if (hit.document() != null) {
-          fields.setAll(VespaDocuments.fieldsOf(hit.document(), mapping, false));
+          fields.setAll(VespaDocuments.summary(hit.document(), mapping));
         }
         if (!q.fields().isEmpty()) {
           // As Vespa: a select list shows those summary fields only (unknown names show nothing).
@@ -277,7 +275,7 @@ public final class VespaDialect implements Dialect {
       if (d.isEmpty()) {
         return done(render(r, 404, o).tagged("document_get", "none"));
       }
-      o.set("fields", VespaDocuments.fieldsOf(d.get(), mapping, true));
+      o.set("fields", VespaDocuments.fieldsOf(d.get(), mapping));
       return done(render(r, 200, o).tagged("document_get", "none"));
     }
     if (m.equals(HttpMethod.POST)) {

@@ -83,17 +83,28 @@ final class VespaDocuments {
     DocumentParser.parse(h.index().mapping(), h.settings().defaultAnalyzer(), d);
   }
 
-  /** The summary fields of a document; {@code withTensors} adds its vector fields. */
-  static ObjectNode fieldsOf(Document d, Mapping mapping, boolean withTensors) {
+  /**
+   * A hit's summary fields: the document's source, each vector as Vespa 8 renders a tensor in a
+   * summary, {@code {"type":"tensor<float>(x[N])","values":[...]}}.
+   */
+  static ObjectNode summary(Document d, Mapping mapping) {
+    return render(d, mapping, true);
+  }
+
+  /** A document's fields as the document API shows them, a vector as {@code {"values":[...]}}. */
+  static ObjectNode fieldsOf(Document d, Mapping mapping) {
+    return render(d, mapping, false);
+  }
+
+  private static ObjectNode render(Document d, Mapping mapping, boolean typed) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     for (Map.Entry<String, Object> e : d.source().entrySet()) {
-      boolean tensor = mapping.leaf(e.getKey()) instanceof FieldType.DenseVector;
-      if (tensor && !withTensors) {
-        continue;
-      }
       JsonNode v = SourceJson.json(e.getValue());
-      if (tensor && v instanceof ArrayNode a) {
+      if (mapping.leaf(e.getKey()) instanceof FieldType.DenseVector && v instanceof ArrayNode a) {
         ObjectNode t = Json.MAPPER.createObjectNode();
+        if (typed) {
+          t.put("type", "tensor<float>(x[" + a.size() + "])");
+        }
         t.set("values", a);
         o.set(e.getKey(), t);
       } else {

@@ -6,26 +6,28 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.searchlab.core.Filter;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.RankProfile;
-import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.mapping.Mapping;
+import org.searchlab.core.query.Query;
+import org.searchlab.core.query.Rank;
 import org.searchlab.server.Json;
-import org.searchlab.server.PriceBounds;
 import org.searchlab.server.ServerLimits;
+import org.searchlab.server.service.KnnText;
 import org.searchlab.server.service.SearchService;
 
 /**
- * Translates Vespa query parameters and a parsed YQL statement into a {@link SearchRequest}.
- * Stateless and thread-safe.
+ * Translates Vespa query parameters and a parsed YQL statement into a {@link SearchRequest} over
+ * the document type's mapping ({@link YqlWhere} reads the {@code where} clause). Stateless and
+ * thread-safe.
  *
- * <p>The {@code where} clause must be a conjunction of filters ({@code category contains "X"},
- * {@code price} comparisons, {@code true}) and at most one retrieval part: {@code userQuery()},
- * {@code nearestNeighbor(embedding, q)}, or the two joined by {@code or} (hybrid). Filters in the
- * conjunction pre-filter both parts, as in Vespa. Filters inside an {@code or}, or a retrieval part
- * joined by {@code and} to another, are outside the subset and answer 400 with the column.
+ * <p>The rank profile follows the statement: {@code bm25} when it matches text, {@code closeness}
+ * with nearestNeighbor(), {@code hybrid} with both (the parts' scores add up), {@code unranked}
+ * with neither (every match scores 1); {@code default} is whichever fits, and a profile that does
+ * not fit is a 400 naming the one that does. {@code ranking=rrf} fuses the parts by reciprocal rank
+ * (rank constant 60, over {@code ranking.globalPhase.rerankCount} hits of each).
  */
 final class VespaQueryTranslator {
   private static final String DEFAULT_YQL = "select * from sources * where userQuery()";
@@ -66,12 +68,14 @@ final class VespaQueryTranslator {
     return YqlParser.parse(yql, limits.maxYqlLength(), limits.maxQueryDepth()).sources();
   }
 
-  static VespaSearch translate(Map<String, JsonNode> params, String documentType) {
-    return translate(params, documentType, ServerLimits.DEFAULT);
-  }
-
+  /**
+   * Translates a query against the document type's mapping.
+   *
+   * @param documentType the name the statement's {@code from} may use
+   * @param mapping the index's mapping, which the statement's fields are looked up in
+   */
   static VespaSearch translate(
-      Map<String, JsonNode> params, String documentType, ServerLimits limits) {
+      Map<String, JsonNode> params, String documentType, Mapping mapping, ServerLimits limits) {
     String yql = params.containsKey("yql") ? Json.string(params.get("yql"), "yql") : DEFAULT_YQL;
     Yql.Select select = YqlParser.parse(yql, limits.maxYqlLength(), limits.maxQueryDepth());
     for (String source : select.sources()) {
@@ -82,76 +86,71 @@ final class VespaQueryTranslator {
             "unknown document type '" + source + "'; this server has '" + documentType + "'");
       }
     }
-    Acc acc = new Acc(yql);
-    acc.top(select.where());
-
-    SearchRequest.Builder b = SearchRequest.builder();
-    String embedText = null;
-    String text = null;
-    if (acc.userQuery != null) {
-      JsonNode q = params.get("query");
-      if (q == null) {
-        throw new YqlException(
-            yql,
-            acc.userQuery.column(),
-            "userQuery() needs the 'query' parameter, which is missing");
+    // Vespa's second phase reranks the best rerankCount hits of the first; over int8 cells the
+    // first phase scores by the codes and the rerank by the floats, so rerankCount is the
+    // rescoring window (ignored over float cells, which need no rerank).
+    int rescoreWindow = 0;
+    for (String name : List.of("ranking.rerankCount", "ranking.secondPhase.rerankCount")) {
+      if (params.containsKey(name)) {
+        rescoreWindow = Json.integer(params.get(name), name, 1, SearchRequest.MAX_RESCORE_WINDOW);
       }
-      text = Json.string(q, "query");
-      b.text(text);
     }
-    if (acc.nn != null) {
-      Yql.NearestNeighbor nn = acc.nn;
-      if (!nn.field().equals(Schema.EMBEDDING)) {
-        throw new YqlException(
-            yql, nn.column(), "nearestNeighbor field '" + nn.field() + "' is not 'embedding'");
-      }
-      String name = "input.query(" + nn.queryTensor() + ")";
-      JsonNode tensor = params.get(name);
-      if (tensor == null) {
-        tensor = params.get("ranking.features.query(" + nn.queryTensor() + ")");
-      }
-      if (tensor == null) {
-        throw new YqlException(
-            yql, nn.column(), "nearestNeighbor needs the query tensor parameter '" + name + "'");
-      }
-      Object v = QueryTensor.parse(tensor, name, params);
-      if (v instanceof String s) {
-        embedText = s;
-      } else {
-        b.vector((float[]) v);
-      }
-      annotations(yql, nn, b);
-    }
+    YqlWhere.Result where = YqlWhere.translate(yql, select.where(), mapping, params, rescoreWindow);
+    boolean hasKnn = !where.knn().isEmpty();
     RankProfile inferred =
-        acc.userQuery != null && acc.nn != null
+        where.scoring() && hasKnn
             ? RankProfile.HYBRID
-            : acc.userQuery != null
+            : where.scoring()
                 ? RankProfile.BM25
-                : acc.nn != null ? RankProfile.CLOSENESS : RankProfile.UNRANKED;
+                : hasKnn ? RankProfile.CLOSENESS : RankProfile.UNRANKED;
     JsonNode p =
         params.containsKey("ranking.profile")
             ? params.get("ranking.profile")
             : params.get("ranking");
     RankProfile profile = inferred;
+    Rank rank = Rank.SUM;
     if (p != null) {
       String name = Json.string(p, "ranking.profile");
-      if (!name.equals("default")) {
+      if (name.equals("rrf")) {
+        // Vespa's reciprocal rank fusion runs in the global phase, over its rerankCount best hits.
+        String windowParam = "ranking.globalPhase.rerankCount";
+        int window =
+            params.containsKey(windowParam)
+                ? Json.integer(params.get(windowParam), windowParam, 1, SearchRequest.MAX_WINDOW)
+                : 0;
+        rank = Rank.rrf(Rank.DEFAULT_RANK_CONSTANT, window);
+      } else if (!name.equals("default")) {
         profile = RankProfile.parse(name);
         if (profile != inferred) {
           throw new InvalidRequestException(
               "rank profile '"
                   + name
                   + "' does not fit the where clause, which has "
-                  + (acc.userQuery != null ? "userQuery()" : "no userQuery()")
+                  + (where.scoring() ? "text conditions" : "no text condition")
                   + " and "
-                  + (acc.nn != null ? "nearestNeighbor()" : "no nearestNeighbor()")
+                  + (hasKnn ? "nearestNeighbor()" : "no nearestNeighbor()")
                   + "; it needs profile '"
                   + inferred.name().toLowerCase(java.util.Locale.ROOT)
                   + "'");
         }
       }
     }
-    b.rankProfile(profile).filter(acc.filter());
+    Query query = where.query();
+    if (profile == RankProfile.UNRANKED && query != null) {
+      // Every match the same score, as the benchmark's unranked profile gives it.
+      query =
+          query instanceof Query.MatchAll m && m.boost() == 1f
+              ? query
+              : new Query.ConstantScore(query, 1f);
+    }
+    SearchRequest.Builder b = SearchRequest.builder().query(query).knn(where.knn()).rank(rank);
+    b.approximate(where.approximate());
+    List<KnnText> embed = new java.util.ArrayList<>();
+    for (int i = 0; i < where.embedTexts().size(); i++) {
+      if (where.embedTexts().get(i) != null) {
+        embed.add(new KnnText(i, where.embedTexts().get(i)));
+      }
+    }
     int offset =
         params.containsKey("offset")
             ? Json.integer(params.get("offset"), "offset", 0, SearchRequest.MAX_WINDOW)
@@ -168,14 +167,6 @@ final class VespaQueryTranslator {
     double approx = threshold(params, "ranking.matching.approximateThreshold");
     double filterFirst = threshold(params, "ranking.matching.filterFirstThreshold");
     b.thresholds(new FilterThresholds(approx, filterFirst));
-    // Vespa's second phase reranks the best rerankCount hits of the first; over int8 cells the
-    // first phase scores by the codes and the rerank by the floats, so rerankCount is the
-    // rescoring window (ignored over float cells, which need no rerank).
-    for (String name : List.of("ranking.rerankCount", "ranking.secondPhase.rerankCount")) {
-      if (params.containsKey(name)) {
-        b.rescoreWindow(Json.integer(params.get(name), name, 1, SearchRequest.MAX_RESCORE_WINDOW));
-      }
-    }
     boolean minimal = false;
     if (params.containsKey("presentation.summary")) {
       String s = Json.string(params.get("presentation.summary"), "presentation.summary");
@@ -199,7 +190,7 @@ final class VespaQueryTranslator {
       }
     }
     String type = SearchService.queryType(profile);
-    return new VespaSearch(b.build(), embedText, minimal, select.fields(), timing, type);
+    return new VespaSearch(b.build(), embed, minimal, select.fields(), timing, type);
   }
 
   private static double threshold(Map<String, JsonNode> params, String name) {
@@ -217,180 +208,5 @@ final class VespaQueryTranslator {
       throw new InvalidRequestException(name + " " + d + " is outside [0, 1]");
     }
     return d;
-  }
-
-  private static void annotations(String yql, Yql.NearestNeighbor nn, SearchRequest.Builder b) {
-    Integer target = null;
-    for (Map.Entry<String, Object> a : nn.annotations().entrySet()) {
-      Object v = a.getValue();
-      switch (a.getKey()) {
-        case "targetHits", "targetNumHits" -> target = intAnnotation(yql, nn, a.getKey(), v, 1);
-        case "hnsw.exploreAdditionalHits" ->
-            b.exploreAdditionalHits(intAnnotation(yql, nn, a.getKey(), v, 0));
-        case "approximate" -> {
-          if (!(v instanceof Boolean bool)) {
-            throw new YqlException(
-                yql, nn.column(), "annotation 'approximate' must be true or false");
-          }
-          b.approximate(bool);
-        }
-        case "label" -> {}
-        default ->
-            throw new YqlException(
-                yql,
-                nn.column(),
-                "annotation '"
-                    + a.getKey()
-                    + "' is not supported; use targetHits, approximate, hnsw.exploreAdditionalHits,"
-                    + " label");
-      }
-    }
-    if (target == null) {
-      throw new YqlException(
-          yql, nn.column(), "nearestNeighbor needs the annotation {targetHits: N}");
-    }
-    b.targetHits(target);
-  }
-
-  private static int intAnnotation(
-      String yql, Yql.NearestNeighbor nn, String key, Object v, int min) {
-    if (!(v instanceof Long l) || l < min || l > SearchRequest.MAX_CANDIDATES) {
-      throw new YqlException(
-          yql,
-          nn.column(),
-          "annotation '"
-              + key
-              + "' is "
-              + v
-              + "; expected an integer in ["
-              + min
-              + ", "
-              + SearchRequest.MAX_CANDIDATES
-              + "]");
-    }
-    return l.intValue();
-  }
-
-  /** Walks the where clause. Not thread-safe; one per translation. */
-  private static final class Acc {
-    final String yql;
-    Yql retrieval;
-    Yql.UserQuery userQuery;
-    Yql.NearestNeighbor nn;
-    String category;
-    final PriceBounds price = new PriceBounds();
-
-    Acc(String yql) {
-      this.yql = yql;
-    }
-
-    void top(Yql node) {
-      switch (node) {
-        case Yql.And and -> and(and);
-        default -> term(node);
-      }
-    }
-
-    private void and(Yql.And and) {
-      for (Yql t : and.terms()) {
-        if (t instanceof Yql.And inner) {
-          and(inner);
-        } else {
-          term(t);
-        }
-      }
-    }
-
-    private void term(Yql t) {
-      switch (t) {
-        case Yql.Contains c -> {
-          if (!c.field().equals(Schema.CATEGORY)) {
-            throw new YqlException(
-                yql,
-                c.column(),
-                "'contains' is supported on 'category' only, not '"
-                    + c.field()
-                    + "'; search text with userQuery()");
-          }
-          if (category != null && !category.equals(c.value())) {
-            throw new YqlException(
-                yql,
-                c.column(),
-                "a second category filter '"
-                    + c.value()
-                    + "' (after '"
-                    + category
-                    + "') is not supported");
-          }
-          category = c.value();
-        }
-        case Yql.Compare cmp -> {
-          if (!cmp.field().equals(Schema.PRICE)) {
-            throw new YqlException(
-                yql,
-                cmp.column(),
-                "comparisons are supported on 'price' only, not '" + cmp.field() + "'");
-          }
-          java.math.BigDecimal v = cmp.value();
-          switch (cmp.op()) {
-            case "<" -> price.lt(v);
-            case "<=" -> price.lte(v);
-            case ">" -> price.gt(v);
-            case ">=" -> price.gte(v);
-            default -> price.eq(v);
-          }
-        }
-        case Yql.True tr -> {}
-        case Yql.UserQuery u -> retrieval(t);
-        case Yql.NearestNeighbor n -> retrieval(t);
-        case Yql.Or or -> retrieval(t);
-        case Yql.And and -> and(and);
-      }
-    }
-
-    private void retrieval(Yql t) {
-      if (retrieval != null) {
-        throw new YqlException(
-            yql,
-            t.column(),
-            "only one retrieval part (userQuery(), nearestNeighbor(), or both joined by 'or') may"
-                + " appear in an 'and'");
-      }
-      retrieval = t;
-      collect(t);
-    }
-
-    private void collect(Yql t) {
-      switch (t) {
-        case Yql.UserQuery u -> {
-          if (userQuery != null) {
-            throw new YqlException(yql, u.column(), "userQuery() appears twice");
-          }
-          userQuery = u;
-        }
-        case Yql.NearestNeighbor n -> {
-          if (nn != null) {
-            throw new YqlException(yql, n.column(), "a second nearestNeighbor() is not supported");
-          }
-          nn = n;
-        }
-        case Yql.Or or -> {
-          for (Yql c : or.terms()) {
-            collect(c);
-          }
-        }
-        default ->
-            throw new YqlException(
-                yql,
-                t.column(),
-                "'or' may only join userQuery() and nearestNeighbor(); a filter inside 'or' is not"
-                    + " supported");
-      }
-    }
-
-    Filter filter() {
-      Filter f = category == null ? Filter.ALL : Filter.category(category);
-      return price.any() ? f.withPrice(price.range()) : f;
-    }
   }
 }

@@ -2,12 +2,13 @@ package org.searchlab.server.vespa;
 
 import java.util.List;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.server.service.KnnText;
 
 /**
  * A Vespa query translated to core terms. Immutable.
  *
- * @param request the core request (its vector is {@code null} when {@code embedText} is set)
- * @param embedText text to embed into the query tensor ({@code embed(...)}), or {@code null}
+ * @param request the core request (a kNN search named in {@code embedTexts} has no vector yet)
+ * @param embedTexts the kNN searches whose query tensor the server embeds ({@code embed(...)})
  * @param minimal whether hits carry only their id ({@code presentation.summary=minimal})
  * @param fields the fields a hit shows, from YQL's {@code select} list (with {@code sddocname} and
  *     {@code documentid} among the choices); empty for {@code select *}
@@ -16,8 +17,13 @@ import org.searchlab.core.SearchRequest;
  */
 record VespaSearch(
     SearchRequest request,
-    String embedText,
+    List<KnnText> embedTexts,
     boolean minimal,
     List<String> fields,
     boolean timing,
-    String queryType) {}
+    String queryType) {
+  VespaSearch {
+    embedTexts = List.copyOf(embedTexts);
+    fields = List.copyOf(fields);
+  }
+}

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.searchlab.server.ServerLimits;
 
 /**
- * A recursive-descent parser for the YQL subset the benchmark uses. Errors are {@link
+ * A recursive-descent parser for the YQL subset the server translates. Errors are {@link
  * YqlException}s naming the 1-based column and what was expected. Not thread-safe; one instance per
  * statement ({@link #parse} creates it).
  *
@@ -19,13 +19,23 @@ import org.searchlab.server.ServerLimits;
  * sources    := 'sources' ('*' | IDENT (',' IDENT)*) | IDENT (',' IDENT)*
  * or         := and ('or' and)*
  * and        := unary ('and' unary)*
- * unary      := '(' or ')' | ['{' annotation (',' annotation)* '}'] term
- * annotation := IDENT ':' (INT | 'true' | 'false' | STRING)
- * term       := 'true' | 'userQuery' '(' ')' | 'nearestNeighbor' '(' IDENT ',' IDENT ')'
- *             | IDENT 'contains' STRING | IDENT ('&lt;' | '&lt;=' | '&gt;' | '&gt;=' | '=') NUMBER
+ * unary      := '(' or ')' | '!' unary | ['{' annotation (',' annotation)* '}'] term
+ * annotation := IDENT ':' (NUMBER | 'true' | 'false' | STRING)
+ * term       := 'true' | 'false' | 'userQuery' '(' ')' | 'userInput' '(' text ')'
+ *             | 'nearestNeighbor' '(' IDENT ',' IDENT ')'
+ *             | ('weakAnd' | 'rank') '(' or (',' or)* ')'
+ *             | 'range' '(' IDENT ',' bound ',' bound ')'
+ *             | IDENT 'contains' (text | 'text' '(' text ')')
+ *             | IDENT 'in' '(' value (',' value)* ')'
+ *             | IDENT ('&lt;' | '&lt;=' | '&gt;' | '&gt;=') NUMBER | NUMBER ('&lt;' | ...) IDENT
+ *             | IDENT '=' (NUMBER | STRING | 'true' | 'false')
+ * text       := STRING | '@' IDENT
+ * value      := STRING | NUMBER | '@' IDENT
+ * bound      := NUMBER | 'Infinity' | '-Infinity'
  * </pre>
  *
- * Keywords are case-insensitive; identifiers may contain dots ({@code hnsw.exploreAdditionalHits}).
+ * A NUMBER may end in {@code L} ({@code 100L}). Keywords are case-insensitive; identifiers may
+ * contain dots ({@code hnsw.exploreAdditionalHits}).
  */
 final class YqlParser {
   private enum Kind {
@@ -34,6 +44,8 @@ final class YqlParser {
     /** A number with a fraction or an exponent. */
     NUMBER,
     STRING,
+    /** {@code @name}: a reference to a request parameter; the text is the name. */
+    PARAM,
     PUNCT,
     END
   }
@@ -47,6 +59,7 @@ final class YqlParser {
       return switch (kind) {
         case END -> "the end of the statement";
         case STRING -> "string \"" + text + "\"";
+        case PARAM -> "'@" + text + "'";
         default -> "'" + text + "'";
       };
     }
@@ -184,14 +197,18 @@ final class YqlParser {
     Token t = peek();
     if (t.is("(")) {
       next();
-      if (++depth > maxDepth) {
-        throw error(
-            t, "parentheses nest deeper than the limit of " + maxDepth + " (--max-query-depth)");
-      }
+      enter(t);
       Yql inner = or();
       expect(")", "')' to close the '(' at column " + t.column());
       depth--;
       return inner;
+    }
+    if (t.is("!")) {
+      next();
+      enter(t);
+      Yql inner = unary();
+      depth--;
+      return new Yql.Not(inner, t.column());
     }
     Map<String, Object> annotations = Map.of();
     Token annotationStart = null;
@@ -199,15 +216,37 @@ final class YqlParser {
       annotationStart = t;
       annotations = annotations();
     }
-    Yql term = term();
+    Yql term = term(annotations);
     if (annotationStart != null) {
-      if (!(term instanceof Yql.NearestNeighbor nn)) {
-        throw error(annotationStart, "annotations are supported only on nearestNeighbor()");
-      }
-      return new Yql.NearestNeighbor(
-          nn.field(), nn.queryTensor(), annotations, annotationStart.column());
+      return switch (term) {
+        case Yql.NearestNeighbor nn ->
+            new Yql.NearestNeighbor(
+                nn.field(), nn.queryTensor(), annotations, annotationStart.column());
+        case Yql.UserInput u -> new Yql.UserInput(u.text(), annotations, annotationStart.column());
+        case Yql.WeakAnd w -> new Yql.WeakAnd(w.terms(), annotations, annotationStart.column());
+        case Yql.Range r ->
+            new Yql.Range(
+                r.field(),
+                r.low(),
+                r.high(),
+                r.lowInclusive(),
+                r.highInclusive(),
+                annotationStart.column());
+        default ->
+            throw error(
+                annotationStart,
+                "annotations are supported only on nearestNeighbor(), userInput(), weakAnd() and"
+                    + " range()");
+      };
     }
     return term;
+  }
+
+  private void enter(Token t) {
+    if (++depth > maxDepth) {
+      throw error(
+          t, "parentheses nest deeper than the limit of " + maxDepth + " (--max-query-depth)");
+    }
   }
 
   private Map<String, Object> annotations() {
@@ -224,6 +263,7 @@ final class YqlParser {
       Object value =
           switch (v.kind()) {
             case INT -> parseLong(v);
+            case NUMBER -> number(v).doubleValue();
             case STRING -> v.text();
             case IDENT -> {
               if (v.is("true") || v.is("false")) {
@@ -247,8 +287,28 @@ final class YqlParser {
     }
   }
 
-  private Yql term() {
+  private static final List<String> COMPARISONS = List.of("<", "<=", ">", ">=", "=");
+
+  private Yql term(Map<String, Object> annotations) {
     Token t = next();
+    if (t.kind() == Kind.INT || t.kind() == Kind.NUMBER) {
+      // 5 < price: the field on the right.
+      Token op = next();
+      if (!(op.kind() == Kind.PUNCT && COMPARISONS.contains(op.text()))) {
+        throw error(
+            op, "expected a comparison after the number " + t.text() + ", found " + op.show());
+      }
+      Token field = ident("a field name after '" + op.text() + "'");
+      String flipped =
+          switch (op.text()) {
+            case "<" -> ">";
+            case "<=" -> ">=";
+            case ">" -> "<";
+            case ">=" -> "<=";
+            default -> "=";
+          };
+      return new Yql.Compare(field.text(), flipped, number(t), t.column());
+    }
     if (t.kind() != Kind.IDENT) {
       throw error(
           t,
@@ -259,39 +319,148 @@ final class YqlParser {
     if (t.is("true")) {
       return new Yql.True(t.column());
     }
-    if (t.is("false") || t.is("not") || t.is("!")) {
-      throw error(t, "'" + t.text() + "' is not supported in this YQL subset");
+    if (t.is("false")) {
+      return new Yql.False(t.column());
     }
-    if (t.is("userQuery")) {
-      expect("(", "'(' after userQuery");
-      expect(")", "')': userQuery() takes no arguments");
-      return new Yql.UserQuery(t.column());
-    }
-    if (t.is("nearestNeighbor")) {
-      expect("(", "'(' after nearestNeighbor");
-      String field = ident("the vector field name").text();
-      expect(",", "',' between the field and the query tensor");
-      String tensor = ident("the query tensor name").text();
-      expect(")", "')' after the query tensor name");
-      return new Yql.NearestNeighbor(field, tensor, Map.of(), t.column());
+    if (peek().is("(")) {
+      if (t.is("userQuery")) {
+        expect("(", "'(' after userQuery");
+        expect(")", "')': userQuery() takes no arguments");
+        return new Yql.UserQuery(t.column());
+      }
+      if (t.is("userInput")) {
+        expect("(", "'(' after userInput");
+        Yql.Value text = stringOrParam("a quoted string or @parameter in userInput()");
+        expect(")", "')' after the userInput() text");
+        return new Yql.UserInput(text, annotations, t.column());
+      }
+      if (t.is("nearestNeighbor")) {
+        expect("(", "'(' after nearestNeighbor");
+        String field = ident("the vector field name").text();
+        expect(",", "',' between the field and the query tensor");
+        String tensor = ident("the query tensor name").text();
+        expect(")", "')' after the query tensor name");
+        return new Yql.NearestNeighbor(field, tensor, Map.of(), t.column());
+      }
+      if (t.is("weakAnd") || t.is("rank")) {
+        Token open = next();
+        enter(open);
+        List<Yql> terms = new ArrayList<>(List.of(or()));
+        while (peek().is(",")) {
+          next();
+          terms.add(or());
+        }
+        expect(")", "')' to close " + t.text() + "(");
+        depth--;
+        return t.is("rank")
+            ? new Yql.Rank(List.copyOf(terms), t.column())
+            : new Yql.WeakAnd(List.copyOf(terms), Map.of(), t.column());
+      }
+      if (t.is("range")) {
+        expect("(", "'(' after range");
+        String field = ident("the field name in range()").text();
+        expect(",", "',' after the field in range()");
+        BigDecimal low = bound();
+        expect(",", "',' between the bounds of range()");
+        BigDecimal high = bound();
+        expect(")", "')' after the bounds of range()");
+        String bounds = annotations.get("bounds") instanceof String b ? b : "closed";
+        boolean lowIn = bounds.equals("closed") || bounds.equals("rightOpen");
+        boolean highIn = bounds.equals("closed") || bounds.equals("leftOpen");
+        if (!lowIn && !highIn && !bounds.equals("open")) {
+          throw error(t, "bounds '" + bounds + "' is unknown; use open, leftOpen or rightOpen");
+        }
+        return new Yql.Range(field, low, high, lowIn, highIn, t.column());
+      }
+      throw error(t, "'" + t.text() + "(' is not supported in this YQL subset");
     }
     Token op = next();
     if (op.is("contains")) {
-      Token v = next();
-      if (v.kind() != Kind.STRING) {
+      if (peek().is("text")) {
+        next();
+        expect("(", "'(' after text");
+        Yql.Value v = stringOrParam("a quoted string or @parameter in text()");
+        expect(")", "')' after the text() string");
+        return new Yql.Contains(t.text(), v, true, t.column());
+      }
+      Token v = peek();
+      if (v.kind() != Kind.STRING && v.kind() != Kind.PARAM) {
         throw error(v, "expected a quoted string after 'contains', found " + v.show());
       }
-      return new Yql.Contains(t.text(), v.text(), t.column());
+      return new Yql.Contains(
+          t.text(), stringOrParam("a quoted string after 'contains'"), false, t.column());
     }
-    if (op.kind() == Kind.PUNCT && List.of("<", "<=", ">", ">=", "=").contains(op.text())) {
+    if (op.is("in")) {
+      expect("(", "'(' after 'in'");
+      List<Yql.Value> values = new ArrayList<>();
+      while (true) {
+        Token v = next();
+        values.add(
+            switch (v.kind()) {
+              case STRING -> Yql.Value.of(v.text());
+              case PARAM -> Yql.Value.ref(v.text());
+              case INT, NUMBER -> Yql.Value.of(number(v));
+              default ->
+                  throw error(v, "expected a string, a number or @parameter, found " + v.show());
+            });
+        if (!peek().is(",")) {
+          break;
+        }
+        next();
+      }
+      expect(")", "')' to close the 'in' list");
+      return new Yql.In(t.text(), List.copyOf(values), t.column());
+    }
+    if (op.kind() == Kind.PUNCT && COMPARISONS.contains(op.text())) {
       Token v = next();
+      if (op.text().equals("=") && v.kind() == Kind.STRING) {
+        return new Yql.Compare(t.text(), "=", v.text(), t.column());
+      }
+      if (op.text().equals("=") && (v.is("true") || v.is("false"))) {
+        return new Yql.Compare(
+            t.text(), "=", Boolean.parseBoolean(v.text().toLowerCase(Locale.ROOT)), t.column());
+      }
       if (v.kind() != Kind.INT && v.kind() != Kind.NUMBER) {
         throw error(v, "expected a number after '" + op.text() + "', found " + v.show());
       }
-      return new Yql.Compare(t.text(), op.text(), new BigDecimal(v.text()), t.column());
+      return new Yql.Compare(t.text(), op.text(), number(v), t.column());
     }
     throw error(
-        op, "expected 'contains' or a comparison after '" + t.text() + "', found " + op.show());
+        op,
+        "expected 'contains', 'in' or a comparison after '" + t.text() + "', found " + op.show());
+  }
+
+  private Yql.Value stringOrParam(String what) {
+    Token v = next();
+    return switch (v.kind()) {
+      case STRING -> Yql.Value.of(v.text());
+      case PARAM -> Yql.Value.ref(v.text());
+      default -> throw error(v, "expected " + what + ", found " + v.show());
+    };
+  }
+
+  /** A bound of {@code range()}: a number, or null for {@code Infinity}/{@code -Infinity}. */
+  private BigDecimal bound() {
+    Token v = next();
+    if (v.is("Infinity") || (v.kind() == Kind.NUMBER && v.text().equals("-Infinity"))) {
+      return null;
+    }
+    if (v.kind() != Kind.INT && v.kind() != Kind.NUMBER) {
+      throw error(v, "expected a number or Infinity in range(), found " + v.show());
+    }
+    return number(v);
+  }
+
+  private BigDecimal number(Token v) {
+    String s = v.text();
+    if (s.endsWith("L") || s.endsWith("l")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    try {
+      return new BigDecimal(s);
+    } catch (NumberFormatException e) {
+      throw error(v, "expected a number, found " + v.show());
+    }
   }
 
   private long parseLong(Token v) {
@@ -401,10 +570,27 @@ final class YqlParser {
             j = digits(s, k);
           }
         }
+        if (kind == Kind.INT && j < n && (s.charAt(j) == 'L' || s.charAt(j) == 'l')) {
+          j++; // Java's long suffix, as YQL allows it
+        }
         if (j < n && (s.charAt(j) == '.' || Character.isLetter(s.charAt(j)))) {
           throw new YqlException(s, j + 1, "a number ends at a letter or '.' here");
         }
         out.add(new Token(kind, s.substring(i, j), col));
+        i = j;
+      } else if (s.startsWith("-Infinity", i)) {
+        out.add(new Token(Kind.NUMBER, "-Infinity", col));
+        i += "-Infinity".length();
+      } else if (c == '@' && i + 1 < n && Character.isLetter(s.charAt(i + 1))) {
+        int j = i + 1;
+        while (j < n
+            && (Character.isLetterOrDigit(s.charAt(j))
+                || s.charAt(j) == '_'
+                || s.charAt(j) == '.'
+                || s.charAt(j) == '-')) {
+          j++;
+        }
+        out.add(new Token(Kind.PARAM, s.substring(i + 1, j), col));
         i = j;
       } else if (c == '"' || c == '\'') {
         StringBuilder sb = new StringBuilder();

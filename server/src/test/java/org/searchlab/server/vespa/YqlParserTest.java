@@ -15,7 +15,9 @@ import org.searchlab.core.Filter;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.mapping.Mapping;
 import org.searchlab.server.Json;
+import org.searchlab.server.ServerLimits;
 
 /** The YQL parser's grammar and error columns, and the translation to core requests. */
 class YqlParserTest {
@@ -26,7 +28,8 @@ class YqlParserTest {
             "select * from product where category contains \"Books\" and"
                 + " (({targetHits:100}nearestNeighbor(embedding,q_embedding)) or userQuery())");
     Yql.And and = assertInstanceOf(Yql.And.class, s.where());
-    assertEquals(new Yql.Contains("category", "Books", 29), and.terms().get(0));
+    assertEquals(
+        new Yql.Contains("category", Yql.Value.of("Books"), false, 29), and.terms().get(0));
     Yql.Or or = assertInstanceOf(Yql.Or.class, and.terms().get(1));
     Yql.NearestNeighbor nn = assertInstanceOf(Yql.NearestNeighbor.class, or.terms().get(0));
     assertEquals(Map.of("targetHits", 100L), nn.annotations());
@@ -61,6 +64,58 @@ class YqlParserTest {
     YqlException tooLong = assertThrows(YqlException.class, () -> YqlParser.parse(deep, 1000, 30));
     assertTrue(tooLong.getMessage().contains("more than the limit of 1000"), tooLong.getMessage());
     assertColumn("", 1, "empty");
+    assertColumn("select * from product where rank()", 34, "expected a condition");
+    assertColumn("select * from product where f in ()", 35, "expected a string, a number");
+    assertColumn("select * from product where range(f, 1, x)", 41, "Infinity");
+    assertColumn("select * from product where {bounds:\"half\"}range(f, 1, 2)", 44, "bounds");
+    assertColumn("select * from product where f contains text(5)", 45, "quoted string");
+    assertColumn("select * from product where 5 < 6", 33, "expected a field name");
+    assertColumn("select * from product where fuzzy(f, \"x\")", 29, "not supported");
+    assertColumn("select * from product where userInput()", 39, "quoted string or @parameter");
+  }
+
+  @Test
+  void parsesTheGeneralConstructs() {
+    Yql w =
+        YqlParser.parse(
+                "select * from shop where !(a contains text(\"x y\")) and 5 <= b and c in (1, \"z\","
+                    + " @p) and {bounds:\"rightOpen\"}range(d, -Infinity, 10L) and weakAnd(e contains"
+                    + " @q, rank(false, f = true)) and {defaultIndex:\"g\"}userInput(@u)")
+            .where();
+    Yql.And and = assertInstanceOf(Yql.And.class, w);
+    Yql.Not not = assertInstanceOf(Yql.Not.class, and.terms().get(0));
+    assertEquals(new Yql.Contains("a", Yql.Value.of("x y"), true, 28), not.term());
+    assertEquals(
+        new Yql.Compare("b", "<=", new java.math.BigDecimal("5"), 51).field(),
+        ((Yql.Compare) and.terms().get(1)).field());
+    assertEquals(">=", ((Yql.Compare) and.terms().get(1)).op(), "5 <= b is b >= 5");
+    Yql.In in = assertInstanceOf(Yql.In.class, and.terms().get(2));
+    assertEquals(
+        java.util.List.of(
+            Yql.Value.of(new java.math.BigDecimal("1")), Yql.Value.of("z"), Yql.Value.ref("p")),
+        in.values());
+    Yql.Range range = assertInstanceOf(Yql.Range.class, and.terms().get(3));
+    assertNull(range.low());
+    assertEquals(new java.math.BigDecimal("10"), range.high());
+    assertTrue(range.lowInclusive());
+    assertTrue(!range.highInclusive());
+    Yql.WeakAnd weak = assertInstanceOf(Yql.WeakAnd.class, and.terms().get(4));
+    assertEquals(new Yql.Contains("e", Yql.Value.ref("q"), false, 146), weak.terms().get(0));
+    Yql.Rank rank = assertInstanceOf(Yql.Rank.class, weak.terms().get(1));
+    assertInstanceOf(Yql.False.class, rank.terms().get(0));
+    assertEquals(Boolean.TRUE, ((Yql.Compare) rank.terms().get(1)).value());
+    Yql.UserInput input = assertInstanceOf(Yql.UserInput.class, and.terms().get(5));
+    assertEquals(Yql.Value.ref("u"), input.text());
+    assertEquals(Map.of("defaultIndex", "g"), input.annotations());
+
+    Yql.NearestNeighbor nn =
+        assertInstanceOf(
+            Yql.NearestNeighbor.class,
+            YqlParser.parse(
+                    "select * from shop where {targetHits:5, distanceThreshold:0.25}"
+                        + "nearestNeighbor(v, q)")
+                .where());
+    assertEquals(Map.of("targetHits", 5L, "distanceThreshold", 0.25), nn.annotations());
   }
 
   private static void assertColumn(String yql, int column, String part) {
@@ -152,7 +207,11 @@ class YqlParserTest {
   }
 
   private static SearchRequest translateBody(JsonNode body) {
-    return VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, Map.of()), "product")
+    return VespaQueryTranslator.translate(
+            VespaQueryTranslator.flatten(body, Map.of()),
+            "product",
+            Mapping.product(2),
+            ServerLimits.DEFAULT)
         .request();
   }
 
@@ -170,7 +229,11 @@ class YqlParserTest {
         arr.add(x);
       }
     }
-    return VespaQueryTranslator.translate(VespaQueryTranslator.flatten(body, Map.of()), "product")
+    return VespaQueryTranslator.translate(
+            VespaQueryTranslator.flatten(body, Map.of()),
+            "product",
+            Mapping.product(2),
+            ServerLimits.DEFAULT)
         .request();
   }
 }
