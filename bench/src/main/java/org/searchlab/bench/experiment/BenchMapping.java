@@ -34,6 +34,7 @@ import org.searchlab.core.mapping.MappingJson;
  * @param filterField a {@code keyword} field
  * @param updateField a numeric field
  * @param product whether this is the benchmark's product mapping
+ * @param origin where the mapping came from (its file), for the report
  */
 public record BenchMapping(
     String index,
@@ -43,7 +44,8 @@ public record BenchMapping(
     String vectorField,
     String filterField,
     String updateField,
-    boolean product) {
+    boolean product,
+    String origin) {
 
   /** The benchmark's index name. */
   public static final String PRODUCT_INDEX = "product";
@@ -66,6 +68,7 @@ public record BenchMapping(
     Objects.requireNonNull(vectorField, "vectorField");
     Objects.requireNonNull(filterField, "filterField");
     Objects.requireNonNull(updateField, "updateField");
+    Objects.requireNonNull(origin, "origin");
   }
 
   /** The benchmark's product mapping (title, description, embedding, category, price). */
@@ -78,7 +81,8 @@ public record BenchMapping(
           Schema.EMBEDDING,
           Schema.CATEGORY,
           Schema.PRICE,
-          true);
+          true,
+          "the product mapping");
 
   /**
    * The fields a user chose on the command line; null for "the default": the text fields are the
@@ -103,6 +107,15 @@ public record BenchMapping(
    *     that does not fit its role, or a role without a single default
    */
   public static BenchMapping read(JsonNode file, Choice choice) {
+    return read(file, choice, "a mapping given in code");
+  }
+
+  /**
+   * {@link #read(JsonNode, Choice)}, naming where the mapping came from.
+   *
+   * @param origin the mapping file, as the report names it
+   */
+  public static BenchMapping read(JsonNode file, Choice choice, String origin) {
     ObjectNode body = putBody(file);
     IndexSettings settings;
     Mapping mapping;
@@ -170,7 +183,7 @@ public record BenchMapping(
       throw new IllegalArgumentException(
           "--update-field: [" + update + "] is " + describe(mapping, update) + ", not numeric");
     }
-    return new BenchMapping(index, settings, mapping, text, vector, filter, update, false);
+    return new BenchMapping(index, settings, mapping, text, vector, filter, update, false, origin);
   }
 
   /**
@@ -246,10 +259,10 @@ public record BenchMapping(
   }
 
   /** The report's line: the index, where the mapping came from and the field of each role. */
-  public String describe(String file) {
+  public String describe() {
     return "index "
         + index
-        + (product ? " (the product mapping)" : " (mapping " + file + ")")
+        + (product ? " (the product mapping)" : " (mapping " + origin + ")")
         + ": text fields "
         + textFields
         + ", vector field "

@@ -54,6 +54,13 @@ public record Corpus(
     return docs.get(0).embedding().length;
   }
 
+  /** {@code n} queries sampled from {@code from} as this corpus's are, for its mapping. */
+  public List<BenchQuery> queriesFrom(List<Document> from, int n, long seed) {
+    return mapping.product()
+        ? sampleQueries(from, n, seed)
+        : mapped(from, mapping, n, seed, source).queries();
+  }
+
   /**
    * Documents of another mapping, with {@code queryCount} queries sampled from them as the
    * benchmark's are from products: the first {@value #QUERY_WORDS} words of the first text field

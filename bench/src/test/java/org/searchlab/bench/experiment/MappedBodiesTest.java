@@ -37,7 +37,7 @@ class MappedBodiesTest {
     assertEquals("brand", m.filterField(), "sku is not indexed, name.raw is a multi-field");
     assertEquals("stock", m.updateField());
     assertFalse(m.product());
-    String line = m.describe("shop-mapping.json");
+    String line = m.describe();
     assertTrue(line.contains("mapping shop-mapping.json"), line);
     assertTrue(line.contains("text fields [name, body]"), line);
 

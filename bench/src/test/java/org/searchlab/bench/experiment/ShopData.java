@@ -36,7 +36,9 @@ final class ShopData {
   /** The example mapping with every role by default. */
   static BenchMapping mapping(int dims) throws IOException {
     return BenchMapping.read(
-        mappingFile(dims), new BenchMapping.Choice("shop", null, null, null, null));
+        mappingFile(dims),
+        new BenchMapping.Choice("shop", null, null, null, null),
+        "shop-mapping.json");
   }
 
   /** {@code n} seeded documents {@code s0, s1, ...}. */
