@@ -32,7 +32,7 @@ import org.searchlab.core.mapping.MappingJson;
  * @param textFields the lexical part's fields, at least one, each a {@code text} field
  * @param vectorField an indexed {@code dense_vector} field
  * @param filterField a {@code keyword} field
- * @param updateField a numeric field
+ * @param updateField a numeric field (empty in the roles of a dataset build, which updates nothing)
  * @param product whether this is the benchmark's product mapping
  * @param origin where the mapping came from (its file), for the report
  */
@@ -116,6 +116,19 @@ public record BenchMapping(
    * @param origin the mapping file, as the report names it
    */
   public static BenchMapping read(JsonNode file, Choice choice, String origin) {
+    return resolve(file, choice, origin, true);
+  }
+
+  /**
+   * {@link #read(JsonNode, Choice, String)} without the update field (empty), for a dataset build,
+   * which needs the text, vector and filter fields only.
+   */
+  public static BenchMapping roles(JsonNode file, Choice choice, String origin) {
+    return resolve(file, choice, origin, false);
+  }
+
+  private static BenchMapping resolve(
+      JsonNode file, Choice choice, String origin, boolean needUpdate) {
     ObjectNode body = putBody(file);
     IndexSettings settings;
     Mapping mapping;
@@ -172,6 +185,9 @@ public record BenchMapping(
     if (!(mapping.leaf(filter) instanceof FieldType.Keyword k) || !k.indexed()) {
       throw new IllegalArgumentException(
           "--filter-field: [" + filter + "] is " + describe(mapping, filter) + ", not a keyword");
+    }
+    if (!needUpdate) {
+      return new BenchMapping(index, settings, mapping, text, vector, filter, "", false, origin);
     }
     String update =
         choose(
@@ -315,10 +331,27 @@ public record BenchMapping(
     return now + UPDATE_DELTA;
   }
 
-  /** A source value as a float vector: a {@code float[]} or a list of numbers; null otherwise. */
+  /**
+   * A source value as a float vector: a {@code float[]}, the {@code double[]} or {@code long[]} a
+   * JSON array of numbers is read as, or a list of numbers; null otherwise.
+   */
   static float[] floats(Object v) {
     if (v instanceof float[] f) {
       return f;
+    }
+    if (v instanceof double[] d && d.length > 0) {
+      float[] out = new float[d.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = (float) d[i];
+      }
+      return out;
+    }
+    if (v instanceof long[] l && l.length > 0) {
+      float[] out = new float[l.length];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = l[i];
+      }
+      return out;
     }
     if (v instanceof List<?> l && !l.isEmpty() && l.stream().allMatch(x -> x instanceof Number)) {
       float[] out = new float[l.size()];
