@@ -117,6 +117,96 @@ class MappedExperimentTest {
     }
   }
 
+  /**
+   * The commands end to end: {@code dataset build --source ndjson --mapping} from the shop
+   * documents (vectors given, so no model runs), then {@code experiment --dataset} on an exact
+   * target, which takes the dataset's mapping; fields that do not fit are usage errors naming them.
+   */
+  @Test
+  void theCommandsBuildAMappedDatasetAndRunOnIt(@TempDir Path dir) throws Exception {
+    long seed = TestSeeds.seed("MappedExperimentTest.commands");
+    StringBuilder lines = new StringBuilder();
+    for (Document d : ShopData.documents(seed, 300, DIMS)) {
+      com.fasterxml.jackson.databind.node.ObjectNode line = Json.object();
+      line.put("_id", d.id());
+      line.set("_source", org.searchlab.core.SourceJson.json(d.source()));
+      lines.append(line).append('\n');
+    }
+    Path in = dir.resolve("shop.ndjson");
+    Files.writeString(in, lines);
+    Path mappingFile = dir.resolve("shop-mapping.json");
+    Files.writeString(mappingFile, ShopData.mappingFile(DIMS).toString());
+    Path ds = dir.resolve("ds");
+    assertEquals(
+        0,
+        cli(
+            "dataset",
+            "build",
+            "--source",
+            "ndjson",
+            "--in",
+            in.toString(),
+            "--mapping",
+            mappingFile.toString(),
+            "--out",
+            ds.toString()));
+
+    for (String[] bad :
+        new String[][] {
+          {"--text-fields=brand", "--text-fields: [brand]"},
+          {"--index-name=Shop", "--index-name [Shop]"},
+          {"--variants=opensearch", "product mapping only"}
+        }) {
+      java.io.StringWriter err = new java.io.StringWriter();
+      picocli.CommandLine c = org.searchlab.distribution.SearchlabCli.commandLine();
+      c.setErr(new java.io.PrintWriter(err));
+      int exit =
+          c.execute(
+              "experiment",
+              "--profile=quick",
+              "--dataset=" + ds,
+              bad[0],
+              "--out=" + dir.resolve("x"));
+      assertEquals(2, exit, bad[0] + ": " + err);
+      assertTrue(err.toString().contains(bad[1]), bad[0] + ": " + err);
+    }
+    java.io.StringWriter err = new java.io.StringWriter();
+    picocli.CommandLine c = org.searchlab.distribution.SearchlabCli.commandLine();
+    c.setErr(new java.io.PrintWriter(err));
+    assertEquals(
+        2, c.execute("experiment", "--profile=quick", "--synthetic", "--vector-field=image"));
+    assertTrue(err.toString().contains("go with --mapping"), err.toString());
+
+    try (SearchServer server = exactServer(dir.resolve("exact"))) {
+      Path out = dir.resolve("results");
+      assertEquals(
+          0,
+          cli(
+              "experiment",
+              "--profile=quick",
+              "--dataset=" + ds,
+              "--index-name=shop",
+              "--target=exact=http://127.0.0.1:" + server.port(),
+              "--docs=300",
+              "--clients=2",
+              "--duration=0.15",
+              "--warmup=0.05",
+              "--rounds=1",
+              "--calibration-queries=10",
+              "--recall-queries=10",
+              "--vector-beams=10,40,400",
+              "--sweep-docs=0",
+              "--out=" + out));
+      String report = Files.readString(out.resolve("report.md"));
+      assertTrue(report.contains("index shop (mapping " + ds.resolve("mapping.json")), report);
+      assertTrue(report.contains("vector field image, filter field brand"), report);
+    }
+  }
+
+  private static int cli(String... args) {
+    return org.searchlab.distribution.SearchlabCli.commandLine().execute(args);
+  }
+
   @Test
   void theProductOnlyPartsRefuseAnotherMapping(@TempDir Path dir) throws Exception {
     Corpus corpus =
