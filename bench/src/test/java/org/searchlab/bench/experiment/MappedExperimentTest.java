@@ -207,6 +207,74 @@ class MappedExperimentTest {
     return org.searchlab.distribution.SearchlabCli.commandLine().execute(args);
   }
 
+  /**
+   * A searchlab store variant on the shop mapping: its server starts without the product index, the
+   * run creates {@code shop} with {@code index.store} = the store, and lexical recall (exact BM25
+   * scores) must be 1.0. Skipped, with the store's answer as the reason, while the store does not
+   * take the mapping yet.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"segmented", "mutable"})
+  void aStoreVariantRunsOnTheShopMapping(String store, @TempDir Path dir) throws Exception {
+    long seed = TestSeeds.seed("MappedExperimentTest." + store);
+    BenchMapping mapping = ShopData.mapping(DIMS);
+    try (LoadGenerator load = new LoadGenerator();
+        Session s =
+            Session.start(
+                ServerOptions.defaults(store, DIMS),
+                dir.resolve("probe"),
+                "512m",
+                dir.resolve("probe.log"),
+                load,
+                mapping)) {
+      try {
+        s.admin.createIndex(DIMS, 16, 200, org.searchlab.core.VectorQuantization.NONE);
+      } catch (IOException e) {
+        org.junit.jupiter.api.Assumptions.abort(
+            "the " + store + " store does not take the shop mapping yet: " + e.getMessage());
+      }
+    }
+    Profile p =
+        Profile.quick().toBuilder()
+            .docs(400)
+            .dimension(DIMS)
+            .clients(List.of(2))
+            .refeedClients(List.of(2))
+            .warmup(Duration.ofMillis(50))
+            .duration(Duration.ofMillis(150))
+            .recallQueries(10)
+            .rounds(1)
+            .calibrationQueries(10)
+            .vectorBeams(List.of(10, 40, 400))
+            .sweepDocs(0)
+            .serverHeap("512m")
+            .build();
+    Corpus corpus =
+        Corpus.mapped(ShopData.documents(seed, p.docs(), DIMS), mapping, 40, seed, "shop");
+    List<ResultRow> rows =
+        new ExperimentRunner(
+                p,
+                List.of(Variant.parse(store)),
+                corpus,
+                dir.resolve("results"),
+                Path.of(".").toAbsolutePath(),
+                new PrintStream(System.out, true),
+                false)
+            .run();
+    int lexical = 0;
+    for (ResultRow r : rows) {
+      assertEquals(0, r.errors(), r.toString());
+      if (r.isQueryCell()
+          && r.phase().equals(Phases.AFTER_FLUSH)
+          && r.round() == null
+          && r.queryType().equals("lexical")) {
+        lexical++;
+        assertEquals(1.0, r.recallAt10(), 1e-9, r.toString());
+      }
+    }
+    assertTrue(lexical >= 2, "lexical rows, filtered and not: " + lexical);
+  }
+
   @Test
   void theProductOnlyPartsRefuseAnotherMapping(@TempDir Path dir) throws Exception {
     Corpus corpus =
