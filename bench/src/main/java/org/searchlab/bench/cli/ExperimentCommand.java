@@ -415,12 +415,14 @@ final class ExperimentCommand implements Callable<Integer> {
                 corpus.source(),
                 corpus.mapping());
     if (queries != null) {
-      List<BenchQuery> own = QueryFile.read(queries, main.docs(), MiniLmEmbedder::create);
+      List<BenchQuery> own =
+          QueryFile.read(queries, main.docs(), MiniLmEmbedder::create, main.mapping());
       main =
           new Corpus(
               main.docs(),
               own,
-              main.source() + "; " + own.size() + " queries from " + queries.getFileName());
+              main.source() + "; " + own.size() + " queries from " + queries.getFileName(),
+              main.mapping());
       System.err.printf("experiment: %d queries from %s%n", own.size(), queries);
     }
     ExperimentRunner runner;
@@ -543,11 +545,6 @@ final class ExperimentCommand implements Callable<Integer> {
               + mapping
               + " needs --dataset: a directory built with 'searchlab dataset build --source ndjson"
               + " --mapping' from your documents");
-    }
-    if (queries != null) {
-      throw new IllegalArgumentException(
-          "--queries goes with the product mapping; on another mapping the queries are sampled"
-              + " from the documents");
     }
     try {
       com.fasterxml.jackson.databind.JsonNode info = MappedDataset.info(dataset);

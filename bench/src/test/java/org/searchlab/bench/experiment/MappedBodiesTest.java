@@ -201,6 +201,49 @@ class MappedBodiesTest {
   }
 
   @Test
+  void ownQueriesTakeAFilterValueOrTheNearestDocumentsByTheFieldsSimilarity(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    BenchMapping m = ShopData.mapping(4);
+    List<Document> docs = ShopData.documents(11, 50, 4);
+    float[] near = ((float[]) docs.get(7).value("image")).clone();
+    for (int i = 0; i < near.length; i++) {
+      near[i] *= 3; // cosine: the same direction is the nearest, whatever the length
+    }
+    java.nio.file.Path file = dir.resolve("q.ndjson");
+    java.nio.file.Files.writeString(
+        file,
+        "{\"text\":\"oak\",\"vector\":[1,0,0,0],\"filter\":\"zeta\"}\n"
+            + "{\"text\":\"lamp\",\"vector\":"
+            + Json.vector(near)
+            + "}\n");
+    List<BenchQuery> qs =
+        QueryFile.read(
+            file,
+            docs,
+            () -> {
+              throw new AssertionError("every query has a vector");
+            },
+            m);
+    assertEquals("zeta", qs.get(0).category());
+    assertEquals(docs.get(7).value("brand"), qs.get(1).category());
+    assertEquals(1.0, Math.sqrt(dot(qs.get(1).vector(), qs.get(1).vector())), 1e-5);
+
+    java.nio.file.Files.writeString(file, "{\"text\":\"oak\",\"filter\":5}\n");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> QueryFile.read(file, docs, () -> null, m));
+    assertTrue(e.getMessage().contains("\"filter\" must be"), e.getMessage());
+  }
+
+  private static double dot(float[] a, float[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += a[i] * (double) b[i];
+    }
+    return s;
+  }
+
+  @Test
   void adminCallsGoToTheMappedIndexAndServersStartWithoutTheProductIndex() throws Exception {
     BenchMapping m = ShopData.mapping(8);
     RecordingHttp http = new RecordingHttp(r -> "{}");
