@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.searchlab.bench.data.Dataset;
+import org.searchlab.bench.data.MappedDataset;
 import org.searchlab.bench.data.StandardData;
+import org.searchlab.bench.experiment.BenchMapping;
 import org.searchlab.bench.experiment.BenchQuery;
 import org.searchlab.bench.experiment.Corpus;
 import org.searchlab.bench.experiment.ExperimentRunner;
@@ -154,6 +156,53 @@ final class ExperimentCommand implements Callable<Integer> {
               + " optional \"category\" (else the nearest document's). Exact ground truth is"
               + " computed for them; see bench/README.md.")
   Path queries;
+
+  @Option(
+      names = "--mapping",
+      paramLabel = "FILE",
+      description =
+          "Run on your own index: a mapping file (a PUT /{index} body or a bare mappings object)."
+              + " Lexical queries search its text fields, vector queries its vector field, filters"
+              + " a keyword field; documents come from --dataset (built with 'dataset build"
+              + " --source ndjson --mapping'). Default: the dataset's mapping.json, else the"
+              + " product mapping.")
+  Path mapping;
+
+  @Option(
+      names = "--index-name",
+      description =
+          "With a mapping: the index (and Vespa document type) name; lower-case letters, digits"
+              + " and _. Default: product.")
+  String indexName;
+
+  @Option(
+      names = "--text-fields",
+      split = ",",
+      description =
+          "With a mapping: the text fields of the lexical queries. Default: its text fields that"
+              + " are no multi-field.")
+  List<String> textFields;
+
+  @Option(
+      names = "--vector-field",
+      description =
+          "With a mapping: the vector field. Default: the dataset's, else the only indexed"
+              + " dense_vector.")
+  String vectorField;
+
+  @Option(
+      names = "--filter-field",
+      description =
+          "With a mapping: the keyword field of the filtered queries. Default: the dataset's,"
+              + " else the only keyword field that is no multi-field.")
+  String filterField;
+
+  @Option(
+      names = "--update-field",
+      description =
+          "With a mapping: the numeric field the update phase adds 100 to. Default: the only"
+              + " numeric field.")
+  String updateField;
 
   @Option(
       names = "--recall-target",
@@ -308,10 +357,12 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     Profile p;
     List<Variant> vs;
+    BenchMapping bench;
     try {
       p = b.build();
       vs = variantsToRun();
       checkPaths();
+      bench = benchMapping();
     } catch (IllegalArgumentException e) {
       // a usage error (exit 2 with the message), not a stack trace
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -336,7 +387,17 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     System.err.printf("experiment: loading %d documents...%n", needed);
     Corpus corpus;
-    if (data != null) {
+    if (!bench.product()) {
+      List<org.searchlab.core.Document> docs = MappedDataset.documents(data, needed);
+      corpus =
+          Corpus.mapped(
+              docs,
+              bench,
+              queryCount,
+              seed,
+              String.format(
+                  java.util.Locale.ROOT, "ndjson dataset %s: %,d documents", data, docs.size()));
+    } else if (data != null) {
       corpus = Corpus.fromDataset(data, needed, queryCount, seed);
     } else {
       corpus = Corpus.synthetic(seed, needed, p.dimension(), queryCount);
@@ -350,27 +411,36 @@ final class ExperimentCommand implements Callable<Integer> {
             ? corpus
             : new Corpus(
                 corpus.docs().subList(0, p.docs()),
-                Corpus.sampleQueries(corpus.docs().subList(0, p.docs()), queryCount, seed + 1),
-                corpus.source());
+                corpus.queriesFrom(corpus.docs().subList(0, p.docs()), queryCount, seed + 1),
+                corpus.source(),
+                corpus.mapping());
     if (queries != null) {
-      List<BenchQuery> own = QueryFile.read(queries, main.docs(), MiniLmEmbedder::create);
+      List<BenchQuery> own =
+          QueryFile.read(queries, main.docs(), MiniLmEmbedder::create, main.mapping());
       main =
           new Corpus(
               main.docs(),
               own,
-              main.source() + "; " + own.size() + " queries from " + queries.getFileName());
+              main.source() + "; " + own.size() + " queries from " + queries.getFileName(),
+              main.mapping());
       System.err.printf("experiment: %d queries from %s%n", own.size(), queries);
     }
-    new ExperimentRunner(
-            p,
-            vs,
-            p.mainPhases() ? main : corpus,
-            outDir,
-            home,
-            System.err,
-            keepData,
-            openSearchNodes)
-        .run();
+    ExperimentRunner runner;
+    try {
+      runner =
+          new ExperimentRunner(
+              p,
+              vs,
+              p.mainPhases() ? main : corpus,
+              outDir,
+              home,
+              System.err,
+              keepData,
+              openSearchNodes);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    runner.run();
     System.out.println(outDir.resolve("report.md"));
     return 0;
   }
@@ -443,6 +513,66 @@ final class ExperimentCommand implements Callable<Integer> {
       throw new IllegalArgumentException("no variant to run: give --variants or --target");
     }
     return vs;
+  }
+
+  /**
+   * The index the run measures: the mapping of --mapping, else of the dataset, with the fields the
+   * options name (the dataset's vector and filter fields by default); the product mapping when
+   * there is none.
+   *
+   * @throws IllegalArgumentException naming the option, for fields that do not fit, field options
+   *     without a mapping, or a mapping without a dataset of its documents
+   */
+  private BenchMapping benchMapping() {
+    boolean mappedDataset = dataset != null && MappedDataset.isMapped(dataset);
+    boolean fieldOptions =
+        indexName != null
+            || textFields != null
+            || vectorField != null
+            || filterField != null
+            || updateField != null;
+    if (mapping == null && !mappedDataset) {
+      if (fieldOptions) {
+        throw new IllegalArgumentException(
+            "--index-name, --text-fields, --vector-field, --filter-field and --update-field go"
+                + " with --mapping or a dataset built with one");
+      }
+      return BenchMapping.PRODUCT;
+    }
+    if (!mappedDataset) {
+      throw new IllegalArgumentException(
+          "--mapping "
+              + mapping
+              + " needs --dataset: a directory built with 'searchlab dataset build --source ndjson"
+              + " --mapping' from your documents");
+    }
+    try {
+      com.fasterxml.jackson.databind.JsonNode info = MappedDataset.info(dataset);
+      com.fasterxml.jackson.databind.JsonNode file =
+          mapping != null
+              ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(mapping.toFile())
+              : MappedDataset.mappingFile(dataset);
+      String vector = vectorField;
+      String filter = filterField;
+      if (vector == null && info.hasNonNull("vector_field")) {
+        vector = info.get("vector_field").asText();
+      }
+      if (filter == null && info.hasNonNull("filter_field")) {
+        filter = info.get("filter_field").asText();
+      }
+      return BenchMapping.read(
+          file,
+          new BenchMapping.Choice(indexName, textFields, vector, filter, updateField),
+          mapping != null
+              ? mapping.toString()
+              : dataset.resolve(MappedDataset.MAPPING_FILE).toString());
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException(
+          (mapping != null ? "--mapping " + mapping : "--dataset " + dataset)
+              + ": "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /** A mistyped --dataset or --queries path is refused before any work starts. */

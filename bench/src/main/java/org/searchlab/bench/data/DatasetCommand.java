@@ -44,7 +44,9 @@ public final class DatasetCommand implements Runnable {
             + " apt-get -o Acquire::Languages=en update if missing), embedded with"
             + " all-MiniLM-L6-v2 from 'Item: Title: {title} Description: {description}'.",
         "ndjson: your documents (id, title, description, category, price, average_rating,"
-            + " optional embedding); missing embeddings are computed.",
+            + " optional embedding); missing embeddings are computed. With --mapping, documents"
+            + " of any fields that mapping takes: the dataset keeps mapping.json, and"
+            + " 'experiment --dataset' runs on that index.",
         "synthetic: --docs N variants of a --base dataset (recombined text, vectors"
             + " normalize(v + noise)), or core's seeded generator without --base.",
         "Embeddings (by text hash) and ground truth are cached in --cache, so a rebuild is fast."
@@ -78,6 +80,36 @@ public final class DatasetCommand implements Runnable {
 
     @Option(names = "--in", description = "ndjson: the input file (plain or .gz).")
     Path in;
+
+    @Option(
+        names = "--mapping",
+        description =
+            "ndjson: a mapping file (a PUT /{index} body, or a bare mappings object); the"
+                + " documents may then hold any fields it takes, one JSON object a line"
+                + " ({\"_id\":…,\"_source\":{…}} or the source with its id in \"id\").")
+    Path mapping;
+
+    @Option(
+        names = "--embed-fields",
+        split = ",",
+        description =
+            "ndjson with --mapping: the text fields embedded for documents without a vector, as"
+                + " 'Item: Name: {name} Body: {body}'. Default: the mapping's text fields in order.")
+    List<String> embedFields;
+
+    @Option(
+        names = "--vector-field",
+        description =
+            "ndjson with --mapping: the vector field. Default: the mapping's only indexed"
+                + " dense_vector.")
+    String vectorField;
+
+    @Option(
+        names = "--filter-field",
+        description =
+            "ndjson with --mapping: the keyword field of the filtered queries. Default: the"
+                + " mapping's only keyword field that is no multi-field of a text field.")
+    String filterField;
 
     @Option(names = "--docs", description = "synthetic: the number of documents.")
     Integer docs;
@@ -148,6 +180,13 @@ public final class DatasetCommand implements Runnable {
               MiniLmEmbedder.MODEL,
               MiniLmEmbedder.DIMENSION,
               log);
+      if (mapping == null && (embedFields != null || vectorField != null || filterField != null)) {
+        throw new org.searchlab.core.InvalidRequestException(
+            "--embed-fields, --vector-field and --filter-field go with --mapping");
+      }
+      if (mapping != null && source != Source.ndjson) {
+        throw new org.searchlab.core.InvalidRequestException("--mapping goes with --source ndjson");
+      }
       long start = System.nanoTime();
       DatasetInfo info =
           switch (source) {
@@ -156,6 +195,14 @@ public final class DatasetCommand implements Runnable {
               if (in == null) {
                 throw new org.searchlab.core.InvalidRequestException(
                     "--source ndjson needs --in FILE");
+              }
+              if (mapping != null) {
+                int n =
+                    MappedDataset.build(common, in, mapping, embedFields, vectorField, filterField);
+                log.printf(
+                    "dataset: %d documents of mapping %s written to %s in %.1f s%n",
+                    n, mapping, outDir, (System.nanoTime() - start) / 1e9);
+                yield null;
               }
               yield DatasetBuilds.ndjson(common, in);
             }
@@ -167,6 +214,9 @@ public final class DatasetCommand implements Runnable {
               yield DatasetBuilds.synthetic(common, docs, base, noise, dimension);
             }
           };
+      if (info == null) {
+        return 0;
+      }
       log.printf(
           "dataset: %d documents, %d categories, %d queries, %d-d (%s) written to %s in %.1f s%n",
           info.documents(),

@@ -21,19 +21,84 @@ import org.searchlab.testing.data.SyntheticCorpus;
  * @param docs the documents, in feed order
  * @param queries benchmark queries: first 8 title words, own vector, category as filter
  * @param source where they came from, for the report
+ * @param mapping the index the documents go into and the roles of its fields
  */
-public record Corpus(List<Document> docs, List<BenchQuery> queries, String source) {
+public record Corpus(
+    List<Document> docs, List<BenchQuery> queries, String source, BenchMapping mapping) {
   /** Words of the title a query keeps, as the benchmark. */
   public static final int QUERY_WORDS = 8;
 
   public Corpus {
     docs = List.copyOf(docs);
     queries = List.copyOf(queries);
+    java.util.Objects.requireNonNull(mapping, "mapping");
+  }
+
+  /** Products of the benchmark's mapping. */
+  public Corpus(List<Document> docs, List<BenchQuery> queries, String source) {
+    this(docs, queries, source, BenchMapping.PRODUCT);
   }
 
   /** The embedding dimension. */
   public int dimension() {
+    if (!mapping.product()) {
+      for (Document d : docs) {
+        float[] v = mapping.vectorOf(d);
+        if (v != null) {
+          return v.length;
+        }
+      }
+      throw new IllegalStateException(
+          "no document has a vector in [" + mapping.vectorField() + "]");
+    }
     return docs.get(0).embedding().length;
+  }
+
+  /** {@code n} queries sampled from {@code from} as this corpus's are, for its mapping. */
+  public List<BenchQuery> queriesFrom(List<Document> from, int n, long seed) {
+    return mapping.product()
+        ? sampleQueries(from, n, seed)
+        : mapped(from, mapping, n, seed, source).queries();
+  }
+
+  /**
+   * Documents of another mapping, with {@code queryCount} queries sampled from them as the
+   * benchmark's are from products: the first {@value #QUERY_WORDS} words of the first text field
+   * that has some, the document's own vector, and its filter field's value (documents missing one
+   * of them make no query).
+   */
+  public static Corpus mapped(
+      List<Document> docs, BenchMapping mapping, int queryCount, long seed, String source) {
+    List<Document> usable =
+        docs.stream()
+            .filter(
+                d ->
+                    mapping.filterOf(d) != null
+                        && mapping.vectorOf(d) != null
+                        && !mapping.queryTextOf(d, QUERY_WORDS).isBlank())
+            .toList();
+    if (usable.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no document has text in "
+              + mapping.textFields()
+              + ", a value in ["
+              + mapping.filterField()
+              + "] and a vector in ["
+              + mapping.vectorField()
+              + "] to make queries from");
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    List<BenchQuery> queries = new ArrayList<>(queryCount);
+    for (int i = 0; i < queryCount; i++) {
+      Document d = usable.get(random.nextInt(usable.size()));
+      queries.add(
+          new BenchQuery(
+              mapping.queryTextOf(d, QUERY_WORDS),
+              mapping.vectorOf(d),
+              mapping.filterOf(d),
+              d.id()));
+    }
+    return new Corpus(docs, queries, source, mapping);
   }
 
   /** The first {@code n} documents of a seeded synthetic corpus, and queries sampled from them. */

@@ -10,13 +10,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The benchmark's Elasticsearch bodies, sent to {@code POST /product/_search/}: {@code multi_match}
- * best_fields over title and description, {@code knn} with {@code k = num_candidates = 100}, both
- * for hybrid, and a {@code term} filter on category in each part when filtered. Stateless.
+ * The benchmark's Elasticsearch bodies, sent to {@code POST /{index}/_search/}: {@code multi_match}
+ * best_fields over the text fields (title and description), {@code knn} on the vector field with
+ * {@code k = num_candidates = 100}, both for hybrid, and a {@code term} filter on the keyword field
+ * (category) in each part when filtered. Stateless.
  */
 final class EsDialect implements SearchDialect {
   static final String INDEX = "product";
 
+  private final BenchMapping mapping;
   private final boolean rescoreBeam;
 
   /** Bodies for an index of float vectors: no {@code rescore_vector}. */
@@ -24,13 +26,21 @@ final class EsDialect implements SearchDialect {
     this(false);
   }
 
+  /** Bodies for the product index. */
+  EsDialect(boolean rescoreBeam) {
+    this(BenchMapping.PRODUCT, rescoreBeam);
+  }
+
   /**
+   * @param mapping the index and its fields: the lexical part's text fields, the vector field and
+   *     the filter's keyword field
    * @param rescoreBeam whether the index is quantized: then each {@code knn} asks Elasticsearch's
    *     {@code rescore_vector} to rescore the whole beam ({@code oversample = num_candidates / k},
    *     in [1, 10]), so the quantized index searches the same beam as a float one at the same
    *     setting and rescores all it found, rather than widening the beam to {@code k × 3}
    */
-  EsDialect(boolean rescoreBeam) {
+  EsDialect(BenchMapping mapping, boolean rescoreBeam) {
+    this.mapping = mapping;
     this.rescoreBeam = rescoreBeam;
   }
 
@@ -44,7 +54,8 @@ final class EsDialect implements SearchDialect {
       ObjectNode bool = body.putObject("query").putObject("bool");
       ObjectNode mm = bool.putObject("must").putObject("multi_match");
       mm.put("query", q.text());
-      mm.putArray("fields").add("title").add("description");
+      ArrayNode fields = mm.putArray("fields");
+      mapping.textFields().forEach(fields::add);
       mm.put("type", "best_fields");
       if (filtered) {
         bool.set("filter", filter(q.category()));
@@ -61,7 +72,7 @@ final class EsDialect implements SearchDialect {
       }
       body.set("knn", knn);
     }
-    return Json.postJson(base.resolve("/" + INDEX + "/_search/"), body);
+    return Json.postJson(base.resolve("/" + mapping.index() + "/_search/"), body);
   }
 
   @Override
@@ -70,21 +81,21 @@ final class EsDialect implements SearchDialect {
     body.put("size", k);
     body.put("_source", false);
     body.set("knn", knn(q, k, ef));
-    return Json.postJson(base.resolve("/" + INDEX + "/_search/"), body);
+    return Json.postJson(base.resolve("/" + mapping.index() + "/_search/"), body);
   }
 
-  private static ObjectNode knn(BenchQuery q, int k, int numCandidates) {
+  private ObjectNode knn(BenchQuery q, int k, int numCandidates) {
     ObjectNode knn = Json.object();
-    knn.put("field", "embedding");
+    knn.put("field", mapping.vectorField());
     knn.set("query_vector", Json.vector(q.vector()));
     knn.put("num_candidates", numCandidates);
     knn.put("k", k);
     return knn;
   }
 
-  private static ArrayNode filter(String category) {
+  private ArrayNode filter(String category) {
     ArrayNode a = Json.MAPPER.createArrayNode();
-    a.addObject().putObject("term").put("category", category);
+    a.addObject().putObject("term").put(mapping.filterField(), category);
     return a;
   }
 

@@ -9,6 +9,8 @@ import org.searchlab.core.Filter;
 import org.searchlab.core.Hit;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.query.Knn;
+import org.searchlab.core.query.Query;
 import org.searchlab.core.scoring.VectorScores;
 import org.searchlab.testing.ExactCorpus;
 
@@ -25,13 +27,31 @@ public final class ExactSearch {
   /** Neighbours of the vector part, as the benchmark's {@code k}/{@code targetHits}. */
   public static final int VECTOR_K = 100;
 
-  private final ExactCorpus corpus = new ExactCorpus();
+  private final ExactCorpus corpus;
+  private final BenchMapping mapping;
 
   /**
    * @param docs the corpus
    * @param queries unused, kept so callers state which queries the truth is for
    */
   public ExactSearch(List<Document> docs, Collection<BenchQuery> queries) {
+    this(docs, queries, BenchMapping.PRODUCT);
+  }
+
+  /**
+   * The truth over an index of {@code mapping}: its queries are the Elasticsearch dialect's ({@code
+   * multi_match} best_fields over the text fields, {@code knn} on the vector field, a {@code term}
+   * filter on the keyword field), answered by the oracle's query tree.
+   *
+   * @param docs the corpus
+   * @param queries unused, kept so callers state which queries the truth is for
+   */
+  public ExactSearch(List<Document> docs, Collection<BenchQuery> queries, BenchMapping mapping) {
+    this.mapping = mapping;
+    this.corpus =
+        mapping.product()
+            ? new ExactCorpus()
+            : new ExactCorpus(mapping.mapping(), mapping.settings().defaultAnalyzer());
     for (Document d : docs) {
       corpus.put(d);
     }
@@ -39,7 +59,47 @@ public final class ExactSearch {
 
   /** The exact top-{@code k} hits, best first, for a benchmark query. */
   public List<Hit> hits(BenchQuery q, QueryType type, boolean filtered, int k) {
-    return corpus.search(request(q, type, filtered, k)).hits();
+    return corpus.search(requestFor(q, type, filtered, k)).hits();
+  }
+
+  /** The request a query of this type sends to the index of this truth's mapping. */
+  private SearchRequest requestFor(BenchQuery q, QueryType type, boolean filtered, int k) {
+    return mapping.product() ? request(q, type, filtered, k) : mappedRequest(q, type, filtered, k);
+  }
+
+  /**
+   * The Elasticsearch dialect's request over another mapping, as the server's parser builds it:
+   * {@code bool} of the {@code multi_match} and the {@code term} filter, and a {@code knn} of
+   * {@value #VECTOR_K} with the same filter; both parts' scores summed.
+   */
+  private SearchRequest mappedRequest(BenchQuery q, QueryType type, boolean filtered, int k) {
+    List<Query> filters =
+        filtered ? List.of(Query.Term.of(mapping.filterField(), q.category())) : List.of();
+    SearchRequest.Builder b = SearchRequest.builder().hits(k);
+    if (type != QueryType.VECTOR) {
+      b.query(
+          Query.Bool.filtered(
+              Query.MultiMatch.bestFields(q.text(), mapping.textFields()), filters));
+    }
+    if (type != QueryType.LEXICAL) {
+      Query knnFilter =
+          filters.isEmpty()
+              ? Query.MatchAll.INSTANCE
+              : new Query.Bool(List.of(), filters, List.of(), List.of(), null, 1f);
+      b.addKnn(
+          new Knn(mapping.vectorField(), q.vector(), VECTOR_K, VECTOR_K, knnFilter, null, 1f, 0));
+    }
+    return b.build();
+  }
+
+  /** Every hit of a mapped query with its exact score, up to the request window. */
+  private Map<String, Float> mappedScores(BenchQuery q, QueryType type, boolean filtered) {
+    int window = Math.min(SearchRequest.MAX_WINDOW, Math.max(1, corpus.size()));
+    Map<String, Float> scores = new HashMap<>();
+    for (Hit h : corpus.search(mappedRequest(q, type, filtered, window)).hits()) {
+      scores.put(h.id(), h.score());
+    }
+    return scores;
   }
 
   /** The exact top-{@code k} ids for a benchmark query. */
@@ -68,6 +128,10 @@ public final class ExactSearch {
    * outside). A document the query's filter rejects, or that neither part matches, scores NaN.
    */
   public ExactAnswer answer(BenchQuery q, QueryType type, boolean filtered, int k) {
+    if (!mapping.product()) {
+      Map<String, Float> scores = mappedScores(q, type, filtered);
+      return new ExactAnswer(best(scores, k), id -> orNaN(scores.get(id)));
+    }
     Filter filter = filtered ? Filter.category(q.category()) : Filter.ALL;
     return switch (type) {
       case LEXICAL -> {
@@ -111,6 +175,11 @@ public final class ExactSearch {
 
   /** The exact {@code k} nearest neighbours (unfiltered), for the HNSW grid. */
   public List<String> vectorTopK(BenchQuery q, int k) {
+    if (!mapping.product()) {
+      Knn knn =
+          new Knn(mapping.vectorField(), q.vector(), k, k, Query.MatchAll.INSTANCE, null, 1f, 0);
+      return ids(corpus.search(SearchRequest.builder().hits(k).addKnn(knn).build()).hits());
+    }
     return ids(corpus.vectorHits(q.vector(), Filter.ALL, k));
   }
 

@@ -74,6 +74,17 @@ public final class ExperimentRunner {
               + OpenSearchConfig.MAX_NODES
               + "]");
     }
+    if (!corpus.mapping().product()) {
+      for (Variant v : variants) {
+        if (v.store().equals(Variant.OPENSEARCH_STORE)) {
+          throw new IllegalArgumentException(
+              "variant "
+                  + v.label()
+                  + ": the OpenSearch variants run the product mapping only; a run on another"
+                  + " mapping measures searchlab's stores and Elasticsearch-dialect targets");
+        }
+      }
+    }
     this.openSearchNodes = openSearchNodes;
     this.profile = profile;
     this.variants = List.copyOf(variants);
@@ -105,7 +116,10 @@ public final class ExperimentRunner {
       cells += writeCells;
       planned += writeCells * ProcedureRun.refeedSeconds(profile);
     }
-    Corpus sweepCorpus = profile.sweepDocs() > 0 ? head(profile.sweepDocs()) : null;
+    // The segment sweep and the HNSW grid set the product index's graph themselves: they run on
+    // the product mapping only.
+    boolean product = corpus.mapping().product();
+    Corpus sweepCorpus = product && profile.sweepDocs() > 0 ? head(profile.sweepDocs()) : null;
     boolean sweep = sweepCorpus != null && !profile.sweepSegments().isEmpty();
     if (sweep) {
       cells += SegmentSweep.cells(profile);
@@ -119,7 +133,7 @@ public final class ExperimentRunner {
             .distinct()
             .sorted()
             .toList();
-    boolean grid = profile.gridDocs() > 0;
+    boolean grid = product && profile.gridDocs() > 0;
     if (grid) {
       cells += HnswGrid.cells(gridStores.size());
       planned += HnswGrid.cells(gridStores.size()) * ProcedureRun.seconds(profile);
@@ -177,6 +191,9 @@ public final class ExperimentRunner {
       com.fasterxml.jackson.databind.node.ObjectNode run = Json.object();
       run.put("profile", profile.name());
       run.put("source", corpus.source());
+      if (!product) {
+        run.put("index", corpus.mapping().describe());
+      }
       run.put("minutes", minutes);
       run.putPOJO("variants", variants.stream().map(Variant::label).toList());
       List<String> described = variants.stream().map(v -> describe(v, ctx)).toList();
@@ -198,7 +215,13 @@ public final class ExperimentRunner {
         }
       }
       new ReportWriter(outDir)
-          .write(rows, profile.name(), corpus.source(), described, minutes, setups);
+          .write(
+              rows,
+              profile.name(),
+              product ? corpus.source() : corpus.source() + "; " + corpus.mapping().describe(),
+              described,
+              minutes,
+              setups);
       progress.step(
           "done",
           String.format(
@@ -243,7 +266,7 @@ public final class ExperimentRunner {
   private void mainPhases(RunContext ctx, List<BenchQuery> quality)
       throws IOException, InterruptedException {
     List<BenchQuery> calibrationQueries = calibrationQueries();
-    ExactSearch exact = new ExactSearch(corpus.docs(), quality);
+    ExactSearch exact = new ExactSearch(corpus.docs(), quality, corpus.mapping());
     try (Servers servers = Servers.start(ctx, corpus, variants)) {
       Calibration calibration = new Calibration(ctx, corpus, calibrationQueries, exact, servers);
       calibration.run();
@@ -276,7 +299,7 @@ public final class ExperimentRunner {
         corpus.docs().stream().filter(d -> !usedIds.contains(d.id())).toList();
     List<BenchQuery> out = new ArrayList<>();
     for (BenchQuery q :
-        Corpus.sampleQueries(
+        corpus.queriesFrom(
             rest.isEmpty() ? corpus.docs() : rest, 4 * profile.calibrationQueries(), 7L)) {
       if (!usedTexts.contains(q.text()) && !usedIds.contains(q.sourceId())) {
         out.add(q);
@@ -304,7 +327,10 @@ public final class ExperimentRunner {
     }
     List<org.searchlab.core.Document> docs = corpus.docs().subList(0, n);
     return new Corpus(
-        docs, Corpus.sampleQueries(docs, corpus.queries().size(), 42L * n), corpus.source());
+        docs,
+        corpus.queriesFrom(docs, corpus.queries().size(), 42L * n),
+        corpus.source(),
+        corpus.mapping());
   }
 
   private static void writeJsonl(Path file, List<ResultRow> rows) throws IOException {

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.searchlab.bench.load.CpuMeter;
 import org.searchlab.bench.load.ProcessCpu;
 import org.searchlab.core.Document;
+import org.searchlab.core.SourceJson;
 
 /**
  * Feeds documents as the benchmark did: Elasticsearch {@code _bulk} requests of {@link #ES_BATCH}
@@ -43,15 +44,26 @@ public final class Feeder {
   private final URI base;
   private final boolean elasticsearch;
   private final int batchSize;
+  private final BenchMapping mapping;
 
   /**
    * @param batchSize documents per {@code _bulk} request (Elasticsearch dialect only)
    */
   public Feeder(HttpClient http, URI base, boolean elasticsearch, int batchSize) {
+    this(http, base, elasticsearch, batchSize, BenchMapping.PRODUCT);
+  }
+
+  /**
+   * @param batchSize documents per {@code _bulk} request (Elasticsearch dialect only)
+   * @param mapping the index fed (its name, and the field the update operation changes)
+   */
+  public Feeder(
+      HttpClient http, URI base, boolean elasticsearch, int batchSize, BenchMapping mapping) {
     this.http = http;
     this.base = base;
     this.elasticsearch = elasticsearch;
     this.batchSize = batchSize;
+    this.mapping = mapping;
   }
 
   /** Feeds every document once. */
@@ -77,7 +89,7 @@ public final class Feeder {
   public FeedStats feedUntil(
       List<Document> docs, CpuMeter cpu, AtomicBoolean stop, AtomicLong acked)
       throws InterruptedException {
-    Feeder small = new Feeder(http, base, elasticsearch, Math.min(batchSize, LOOP_BATCH));
+    Feeder small = new Feeder(http, base, elasticsearch, Math.min(batchSize, LOOP_BATCH), mapping);
     return small.run(docs, FeedOp.PUT, cpu, stop, true, LOOP_THREADS, acked);
   }
 
@@ -89,9 +101,9 @@ public final class Feeder {
    */
   public void prepareLoop(List<Document> docs) {
     if (elasticsearch) {
-      BODIES.of(docs, FeedOp.PUT, Math.min(batchSize, LOOP_BATCH));
+      bulkBodies(mapping).of(docs, FeedOp.PUT, Math.min(batchSize, LOOP_BATCH));
     } else {
-      VESPA_BODIES.of(docs, FeedOp.PUT, 1);
+      vespaBodies(mapping).of(docs, FeedOp.PUT, 1);
     }
   }
 
@@ -125,7 +137,7 @@ public final class Feeder {
     // request while the server works would take cores from the server and, in the refeed under
     // queries, stall the query clients of this JVM with garbage collections.
     // Past a memory budget (the full profile's million documents) they are encoded per request.
-    List<byte[]> bodies = BODIES.of(docs, op, unitSize);
+    List<byte[]> bodies = bulkBodies(mapping).of(docs, op, unitSize);
     int threads = esThreads;
     AtomicLong next = new AtomicLong();
     long done0 = done.get();
@@ -151,7 +163,9 @@ public final class Feeder {
                             docs.subList(from, Math.min(docs.size(), from + unitSize));
                         long failed =
                             bulk(
-                                bodies != null ? bodies.get((int) (u % units)) : body(slice, op),
+                                bodies != null
+                                    ? bodies.get((int) (u % units))
+                                    : body(slice, op, mapping),
                                 slice.size());
                         errors.addAndGet(failed);
                         done.addAndGet(slice.size() - failed);
@@ -218,7 +232,7 @@ public final class Feeder {
       boolean loop,
       AtomicLong done)
       throws InterruptedException {
-    List<byte[]> bodies = VESPA_BODIES.of(docs, op, 1);
+    List<byte[]> bodies = vespaBodies(mapping).of(docs, op, 1);
     Semaphore slots = new Semaphore(inFlight);
     long done0 = done.get();
     AtomicLong errors = new AtomicLong();
@@ -238,8 +252,9 @@ public final class Feeder {
         Document d = docs.get(k);
         String json =
             new String(
-                bodies != null ? bodies.get(k) : vespaBody(List.of(d), op), StandardCharsets.UTF_8);
-        DocumentId id = DocumentId.of(VespaDialect.DOCTYPE, VespaDialect.DOCTYPE, d.id());
+                bodies != null ? bodies.get(k) : vespaBody(List.of(d), op, mapping),
+                StandardCharsets.UTF_8);
+        DocumentId id = DocumentId.of(mapping.index(), mapping.index(), d.id());
         slots.acquire();
         java.util.concurrent.CompletableFuture<Result> f =
             op == FeedOp.PUT
@@ -268,18 +283,47 @@ public final class Feeder {
 
   /** The Vespa operation body of the one document in {@code one}. */
   static byte[] vespaBody(List<Document> one, FeedOp op) {
+    return vespaBody(one, op, BenchMapping.PRODUCT);
+  }
+
+  /** The Vespa operation body of the one document in {@code one}, for an index of {@code m}. */
+  static byte[] vespaBody(List<Document> one, FeedOp op, BenchMapping m) {
     Document d = one.get(0);
     ObjectNode body = Json.object();
     if (op == FeedOp.PUT) {
-      body.set("fields", source(d));
-    } else {
+      body.set("fields", source(d, m));
+    } else if (m.product()) {
       body.putObject("fields").putObject("price").put("assign", d.price() + 100);
+    } else {
+      body.putObject("fields")
+          .putObject(m.updateField())
+          .set("assign", SourceJson.json(m.updatedValue(d)));
     }
     return body.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** Encoded {@code _bulk} bodies, shared by every feeder of this JVM. */
   private static final BulkBodies BODIES = new BulkBodies(Feeder::body);
+
+  /** Encoded bodies of the indexes of other mappings, by mapping (one a run, in practice). */
+  private static final Map<BenchMapping, BulkBodies> MAPPED_BODIES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static final Map<BenchMapping, BulkBodies> MAPPED_VESPA_BODIES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static BulkBodies bulkBodies(BenchMapping m) {
+    return m.product()
+        ? BODIES
+        : MAPPED_BODIES.computeIfAbsent(m, k -> new BulkBodies((s, op) -> body(s, op, k)));
+  }
+
+  private static BulkBodies vespaBodies(BenchMapping m) {
+    return m.product()
+        ? VESPA_BODIES
+        : MAPPED_VESPA_BODIES.computeIfAbsent(
+            m, k -> new BulkBodies((s, op) -> vespaBody(s, op, k)));
+  }
 
   /**
    * The {@code _bulk} bodies of a corpus for one operation and batch size, in batch order, kept for
@@ -356,18 +400,30 @@ public final class Feeder {
 
   /** One {@code _bulk} request's NDJSON body for {@code slice}. */
   static byte[] body(List<Document> slice, FeedOp op) {
+    return body(slice, op, BenchMapping.PRODUCT);
+  }
+
+  /**
+   * One {@code _bulk} request's NDJSON body for {@code slice} into the index of {@code m}; an
+   * update adds {@value BenchMapping#UPDATE_DELTA} to its update field.
+   */
+  static byte[] body(List<Document> slice, FeedOp op, BenchMapping m) {
     StringBuilder body = new StringBuilder(slice.size() * 6_000);
     for (Document d : slice) {
       ObjectNode meta = Json.object();
       meta.putObject(op == FeedOp.PUT ? "index" : "update")
-          .put("_index", EsDialect.INDEX)
+          .put("_index", m.index())
           .put("_id", d.id());
       body.append(meta).append('\n');
       if (op == FeedOp.PUT) {
-        body.append(source(d)).append('\n');
-      } else {
+        body.append(source(d, m)).append('\n');
+      } else if (m.product()) {
         ObjectNode upd = Json.object();
         upd.putObject("doc").put("price", d.price() + 100);
+        body.append(upd).append('\n');
+      } else {
+        ObjectNode upd = Json.object();
+        upd.putObject("doc").set(m.updateField(), SourceJson.json(m.updatedValue(d)));
         body.append(upd).append('\n');
       }
     }
@@ -376,7 +432,7 @@ public final class Feeder {
 
   private long bulk(byte[] body, int docs) throws IOException, InterruptedException {
     HttpRequest req =
-        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_bulk"))
+        HttpRequest.newBuilder(base.resolve("/" + mapping.index() + "/_bulk"))
             .timeout(Json.REQUEST_TIMEOUT)
             .header("Content-Type", "application/x-ndjson")
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
@@ -420,6 +476,11 @@ public final class Feeder {
       }
       Thread.sleep(Math.min(1_000, Math.max(10, waitMs)));
     }
+  }
+
+  /** The document's source in an index of {@code m}: the product's, or its own as it came. */
+  static ObjectNode source(Document d, BenchMapping m) {
+    return m.product() ? source(d) : SourceJson.json(d.source());
   }
 
   /** The document as the benchmark's source: every field, the embedding as a JSON array. */

@@ -28,8 +28,13 @@ import org.searchlab.testing.ExactCorpus;
  *       product a query came from.
  * </ul>
  *
- * Blank lines are skipped. Any bad line fails the whole file with its line number; nothing is half
- * read. Stateless and thread-safe.
+ * <p>Over another mapping than the product's ({@link #read(Path, List, Supplier, BenchMapping)})
+ * the filter value is {@code filter} (a value of the mapping's filter field), the nearest document
+ * is found by the vector field's similarity, and a vector is normalised only where that similarity
+ * is {@code cosine} or {@code dot_product}.
+ *
+ * <p>Blank lines are skipped. Any bad line fails the whole file with its line number; nothing is
+ * half read. Stateless and thread-safe.
  */
 public final class QueryFile {
   private QueryFile() {}
@@ -42,7 +47,29 @@ public final class QueryFile {
    */
   public static List<BenchQuery> read(Path file, List<Document> docs, Supplier<Embedder> embedder)
       throws IOException {
-    int dim = docs.get(0).embedding().length;
+    return read(file, docs, embedder, BenchMapping.PRODUCT);
+  }
+
+  /**
+   * Reads the queries of a run over the index of {@code mapping}.
+   *
+   * @param docs the corpus, for its dimension and for the nearest document's filter value
+   * @param embedder made only when some line needs an embedding; closed here
+   */
+  public static List<BenchQuery> read(
+      Path file, List<Document> docs, Supplier<Embedder> embedder, BenchMapping mapping)
+      throws IOException {
+    boolean product = mapping.product();
+    String filterKey = product ? "category" : "filter";
+    int dim =
+        product
+            ? docs.get(0).embedding().length
+            : new Corpus(docs, List.of(), "", mapping).dimension();
+    boolean unit =
+        product
+            || mapping.vector().similarity()
+                == org.searchlab.core.mapping.VectorSimilarity.DOT_PRODUCT
+            || mapping.vector().similarity() == org.searchlab.core.mapping.VectorSimilarity.COSINE;
     List<String> lines = Files.readAllLines(file);
     List<String> texts = new ArrayList<>();
     List<float[]> vectors = new ArrayList<>();
@@ -65,15 +92,16 @@ public final class QueryFile {
         throw new IllegalArgumentException(where + ": needs a non-blank string \"text\"");
       }
       texts.add(n.get("text").asText());
-      vectors.add(n.has("vector") ? vector(n.get("vector"), dim, where) : null);
+      vectors.add(n.has("vector") ? vector(n.get("vector"), dim, where, unit) : null);
       toEmbed.add(
           n.has("vector") ? null : n.path("embed").isTextual() ? n.get("embed").asText() : null);
       if (!n.has("vector") && toEmbed.get(toEmbed.size() - 1) == null) {
         toEmbed.set(toEmbed.size() - 1, n.get("text").asText());
       }
-      JsonNode c = n.get("category");
+      JsonNode c = n.get(filterKey);
       if (c != null && !c.isNull() && (!c.isTextual() || c.asText().isBlank())) {
-        throw new IllegalArgumentException(where + ": \"category\" must be a non-blank string");
+        throw new IllegalArgumentException(
+            where + ": \"" + filterKey + "\" must be a non-blank string");
       }
       categories.add(c == null || c.isNull() ? null : c.asText());
       lineNumbers.add(i + 1);
@@ -86,6 +114,40 @@ public final class QueryFile {
     List<BenchQuery> out = new ArrayList<>(texts.size());
     for (int i = 0; i < texts.size(); i++) {
       String category = categories.get(i);
+      if (category == null && !product) {
+        if (nearest == null) {
+          nearest = new ExactCorpus(mapping.mapping(), mapping.settings().defaultAnalyzer());
+          for (Document d : docs) {
+            if (mapping.filterOf(d) != null) {
+              nearest.put(d);
+            }
+          }
+        }
+        org.searchlab.core.query.Knn knn =
+            new org.searchlab.core.query.Knn(
+                mapping.vectorField(),
+                vectors.get(i),
+                1,
+                1,
+                org.searchlab.core.query.Query.MatchAll.INSTANCE,
+                null,
+                1f,
+                0);
+        List<Hit> top =
+            nearest
+                .search(org.searchlab.core.SearchRequest.builder().hits(1).addKnn(knn).build())
+                .hits();
+        if (top.isEmpty()) {
+          throw new IllegalArgumentException(
+              file
+                  + " line "
+                  + lineNumbers.get(i)
+                  + ": no \"filter\", and no document has a value in ["
+                  + mapping.filterField()
+                  + "]");
+        }
+        category = mapping.filterOf(nearest.get(top.get(0).id()));
+      }
       if (category == null) {
         if (nearest == null) {
           nearest = new ExactCorpus();
@@ -143,7 +205,7 @@ public final class QueryFile {
     }
   }
 
-  private static float[] vector(JsonNode v, int dim, String where) {
+  private static float[] vector(JsonNode v, int dim, String where, boolean unit) {
     if (!v.isArray() || v.size() != dim) {
       throw new IllegalArgumentException(
           where
@@ -164,6 +226,9 @@ public final class QueryFile {
     if (!(norm > 0) || Double.isInfinite(norm)) {
       throw new IllegalArgumentException(
           where + ": \"vector\" has no direction (norm " + norm + ")");
+    }
+    if (!unit) {
+      return out; // l2_norm and max_inner_product compare the vector as given
     }
     float inv = (float) (1 / Math.sqrt(norm));
     for (int i = 0; i < dim; i++) {

@@ -42,4 +42,13 @@ public interface SearchDialect {
   static SearchDialect ofStore(String store, boolean quantized) {
     return store.equals("segmented") ? new EsDialect(quantized) : new VespaDialect(quantized);
   }
+
+  /**
+   * The dialect of a store's server over the index of {@code mapping}: {@link #ofStore(String,
+   * boolean)} for the product mapping; the Elasticsearch dialect for any other (the server's Vespa
+   * routes search the product's fields only).
+   */
+  static SearchDialect ofStore(String store, boolean quantized, BenchMapping mapping) {
+    return mapping.product() ? ofStore(store, quantized) : new EsDialect(mapping, quantized);
+  }
 }

@@ -37,6 +37,8 @@ public final class ServerAdmin {
   private final URI base;
   private final Kind kind;
   private final int replicas;
+  private final BenchMapping mapping;
+  private final String store;
 
   /** The admin of a searchlab server (or an Elasticsearch cluster). */
   public ServerAdmin(HttpClient http, URI base) {
@@ -47,10 +49,23 @@ public final class ServerAdmin {
    * @param replicas OpenSearch only: copies of the one shard (0 on one node, 1 on a cluster)
    */
   ServerAdmin(HttpClient http, URI base, Kind kind, int replicas) {
+    this(http, base, kind, replicas, BenchMapping.PRODUCT, null);
+  }
+
+  /**
+   * @param replicas OpenSearch only: copies of the one shard (0 on one node, 1 on a cluster)
+   * @param mapping the index the calls are about, and the mapping it is created with
+   * @param store the store of a searchlab server ({@code index.store} of a mapped index), null for
+   *     another engine
+   */
+  ServerAdmin(
+      HttpClient http, URI base, Kind kind, int replicas, BenchMapping mapping, String store) {
     this.http = http;
     this.base = base;
     this.kind = kind;
     this.replicas = replicas;
+    this.mapping = mapping;
+    this.store = store;
   }
 
   /** Whether {@link #forceMerge} can merge this engine's index. */
@@ -78,6 +93,9 @@ public final class ServerAdmin {
     if (kind == Kind.VESPA) {
       return 0; // the deployed application package holds the schema
     }
+    if (!mapping.product()) {
+      return createMapped(dimension, quantization);
+    }
     String body =
         kind == Kind.OPENSEARCH
             ? ProductIndex.DEFAULT.toBuilder()
@@ -102,6 +120,31 @@ public final class ServerAdmin {
   }
 
   /**
+   * {@code PUT /{index}} with the mapping's body ({@link BenchMapping#indexBody}, or {@link
+   * BenchMapping#openSearchBody}); an engine that refuses it stops the run with its answer.
+   */
+  private int createMapped(int dimension, VectorQuantization quantization)
+      throws IOException, InterruptedException {
+    String body =
+        (kind == Kind.OPENSEARCH
+                ? mapping.openSearchBody(dimension)
+                : mapping.indexBody(dimension, quantization, store))
+            .toString();
+    HttpRequest req =
+        HttpRequest.newBuilder(base.resolve("/" + mapping.index()))
+            .timeout(Json.REQUEST_TIMEOUT)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    expectOk(r, "PUT /" + mapping.index() + " with the mapping");
+    if (kind == Kind.OPENSEARCH) {
+      awaitGreen();
+    }
+    return r.statusCode();
+  }
+
+  /**
    * Waits until the new index is green: its primary and, on a cluster, its replica allocated, so
    * that the feed writes to both from its first request.
    */
@@ -109,14 +152,14 @@ public final class ServerAdmin {
     HttpRequest req =
         HttpRequest.newBuilder(
                 base.resolve(
-                    "/_cluster/health/" + EsDialect.INDEX + "?wait_for_status=green&timeout=120s"))
+                    "/_cluster/health/" + mapping.index() + "?wait_for_status=green&timeout=120s"))
             .timeout(Json.REQUEST_TIMEOUT)
             .GET()
             .build();
     HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
     JsonNode health = Json.MAPPER.readTree(r.body());
     if (r.statusCode() != 200 || !"green".equals(health.path("status").asText())) {
-      throw new IOException("index " + EsDialect.INDEX + " not green after 120 s: " + health);
+      throw new IOException("index " + mapping.index() + " not green after 120 s: " + health);
     }
   }
 
@@ -156,7 +199,7 @@ public final class ServerAdmin {
     if (kind == Kind.VESPA) {
       return; // writes are visible when acknowledged
     }
-    expectOk(post("/" + EsDialect.INDEX + "/_refresh", Json.REQUEST_TIMEOUT), "refresh");
+    expectOk(post("/" + mapping.index() + "/_refresh", Json.REQUEST_TIMEOUT), "refresh");
   }
 
   /** {@code POST /product/_flush}. */
@@ -164,7 +207,7 @@ public final class ServerAdmin {
     if (kind == Kind.VESPA) {
       return; // the engine flushes on its own schedule
     }
-    expectOk(post("/" + EsDialect.INDEX + "/_flush", Json.REQUEST_TIMEOUT), "flush");
+    expectOk(post("/" + mapping.index() + "/_flush", Json.REQUEST_TIMEOUT), "flush");
   }
 
   /** {@code POST /product/_forcemerge?max_num_segments=n}; waits for the merge to finish. */
@@ -173,7 +216,7 @@ public final class ServerAdmin {
       throw new UnsupportedOperationException("a Vespa application cannot be force-merged");
     }
     expectOk(
-        post("/" + EsDialect.INDEX + "/_forcemerge?max_num_segments=" + segments, MERGE_TIMEOUT),
+        post("/" + mapping.index() + "/_forcemerge?max_num_segments=" + segments, MERGE_TIMEOUT),
         "force-merge to " + segments);
   }
 
@@ -226,7 +269,7 @@ public final class ServerAdmin {
           + counters.path("merges_held").asLong();
     }
     HttpRequest req =
-        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_stats/merge"))
+        HttpRequest.newBuilder(base.resolve("/" + mapping.index() + "/_stats/merge"))
             .timeout(Json.REQUEST_TIMEOUT)
             .GET()
             .build();
@@ -248,7 +291,7 @@ public final class ServerAdmin {
       return null;
     }
     HttpRequest req =
-        HttpRequest.newBuilder(base.resolve("/" + EsDialect.INDEX + "/_segments"))
+        HttpRequest.newBuilder(base.resolve("/" + mapping.index() + "/_segments"))
             .timeout(Json.REQUEST_TIMEOUT)
             .GET()
             .build();
@@ -260,7 +303,7 @@ public final class ServerAdmin {
         Json.MAPPER
             .readTree(r.body())
             .path("indices")
-            .path(EsDialect.INDEX)
+            .path(mapping.index())
             .path("shards")
             .path("0")
             .path(0)

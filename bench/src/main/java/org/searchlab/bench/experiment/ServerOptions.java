@@ -22,6 +22,8 @@ import org.searchlab.core.VectorQuantization;
  *     refreshes only on request
  * @param quantization the vectors both stores keep ({@code serve --quantization}); {@code NONE},
  *     the server's default, adds no flag
+ * @param defaultIndex whether the server creates its {@code product} index at start; false adds
+ *     {@code --no-default-index} (a run on another mapping creates its own index)
  */
 public record ServerOptions(
     String store,
@@ -32,7 +34,8 @@ public record ServerOptions(
     Integer hnswM,
     Integer hnswEfConstruction,
     Integer refreshIntervalMs,
-    VectorQuantization quantization) {
+    VectorQuantization quantization,
+    boolean defaultIndex) {
 
   public ServerOptions {
     Objects.requireNonNull(store, "store");
@@ -61,6 +64,7 @@ public record ServerOptions(
     b.hnswEfConstruction = hnswEfConstruction;
     b.refreshIntervalMs = refreshIntervalMs;
     b.quantization = quantization;
+    b.defaultIndex = defaultIndex;
     return b;
   }
 
@@ -78,6 +82,7 @@ public record ServerOptions(
     private Integer hnswEfConstruction;
     private Integer refreshIntervalMs;
     private VectorQuantization quantization = VectorQuantization.NONE;
+    private boolean defaultIndex = true;
 
     private Builder() {}
 
@@ -126,6 +131,11 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder defaultIndex(boolean v) {
+      defaultIndex = v;
+      return this;
+    }
+
     public ServerOptions build() {
       return new ServerOptions(
           store,
@@ -136,7 +146,8 @@ public record ServerOptions(
           hnswM,
           hnswEfConstruction,
           refreshIntervalMs,
-          quantization);
+          quantization,
+          defaultIndex);
     }
   }
 
@@ -165,6 +176,9 @@ public record ServerOptions(
     }
     if (quantization != VectorQuantization.NONE) {
       f.addAll(List.of("--quantization", quantization.flag()));
+    }
+    if (!defaultIndex) {
+      f.add("--no-default-index");
     }
     return f;
   }

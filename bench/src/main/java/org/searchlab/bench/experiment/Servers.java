@@ -166,7 +166,7 @@ final class Servers implements AutoCloseable {
       for (Variant v : variants) {
         if (v.isTarget()) {
           ctx.progress.step(Phases.FEED, v.label() + ": target " + v.target().uri());
-          Session t = s.fed(ctx, corpus, v, Session.target(v.target(), ctx.load));
+          Session t = s.fed(ctx, corpus, v, Session.target(v.target(), ctx.load, corpus.mapping()));
           s.sessions.put(v, t);
           s.writers.put(v.label(), t);
         }
@@ -201,7 +201,8 @@ final class Servers implements AutoCloseable {
         ctx.dataDir(dir),
         ctx.profile.serverHeap(),
         ctx.serverLog(dir),
-        ctx.load);
+        ctx.load,
+        corpus.mapping());
   }
 
   /**
@@ -254,7 +255,8 @@ final class Servers implements AutoCloseable {
       RunContext ctx, Corpus corpus, Variant v, Session s, String name, Feeder feeder, String how)
       throws IOException, InterruptedException {
     int status = s.admin.createIndex(corpus.dimension(), 16, 200, quantizationOf(ctx, v));
-    ctx.progress.step(Phases.FEED, name + ": PUT /product answered " + status);
+    ctx.progress.step(
+        Phases.FEED, name + ": PUT /" + corpus.mapping().index() + " answered " + status);
     ctx.progress.step(Phases.FEED, name + ": feeding " + corpus.docs().size() + " docs" + how);
     FeedStats stats = feeder.feed(corpus.docs(), FeedOp.PUT, s.cpu);
     ctx.progress.fed(stats.docs(), stats.seconds());

@@ -32,6 +32,7 @@ final class Session implements AutoCloseable {
   final ServerAdmin admin;
   private final LoadGenerator load;
   private final AutoCloseable owner;
+  private final BenchMapping mapping;
 
   private Session(
       URI base,
@@ -39,28 +40,55 @@ final class Session implements AutoCloseable {
       SearchDialect dialect,
       ServerAdmin admin,
       LoadGenerator load,
-      AutoCloseable owner) {
+      AutoCloseable owner,
+      BenchMapping mapping) {
     this.base = base;
     this.cpu = cpu;
     this.dialect = dialect;
     this.admin = admin;
     this.load = load;
     this.owner = owner;
+    this.mapping = mapping;
   }
 
   /** Starts a searchlab server; its CPU is its JVM's, from {@code /proc}. */
   static Session start(
       ServerOptions options, Path dataDir, String heap, Path log, LoadGenerator load)
       throws IOException, InterruptedException {
-    ServerProcess p = ServerProcess.start(options, dataDir, heap, log);
+    return start(options, dataDir, heap, log, load, BenchMapping.PRODUCT);
+  }
+
+  /**
+   * Starts a searchlab server for an index of {@code mapping}: over another mapping than the
+   * product's, the server starts without its product index ({@code --no-default-index}), the run
+   * creates the index with {@code index.store} = the server's store, and speaks the Elasticsearch
+   * dialect.
+   */
+  static Session start(
+      ServerOptions options,
+      Path dataDir,
+      String heap,
+      Path log,
+      LoadGenerator load,
+      BenchMapping mapping)
+      throws IOException, InterruptedException {
+    ServerOptions o = mapping.product() ? options : options.toBuilder().defaultIndex(false).build();
+    ServerProcess p = ServerProcess.start(o, dataDir, heap, log);
+    boolean quantized = o.quantization() != org.searchlab.core.VectorQuantization.NONE;
     return new Session(
         p.base(),
         p.cpu(),
-        SearchDialect.ofStore(
-            options.store(), options.quantization() != org.searchlab.core.VectorQuantization.NONE),
-        new ServerAdmin(load.http(), p.base()),
+        SearchDialect.ofStore(o.store(), quantized, mapping),
+        new ServerAdmin(
+            load.http(),
+            p.base(),
+            ServerAdmin.Kind.ELASTICSEARCH,
+            0,
+            mapping,
+            mapping.product() ? null : o.store()),
         load,
-        p);
+        p,
+        mapping);
   }
 
   /**
@@ -82,7 +110,8 @@ final class Session implements AutoCloseable {
         new OsDialect(),
         new ServerAdmin(load.http(), base, ServerAdmin.Kind.OPENSEARCH, replicas),
         load,
-        cluster);
+        cluster,
+        BenchMapping.PRODUCT);
   }
 
   /**
@@ -95,7 +124,35 @@ final class Session implements AutoCloseable {
    */
   static Session target(Variant.Target target, LoadGenerator load)
       throws IOException, InterruptedException {
+    return target(target, load, BenchMapping.PRODUCT);
+  }
+
+  /**
+   * {@link #target(Variant.Target, LoadGenerator)} for an index of {@code mapping}: another mapping
+   * than the product's is created on an Elasticsearch-dialect target with the mapping's body
+   * (without {@code index.store}); Vespa and OpenSearch targets take the product mapping only.
+   */
+  static Session target(Variant.Target target, LoadGenerator load, BenchMapping mapping)
+      throws IOException, InterruptedException {
     URI base = target.uri();
+    if (!mapping.product()) {
+      if (!target.dialect().equals("es") || isOpenSearch(load, base)) {
+        throw new IllegalArgumentException(
+            "target "
+                + base
+                + ": a run on another mapping than the product's needs an Elasticsearch-dialect"
+                + " target (the Vespa and OpenSearch requests are the product's)");
+      }
+      NodesStatsCpu stats = new NodesStatsCpu(load.http(), base);
+      return new Session(
+          base,
+          stats.readable() ? stats : CpuMeter.NONE,
+          new EsDialect(mapping, false),
+          new ServerAdmin(load.http(), base, ServerAdmin.Kind.ELASTICSEARCH, 0, mapping, null),
+          load,
+          () -> {},
+          mapping);
+    }
     if (target.dialect().equals("vespa")) {
       return new Session(
           base,
@@ -103,7 +160,8 @@ final class Session implements AutoCloseable {
           new VespaDialect(),
           new ServerAdmin(load.http(), base, ServerAdmin.Kind.VESPA, 0),
           load,
-          () -> {});
+          () -> {},
+          mapping);
     }
     boolean openSearch = target.dialect().equals("opensearch") || isOpenSearch(load, base);
     NodesStatsCpu stats = new NodesStatsCpu(load.http(), base);
@@ -117,7 +175,8 @@ final class Session implements AutoCloseable {
             openSearch ? ServerAdmin.Kind.OPENSEARCH : ServerAdmin.Kind.ELASTICSEARCH,
             0),
         load,
-        () -> {});
+        () -> {},
+        mapping);
   }
 
   /** Whether {@code GET /} names OpenSearch as its distribution (false when it does not answer). */
@@ -264,7 +323,7 @@ final class Session implements AutoCloseable {
 
   /** A feeder in this server's dialect. */
   Feeder feeder(int batchSize) {
-    return new Feeder(load.http(), base, !(dialect instanceof VespaDialect), batchSize);
+    return new Feeder(load.http(), base, !(dialect instanceof VespaDialect), batchSize, mapping);
   }
 
   /**
@@ -272,7 +331,7 @@ final class Session implements AutoCloseable {
    * both): the Elasticsearch-dialect variants' client, for {@link Phases#FEED_SAME_CLIENT}.
    */
   Feeder bulkFeeder(int batchSize) {
-    return new Feeder(load.http(), base, true, batchSize);
+    return new Feeder(load.http(), base, true, batchSize, mapping);
   }
 
   @Override

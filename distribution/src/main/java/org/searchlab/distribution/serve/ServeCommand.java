@@ -64,8 +64,12 @@ public final class ServeCommand implements Callable<Integer> {
   Path dataDir = Path.of("./data");
 
   @Option(
-      names = "--default-index",
+      // Declared by its negative name: picocli sets a negatable option to the opposite of its
+      // default when its declared name is given, so "--default-index" with a default of true made
+      // "--default-index" turn the index off and "--no-default-index" leave it on.
+      names = "--no-default-index",
       negatable = true,
+      defaultValue = "true",
       description =
           "Create the index --index-name with the benchmark's mapping (--dims, --hnsw-m,"
               + " --ef-construction, --quantization) at start when it is missing. Default:"

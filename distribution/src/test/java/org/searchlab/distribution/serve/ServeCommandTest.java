@@ -126,6 +126,19 @@ class ServeCommandTest {
   }
 
   @Test
+  void theDefaultIndexIsCreatedUnlessNoDefaultIndexIsGiven() {
+    ServeCommand neither = new ServeCommand();
+    new CommandLine(neither).parseArgs();
+    assertTrue(neither.defaultIndex, "neither flag: the product index is created");
+    ServeCommand on = new ServeCommand();
+    new CommandLine(on).parseArgs("--default-index");
+    assertTrue(on.defaultIndex, "--default-index");
+    ServeCommand off = new ServeCommand();
+    new CommandLine(off).parseArgs("--no-default-index");
+    assertFalse(off.defaultIndex, "--no-default-index");
+  }
+
+  @Test
   void quantizationReachesBothStoresAndBadValuesNameTheAllowedOnes() {
     ServeCommand cmd = new ServeCommand();
     new CommandLine(cmd).parseArgs("--quantization", "int8_hnsw", "--oversample", "5");
