@@ -15,6 +15,7 @@ import org.searchlab.mutable.MutableConfig;
 import org.searchlab.mutable.MutableIndex;
 import org.searchlab.segmented.LuceneSegmentedIndex;
 import org.searchlab.segmented.SegmentedConfig;
+import org.searchlab.testing.ExactIndex;
 
 /** The store kinds the multi-index tests register, as {@code serve} registers them. */
 final class TestKinds {
@@ -32,6 +33,33 @@ final class TestKinds {
     kinds.put(
         "mutable",
         product("mutable", (dir, s) -> MutableIndex.open(dir, s, MutableConfig.DEFAULT)));
+    return kinds;
+  }
+
+  /**
+   * The brute-force reference store ({@link ExactIndex}) as a kind that opens any mapping: the
+   * tests of general mappings prove themselves on it while the other kinds index only the
+   * benchmark's product mapping.
+   */
+  static StoreKind exact() {
+    return new StoreKind() {
+      @Override
+      public String name() {
+        return "exact";
+      }
+
+      @Override
+      public SearchIndex open(Path dir, IndexSettings settings, Mapping mapping)
+          throws IOException {
+        return ExactIndex.open(dir, settings, mapping);
+      }
+    };
+  }
+
+  /** {@link #both()} and {@link #exact()}: every kind a general-mapping test runs on. */
+  static Map<String, StoreKind> all() {
+    Map<String, StoreKind> kinds = new LinkedHashMap<>(both());
+    kinds.put("exact", exact());
     return kinds;
   }
 

@@ -46,21 +46,7 @@ enum TestStore {
   /** The store as a kind a server opens indexes of by their mappings. */
   org.searchlab.core.StoreKind kind() {
     if (this == EXACT) {
-      return new org.searchlab.core.StoreKind() {
-        @Override
-        public String name() {
-          return "exact";
-        }
-
-        @Override
-        public SearchIndex open(
-            Path dir,
-            org.searchlab.core.mapping.IndexSettings settings,
-            org.searchlab.core.mapping.Mapping mapping)
-            throws IOException {
-          return ExactIndex.open(dir, settings, mapping);
-        }
-      };
+      return TestKinds.exact();
     }
     return TestKinds.both().get(name().toLowerCase(java.util.Locale.ROOT));
   }

@@ -1,6 +1,7 @@
 package org.searchlab.server.es;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -13,9 +14,9 @@ import org.searchlab.server.ApiRequest;
  * Elasticsearch source filtering: which fields of {@code _source} a hit or a get returns. As
  * Elasticsearch: {@code false} leaves {@code _source} out; one pattern or a list of them keeps only
  * the matching fields; {@code {"includes": [...], "excludes": [...]}} keeps the fields that match
- * an include (all, when there are none) and no exclude. Patterns are field names with {@code *}
- * wildcards. The URL parameters {@code _source}, {@code _source_includes} and {@code
- * _source_excludes} say the same. Immutable.
+ * an include (all, when there are none) and no exclude. Patterns are field paths ({@code
+ * metadata.n}) with {@code *} wildcards. The URL parameters {@code _source}, {@code
+ * _source_includes} and {@code _source_excludes} say the same. Immutable.
  *
  * @param enabled whether {@code _source} is returned at all
  * @param includes patterns of fields to keep; empty keeps every field
@@ -84,20 +85,88 @@ record EsSourceFilter(boolean enabled, List<String> includes, List<String> exclu
     return new EsSourceFilter(true, includes, split(ex));
   }
 
-  /** The fields of {@code source} this filter keeps (a new object); {@code source} is unchanged. */
+  /**
+   * The fields of {@code source} this filter keeps (a new object); {@code source} is unchanged.
+   * Patterns match a field's full path ({@code metadata.n}), as Elasticsearch's do: an included
+   * object keeps all its fields but the excluded ones, and an object an include may match below is
+   * descended into and kept when something in it is.
+   */
   ObjectNode apply(ObjectNode source) {
     if (includes.isEmpty() && excludes.isEmpty()) {
       return source;
     }
-    ObjectNode out = source.objectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> it = source.fields(); it.hasNext(); ) {
+    return filter(source, "", includes.isEmpty());
+  }
+
+  private ObjectNode filter(ObjectNode object, String prefix, boolean included) {
+    ObjectNode out = object.objectNode();
+    for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> f = it.next();
-      String name = f.getKey();
-      if ((includes.isEmpty() || matchesAny(includes, name)) && !matchesAny(excludes, name)) {
-        out.set(name, f.getValue());
+      String path = prefix + f.getKey();
+      if (matchesAny(excludes, path)) {
+        continue;
+      }
+      JsonNode kept = keep(f.getValue(), path, included || matchesAny(includes, path));
+      if (kept != null) {
+        out.set(f.getKey(), kept);
       }
     }
     return out;
+  }
+
+  /** What of {@code value} at {@code path} is kept, or null for nothing. */
+  private JsonNode keep(JsonNode value, String path, boolean included) {
+    if (value.isObject()) {
+      if (included && excludes.isEmpty()) {
+        return value;
+      }
+      if (!included && !mayMatchBelow(path + ".")) {
+        return null;
+      }
+      ObjectNode sub = filter((ObjectNode) value, path + ".", included);
+      return included || !sub.isEmpty() ? sub : null;
+    }
+    if (value.isArray() && !(included && excludes.isEmpty())) {
+      // Objects in an array are filtered by the array's path, as Elasticsearch does.
+      ArrayNode out = ((ArrayNode) value).arrayNode();
+      for (JsonNode e : value) {
+        JsonNode kept = e.isObject() ? keep(e, path, included) : included ? e : null;
+        if (kept != null) {
+          out.add(kept);
+        }
+      }
+      return included || !out.isEmpty() ? out : null;
+    }
+    return included ? value : null;
+  }
+
+  /** Whether an include pattern may match a path that starts with {@code prefix}. */
+  private boolean mayMatchBelow(String prefix) {
+    for (String p : includes) {
+      if (prefixMatches(p, 0, prefix, 0)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether some name starting with {@code prefix[ni..]} matches {@code pattern[pi..]}. */
+  private static boolean prefixMatches(String pattern, int pi, String prefix, int ni) {
+    while (ni < prefix.length()) {
+      if (pi == pattern.length()) {
+        return false;
+      }
+      char c = pattern.charAt(pi);
+      if (c == '*') {
+        return true; // the run absorbs the rest of the prefix
+      }
+      if (prefix.charAt(ni) != c) {
+        return false;
+      }
+      pi++;
+      ni++;
+    }
+    return true;
   }
 
   private static boolean matchesAny(List<String> patterns, String name) {

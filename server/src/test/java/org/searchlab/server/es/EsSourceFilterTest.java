@@ -104,6 +104,36 @@ class EsSourceFilterTest {
   }
 
   @Test
+  void patternsMatchNestedFieldsByTheirPaths() throws Exception {
+    ObjectNode nested =
+        (ObjectNode)
+            Json.MAPPER.readTree(
+                "{\"text\":\"t\",\"metadata\":{\"n\":3,\"category\":\"garden\","
+                    + "\"tags\":[{\"k\":1,\"v\":2}]},\"vector\":[1,2]}");
+    assertEquals("{\"metadata\":{\"n\":3}}", body("\"metadata.n\"").apply(nested).toString());
+    assertEquals(
+        "{\"metadata\":{\"n\":3,\"category\":\"garden\",\"tags\":[{\"k\":1,\"v\":2}]}}",
+        body("\"metadata\"").apply(nested).toString(),
+        "an included object keeps all its fields");
+    assertEquals(
+        "{\"metadata\":{\"tags\":[{\"v\":2}]}}",
+        body("\"metadata.tags.v\"").apply(nested).toString(),
+        "objects in arrays by the array's path");
+    assertEquals(
+        "{\"text\":\"t\",\"metadata\":{\"category\":\"garden\",\"tags\":[{\"k\":1,\"v\":2}]},"
+            + "\"vector\":[1,2]}",
+        body("{\"excludes\": \"metadata.n\"}").apply(nested).toString());
+    assertEquals(
+        "{\"metadata\":{\"n\":3,\"category\":\"garden\"}}",
+        body("{\"includes\": \"meta*\", \"excludes\": \"*.tags\"}").apply(nested).toString());
+    assertEquals(
+        "{\"metadata\":{\"category\":\"garden\"}}",
+        body("\"*.cat*\"").apply(nested).toString(),
+        "a wildcard spans the dots of a path");
+    assertEquals("{}", body("\"metadata.none\"").apply(nested).toString(), "no empty objects");
+  }
+
+  @Test
   void badFormsAre400ParsingExceptionsNamingTheValue() {
     for (String bad :
         new String[] {"5", "null", "[\"title\", 3]", "{\"includes\": {}}", "{\"fields\": []}"}) {
