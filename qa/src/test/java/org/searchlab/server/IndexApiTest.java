@@ -223,6 +223,10 @@ class IndexApiTest {
       assertError(
           send(s, "PUT", "/bad-store", "{\"settings\":{\"index.store\":\"ram\"}}"),
           400,
+          "illegal_argument_exception");
+      assertError(
+          send(s, "PUT", "/bad-store", "{\"settings\":{\"index.store\":\"../x\"}}"),
+          400,
           "mapper_parsing_exception");
       assertError(
           send(
