@@ -65,7 +65,7 @@ import org.searchlab.core.wal.WriteAheadLog;
 final class SegmentedWriter {
   private static final int STRIPES = 256;
 
-  private final Schema schema;
+  private final DocumentFields fields;
   private final SegmentedConfig config;
   private final IndexWriter writer;
   private final SearcherManager manager;
@@ -90,8 +90,8 @@ final class SegmentedWriter {
    */
   private final long versionMapLimitBytes;
 
-  SegmentedWriter(Schema schema, SegmentedConfig config, SegmentedParts parts) {
-    this.schema = schema;
+  SegmentedWriter(DocumentFields fields, SegmentedConfig config, SegmentedParts parts) {
+    this.fields = fields;
     this.config = config;
     this.writer = parts.indexWriter;
     this.manager = parts.manager;
@@ -107,8 +107,7 @@ final class SegmentedWriter {
 
   /** One write, steps 1–5; returns once it is durable. */
   WriteResult write(Operation op) throws IOException {
-    validate(op);
-    WriteResult r = logAndApply(op);
+    WriteResult r = logAndApply(validate(op));
     if (r.serial() > 0) {
       wal.sync(r.serial());
     }
@@ -125,15 +124,16 @@ final class SegmentedWriter {
     List<BulkItemResult> results = new ArrayList<>(ops.size());
     long maxSerial = 0;
     for (Operation op : ops) {
+      Operation logged;
       try {
-        validate(op);
+        logged = validate(op);
       } catch (InvalidRequestException e) {
         results.add(BulkItemResult.failed(op, e));
         continue;
       }
       WriteResult r;
       try {
-        r = logAndApply(op);
+        r = logAndApply(logged);
       } catch (DocumentExistsException e) {
         results.add(BulkItemResult.failed(op, e));
         continue;
@@ -156,21 +156,13 @@ final class SegmentedWriter {
   }
 
   /**
-   * Step 1: the schema's rules, then the Lucene limits checked so far (a keyword's byte length).
-   * Every check that can reject an operation belongs here, before the log: a logged record that
-   * Lucene refuses would fail again on every replay.
+   * Step 1: the schema's or the mapping's rules ({@link DocumentFields#prepare}), then the Lucene
+   * limits checked so far (a keyword's byte length). Every check that can reject an operation
+   * belongs here, before the log: a logged record that Lucene refuses would fail again on every
+   * replay. Returns the operation to log: a put's document as the mapping read it.
    */
-  private void validate(Operation op) {
-    schema.validate(op);
-    switch (op) {
-      case Operation.Put put -> LuceneMapping.validateForLucene(put.document());
-      case Operation.Update upd -> {
-        if (upd.update().category() != null) {
-          LuceneMapping.validateCategory(upd.id(), upd.update().category());
-        }
-      }
-      case Operation.Delete del -> {}
-    }
+  private Operation validate(Operation op) throws IOException {
+    return fields.prepare(op);
   }
 
   /** Steps 2–4 for a validated operation; serial 0 when nothing was logged. */
@@ -291,13 +283,14 @@ final class SegmentedWriter {
           yield new Change(Outcome.NOT_FOUND, null, false);
         }
         PartialUpdate u = upd.update();
-        Document after = u.applyTo(current.get());
+        Document after = fields.reparse(u.applyTo(current.get()));
         if (after.equals(current.get())) {
           // Elasticsearch's detect_noop: an update that changes nothing is not written.
           yield new Change(Outcome.NOOP, after, false);
         }
         boolean dvOnly =
-            config.partialUpdateMode() == PartialUpdateMode.DOCVALUES
+            fields.docValuesUpdates()
+                && config.partialUpdateMode() == PartialUpdateMode.DOCVALUES
                 && u.onlyAttributes()
                 && u.category() == null;
         yield new Change(Outcome.UPDATED, after, dvOnly);
@@ -314,22 +307,22 @@ final class SegmentedWriter {
   private void applyChange(Operation op, Change change) throws IOException {
     String id = op.id();
     if (change.after == null) {
-      writer.deleteDocuments(LuceneMapping.idTerm(id));
+      writer.deleteDocuments(fields.idTerm(id));
     } else if (change.docValuesOnly) {
       PartialUpdate u = ((Operation.Update) op).update();
-      List<Field> fields = new ArrayList<>(2);
+      List<Field> dvFields = new ArrayList<>(2);
       if (u.price() != null) {
-        fields.add(new NumericDocValuesField(Schema.PRICE, u.price()));
+        dvFields.add(new NumericDocValuesField(Schema.PRICE, u.price()));
       }
       if (u.averageRating() != null) {
-        fields.add(
+        dvFields.add(
             new NumericDocValuesField(
                 Schema.AVERAGE_RATING, LuceneMapping.ratingBits(u.averageRating())));
       }
-      writer.updateDocValues(LuceneMapping.idTerm(id), fields.toArray(new Field[0]));
+      writer.updateDocValues(fields.idTerm(id), dvFields.toArray(new Field[0]));
       stats.docValuesUpdates.incrementAndGet();
     } else {
-      writer.updateDocument(LuceneMapping.idTerm(id), LuceneMapping.toLucene(change.after));
+      writer.updateDocument(fields.idTerm(id), fields.toLucene(change.after));
       if (op instanceof Operation.Update) {
         stats.reindexUpdates.incrementAndGet();
       }
@@ -354,7 +347,7 @@ final class SegmentedWriter {
     }
     IndexSearcher s = manager.acquire();
     try {
-      return Optional.ofNullable(LuceneMapping.find(s.getIndexReader(), id));
+      return Optional.ofNullable(fields.find(s.getIndexReader(), id));
     } finally {
       manager.release(s);
     }
