@@ -44,8 +44,11 @@ interface DocumentFields {
   /** Reads one document back from its segment. */
   Document load(LeafReader reader, int doc) throws IOException;
 
-  /** Whether a partial update of numbers alone may rewrite doc values in place. */
-  boolean docValuesUpdates();
+  /**
+   * The doc values a partial update of {@code current} rewrites in place ({@code IndexWriter
+   * .updateDocValues}) when that is all it changes in the index, or null when it must re-index.
+   */
+  org.apache.lucene.document.Field[] inPlace(org.searchlab.core.PartialUpdate u, Document current);
 
   /** The live document with this id in {@code reader}, or null. */
   default Document find(IndexReader reader, String id) throws IOException {

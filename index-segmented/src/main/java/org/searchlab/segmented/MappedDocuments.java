@@ -19,10 +19,12 @@ import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.NumericUtils;
 import org.searchlab.core.Document;
 import org.searchlab.core.Operation;
+import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.mapping.DocumentParser;
@@ -262,11 +264,46 @@ final class MappedDocuments implements DocumentFields {
     if (visitor.source == null) {
       throw new IllegalStateException("document " + doc + " has no stored source");
     }
-    return OperationCodec.decodeDocument(visitor.source, 0, visitor.source.length);
+    Document d = OperationCodec.decodeDocument(visitor.source, 0, visitor.source.length);
+    // Numbers rewritten in place (inPlace) are newer in the doc values than in the source.
+    Map<String, Object> source = null;
+    for (Map.Entry<String, FieldType> e : mapping.current().properties().entrySet()) {
+      if (!inPlaceField(e.getValue()) || !(d.source().get(e.getKey()) instanceof Long stored)) {
+        continue;
+      }
+      NumericDocValues values = reader.getNumericDocValues(e.getKey());
+      if (values != null && values.advanceExact(doc) && values.longValue() != stored) {
+        if (source == null) {
+          source = new java.util.LinkedHashMap<>(d.source());
+        }
+        source.put(e.getKey(), values.longValue());
+      }
+    }
+    return source == null ? d : d.withSource(source);
   }
 
+  /**
+   * Whole numbers alone, each assigned to a top-level {@code index: false} integer field with doc
+   * values that holds one value now (so one numeric doc value): rewritten in place. {@link #load}
+   * reads them back over the stored source, which an in-place update does not touch.
+   */
   @Override
-  public boolean docValuesUpdates() {
-    return false;
+  public Field[] inPlace(PartialUpdate u, Document current) {
+    Mapping m = mapping.current();
+    Field[] out = new Field[u.doc().size()];
+    int i = 0;
+    for (Map.Entry<String, Object> e : u.doc().entrySet()) {
+      if (!inPlaceField(m.properties().get(e.getKey()))
+          || !(e.getValue() instanceof Long || e.getValue() instanceof Integer)
+          || !(current.source().get(e.getKey()) instanceof Long)) {
+        return null;
+      }
+      out[i++] = new NumericDocValuesField(e.getKey(), ((Number) e.getValue()).longValue());
+    }
+    return out;
+  }
+
+  private static boolean inPlaceField(FieldType f) {
+    return f instanceof FieldType.Numeric n && n.type().integral() && !n.indexed() && n.docValues();
   }
 }

@@ -1,9 +1,14 @@
 package org.searchlab.segmented;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.LeafReader;
 import org.searchlab.core.Document;
 import org.searchlab.core.Operation;
+import org.searchlab.core.PartialUpdate;
 import org.searchlab.core.Schema;
 
 /** The benchmark's fixed fields, as {@link LuceneMapping} indexes them. Stateless. */
@@ -49,8 +54,21 @@ final class ProductDocuments implements DocumentFields {
     return LuceneMapping.load(reader, doc);
   }
 
+  /** Price and rating alone: their numeric doc values. */
   @Override
-  public boolean docValuesUpdates() {
-    return true;
+  public Field[] inPlace(PartialUpdate u, Document current) {
+    if (!u.onlyAttributes() || u.category() != null) {
+      return null;
+    }
+    List<Field> fields = new ArrayList<>(2);
+    if (u.price() != null) {
+      fields.add(new NumericDocValuesField(Schema.PRICE, u.price()));
+    }
+    if (u.averageRating() != null) {
+      fields.add(
+          new NumericDocValuesField(
+              Schema.AVERAGE_RATING, LuceneMapping.ratingBits(u.averageRating())));
+    }
+    return fields.toArray(new Field[0]);
   }
 }

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
@@ -18,7 +17,6 @@ import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
-import org.searchlab.core.Schema;
 import org.searchlab.core.StoreStoppedException;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.WriteResult.Outcome;
@@ -243,7 +241,7 @@ final class SegmentedWriter {
     try {
       Change change =
           op instanceof Operation.Put put
-              ? new Change(Outcome.UPDATED, put.document(), false)
+              ? new Change(Outcome.UPDATED, put.document(), null)
               : plan(op);
       if (change.outcome != Outcome.NOT_FOUND && change.outcome != Outcome.NOOP) {
         applyChange(op, change);
@@ -261,9 +259,9 @@ final class SegmentedWriter {
    *
    * @param outcome the acknowledgement
    * @param after the new version, or null after a delete
-   * @param docValuesOnly whether a doc-values rewrite suffices
+   * @param docValues the doc values to rewrite in place when that suffices, else null
    */
-  private record Change(Outcome outcome, Document after, boolean docValuesOnly) {}
+  private record Change(Outcome outcome, Document after, Field[] docValues) {}
 
   /** Step 3, under the id's stripe lock. */
   private Change plan(Operation op) throws IOException {
@@ -276,27 +274,26 @@ final class SegmentedWriter {
           throw new DocumentExistsException(put.id());
         }
         yield new Change(
-            current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), false);
+            current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), null);
       }
       case Operation.Update upd -> {
         if (current.isEmpty()) {
-          yield new Change(Outcome.NOT_FOUND, null, false);
+          yield new Change(Outcome.NOT_FOUND, null, null);
         }
         PartialUpdate u = upd.update();
         Document after = fields.reparse(u.applyTo(current.get()));
         if (after.equals(current.get())) {
           // Elasticsearch's detect_noop: an update that changes nothing is not written.
-          yield new Change(Outcome.NOOP, after, false);
+          yield new Change(Outcome.NOOP, after, null);
         }
-        boolean dvOnly =
-            fields.docValuesUpdates()
-                && config.partialUpdateMode() == PartialUpdateMode.DOCVALUES
-                && u.onlyAttributes()
-                && u.category() == null;
-        yield new Change(Outcome.UPDATED, after, dvOnly);
+        Field[] inPlace =
+            config.partialUpdateMode() == PartialUpdateMode.DOCVALUES
+                ? fields.inPlace(u, current.get())
+                : null;
+        yield new Change(Outcome.UPDATED, after, inPlace);
       }
       case Operation.Delete del ->
-          new Change(current.isPresent() ? Outcome.DELETED : Outcome.NOT_FOUND, null, false);
+          new Change(current.isPresent() ? Outcome.DELETED : Outcome.NOT_FOUND, null, null);
     };
   }
 
@@ -308,18 +305,8 @@ final class SegmentedWriter {
     String id = op.id();
     if (change.after == null) {
       writer.deleteDocuments(fields.idTerm(id));
-    } else if (change.docValuesOnly) {
-      PartialUpdate u = ((Operation.Update) op).update();
-      List<Field> dvFields = new ArrayList<>(2);
-      if (u.price() != null) {
-        dvFields.add(new NumericDocValuesField(Schema.PRICE, u.price()));
-      }
-      if (u.averageRating() != null) {
-        dvFields.add(
-            new NumericDocValuesField(
-                Schema.AVERAGE_RATING, LuceneMapping.ratingBits(u.averageRating())));
-      }
-      writer.updateDocValues(fields.idTerm(id), dvFields.toArray(new Field[0]));
+    } else if (change.docValues != null) {
+      writer.updateDocValues(fields.idTerm(id), change.docValues);
       stats.docValuesUpdates.incrementAndGet();
     } else {
       writer.updateDocument(fields.idTerm(id), fields.toLucene(change.after));
