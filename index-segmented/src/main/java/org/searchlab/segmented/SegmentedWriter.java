@@ -132,7 +132,8 @@ final class SegmentedWriter {
       WriteResult r;
       try {
         r = logAndApply(logged);
-      } catch (DocumentExistsException e) {
+      } catch (InvalidRequestException e) {
+        // A create of a present id, or a document Lucene refused: nothing was logged for it.
         results.add(BulkItemResult.failed(op, e));
         continue;
       }

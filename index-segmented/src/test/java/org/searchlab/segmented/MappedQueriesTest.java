@@ -191,6 +191,30 @@ class MappedQueriesTest {
   }
 
   @Test
+  void aBulkItemLuceneRefusesFailsAlone() throws IOException {
+    try (SearchIndex index =
+        LuceneSegmentedIndex.open(
+            tmp.resolve("idx"),
+            CatalogCorpus.settings(),
+            CatalogCorpus.mapping(),
+            SegmentedConfig.DEFAULT)) {
+      String huge = "x".repeat(40_000); // over Lucene's 32766-byte term limit
+      List<BulkItemResult> results =
+          index.bulk(
+              List.of(
+                  Operation.put(new Document("a", Map.of("brand", "acme"))),
+                  Operation.put(new Document("b", Map.of("brand", huge))),
+                  Operation.put(new Document("c", Map.of("brand", "hooli")))));
+      assertFalse(results.get(0).failed());
+      assertTrue(results.get(1).failed());
+      assertFalse(results.get(2).failed());
+      assertTrue(index.get("b").isEmpty());
+      index.refresh();
+      assertEquals(2, index.stats().docCount());
+    }
+  }
+
+  @Test
   void aDirectoryOfTheBenchmarksFieldsOnlyIsRefused() throws IOException {
     Path dir = tmp.resolve("old");
     try (SearchIndex old = LuceneSegmentedIndex.open(dir, new org.searchlab.core.Schema(8))) {
