@@ -11,8 +11,7 @@ import org.searchlab.core.mapping.VectorSimilarity;
  * org.searchlab.core.ProductShape}) with the query building made for them: its product fields are
  * mapped exactly as the benchmark's mapping maps them, so {@link MappedDocuments} indexes them as
  * that code expects (analysed text with the project's analyzer and default BM25, an indexed keyword
- * category, a single-valued doc-values price, a dot-product embedding in the store's default
- * format).
+ * category, a doc-values price, a dot-product embedding in the store's default format).
  */
 final class ProductFastPath {
   private static final List<String> SAME = List.of("title", "description", "category", "price");

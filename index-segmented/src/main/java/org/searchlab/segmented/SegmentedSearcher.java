@@ -130,7 +130,7 @@ final class SegmentedSearcher {
    */
   SearchResult productSearch(IndexSearcher searcher, SearchRequest req) throws IOException {
     long start = System.nanoTime();
-    Query filter = filterQuery(req.filter());
+    Query filter = filterQuery(req.filter(), mapping != null);
     int window = Math.max(1, req.offset() + req.hits());
     Part result;
     long lexicalNanos = 0;
@@ -240,7 +240,7 @@ final class SegmentedSearcher {
   }
 
   /** The filter as a non-scoring query, or null for none. */
-  static Query filterQuery(Filter f) {
+  static Query filterQuery(Filter f, boolean mapped) {
     if (f.isMatchAll()) {
       return null;
     }
@@ -249,9 +249,22 @@ final class SegmentedSearcher {
       b.add(new TermQuery(new Term(Schema.CATEGORY, f.category())), Occur.FILTER);
     }
     if (f.price() != null) {
-      b.add(
-          NumericDocValuesField.newSlowRangeQuery(Schema.PRICE, f.price().min(), f.price().max()),
-          Occur.FILTER);
+      Query price =
+          NumericDocValuesField.newSlowRangeQuery(Schema.PRICE, f.price().min(), f.price().max());
+      if (mapped) {
+        // Any mapping lets a document hold several prices: MappedDocuments keeps those apart.
+        price =
+            new BooleanQuery.Builder()
+                .add(price, Occur.SHOULD)
+                .add(
+                    org.apache.lucene.document.SortedNumericDocValuesField.newSlowRangeQuery(
+                        MappedDocuments.MULTI_VALUED + Schema.PRICE,
+                        f.price().min(),
+                        f.price().max()),
+                    Occur.SHOULD)
+                .build();
+      }
+      b.add(price, Occur.FILTER);
     }
     return b.build();
   }

@@ -48,7 +48,14 @@ class ProductFastPathTest {
         LuceneSegmentedIndex.open(
             tmp.resolve("idx"), IndexSettings.DEFAULT, Mapping.product(DIMS), config)) {
       assertTrue(ProductFastPath.fits(index.mapping(), config));
-      List<Document> docs = corpus.documents(900);
+      List<Document> docs = new ArrayList<>(corpus.documents(900));
+      // Any mapping lets a document hold several prices; the fast path finds them too.
+      for (int i = 0; i < docs.size(); i += 7) {
+        Document d = docs.get(i);
+        java.util.Map<String, Object> source = new java.util.LinkedHashMap<>(d.source());
+        source.put("price", List.of((long) d.price(), (long) d.price() + 500));
+        docs.set(i, d.withSource(source));
+      }
       for (int from = 0; from < docs.size(); from += 300) {
         List<Operation> ops = new ArrayList<>();
         for (Document d : docs.subList(from, from + 300)) {
