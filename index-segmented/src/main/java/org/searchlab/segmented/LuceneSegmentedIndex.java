@@ -102,6 +102,7 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     try {
       refuseOlderFormat(dir);
       IndexMapping im = IndexMapping.open(dir, settings, mapping);
+      config = withRefreshInterval(config, im.settings());
       SegmentedParts parts =
           SegmentedOpener.open(
               dir,
@@ -142,6 +143,19 @@ public final class LuceneSegmentedIndex implements SearchIndex {
               + MAPPING_FORMAT
               + " and cannot read it as one: delete the directory and feed the documents again");
     }
+  }
+
+  /**
+   * The store's settings with the index's {@code refresh_interval} when it sets one ({@code -1}:
+   * only explicit refreshes); an interval outside the store's range (1 ms to 1 h) is clamped to it.
+   */
+  static SegmentedConfig withRefreshInterval(SegmentedConfig config, IndexSettings settings) {
+    Long ms = settings.refreshIntervalMillis();
+    if (ms == null || ms == config.refreshIntervalMs()) {
+      return config;
+    }
+    long interval = ms < 0 ? SegmentedConfig.REFRESH_DISABLED : Math.clamp(ms, 1, 3_600_000);
+    return config.toBuilder().refreshIntervalMs(interval).build();
   }
 
   /** Refuses a vector field with more dimensions than the store's HNSW format indexes. */

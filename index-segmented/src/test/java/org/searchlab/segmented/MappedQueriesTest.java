@@ -215,6 +215,24 @@ class MappedQueriesTest {
   }
 
   @Test
+  void theIndexRefreshIntervalSetsTheStoresSchedule() {
+    SegmentedConfig config = SegmentedConfig.DEFAULT;
+    assertEquals(
+        config, LuceneSegmentedIndex.withRefreshInterval(config, CatalogCorpus.settings()));
+    assertEquals(
+        SegmentedConfig.REFRESH_DISABLED,
+        LuceneSegmentedIndex.withRefreshInterval(config, refreshEvery("-1")).refreshIntervalMs());
+    assertEquals(
+        250,
+        LuceneSegmentedIndex.withRefreshInterval(config, refreshEvery("250ms"))
+            .refreshIntervalMs());
+    assertEquals(
+        3_600_000,
+        LuceneSegmentedIndex.withRefreshInterval(config, refreshEvery("2h")).refreshIntervalMs(),
+        "clamped to the store's range");
+  }
+
+  @Test
   void aDirectoryOfTheBenchmarksFieldsOnlyIsRefused() throws IOException {
     Path dir = tmp.resolve("old");
     try (SearchIndex old = LuceneSegmentedIndex.open(dir, new org.searchlab.core.Schema(8))) {
@@ -276,6 +294,13 @@ class MappedQueriesTest {
             dir, org.searchlab.core.mapping.IndexSettings.DEFAULT, Mapping.product(8), config)) {
       assertEquals(updated, reopened.get("p1").orElseThrow(), "after a reopen");
     }
+  }
+
+  private static org.searchlab.core.mapping.IndexSettings refreshEvery(String interval) {
+    return org.searchlab.core.mapping.IndexSettings.parse(
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+            .objectNode()
+            .put("refresh_interval", interval));
   }
 
   private static double[] toDoubles(float[] v) {
