@@ -10,7 +10,6 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TopDocs;
 import org.searchlab.core.Hit;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.QueryPlan;
@@ -54,8 +53,17 @@ final class MappedSearch {
     long vectorStart = System.nanoTime();
     String vectorPlan = QueryPlan.NONE;
     for (Knn knn : req.knn()) {
+      FieldType.DenseVector v = mapping.vector(knn.field());
+      if (v != null && !v.indexed() && !req.approximate()) {
+        // No graph and no Lucene vectors: a scan of the vectors as given (SearchRequest refuses
+        // an approximate search of such a field, as Elasticsearch does).
+        Query filter = knn.unfiltered() ? null : queries.translate(knn.filter());
+        parts.add(fixed(searcher, scan(searcher, knn, v, filter), knn, v));
+        vectorPlan = QueryPlan.EXACT;
+        continue;
+      }
       PlannedKnnQuery planned = planned(knn, req, mapping, queries, config);
-      parts.add(neighbours(searcher, planned, knn, mapping.vector(knn.field())));
+      parts.add(neighbours(searcher, planned, knn, v));
       vectorPlan = planned.plan();
     }
     long vectorNanos = req.knn().isEmpty() ? 0 : System.nanoTime() - vectorStart;
@@ -146,19 +154,67 @@ final class MappedSearch {
   private static Query neighbours(
       IndexSearcher searcher, PlannedKnnQuery planned, Knn knn, FieldType.DenseVector v)
       throws IOException {
-    TopDocs top = searcher.search(planned, Math.max(1, knn.k()));
+    return fixed(searcher, searcher.search(planned, Math.max(1, knn.k())).scoreDocs, knn, v);
+  }
+
+  /** The top k of {@code top} at or above the threshold, boosted, as a query. */
+  private static Query fixed(
+      IndexSearcher searcher, ScoreDoc[] top, Knn knn, FieldType.DenseVector v) {
     float floor =
         knn.similarity() == null
             ? Float.NEGATIVE_INFINITY
             : scoreFloor(v.similarity(), knn.similarity());
     List<ScoreDoc> kept = new ArrayList<>();
-    for (ScoreDoc d : top.scoreDocs) {
+    for (ScoreDoc d : top) {
       if (d.score >= floor) {
         kept.add(new ScoreDoc(d.doc, d.score * knn.boost()));
       }
     }
     return new FixedScoresQuery(
         kept.toArray(new ScoreDoc[0]), searcher.getIndexReader().getContext().id());
+  }
+
+  /**
+   * The exact top k by the field's similarity over the vectors as given (binary doc values of
+   * {@link MappedDocuments#VECTOR} fields) among the live documents passing {@code filter} (null
+   * for all), best first, ties by doc id.
+   */
+  private static ScoreDoc[] scan(
+      IndexSearcher searcher, Knn knn, FieldType.DenseVector v, Query filter) throws IOException {
+    String field = MappedDocuments.VECTOR + knn.field();
+    Query accept = new org.apache.lucene.search.FieldExistsQuery(field);
+    if (filter != null) {
+      accept =
+          new BooleanQuery.Builder().add(accept, Occur.FILTER).add(filter, Occur.FILTER).build();
+    }
+    org.apache.lucene.search.Weight weight =
+        searcher.createWeight(
+            searcher.rewrite(accept), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
+    org.apache.lucene.search.HitQueue queue =
+        new org.apache.lucene.search.HitQueue(Math.max(1, knn.k()), false);
+    for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+      org.apache.lucene.search.Scorer scorer = weight.scorer(leaf);
+      org.apache.lucene.index.BinaryDocValues vectors = leaf.reader().getBinaryDocValues(field);
+      if (scorer == null || vectors == null) {
+        continue;
+      }
+      org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+      org.apache.lucene.search.DocIdSetIterator it = scorer.iterator();
+      for (int doc = it.nextDoc();
+          doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+          doc = it.nextDoc()) {
+        if ((live == null || live.get(doc)) && vectors.advanceExact(doc)) {
+          float score =
+              v.similarity().score(knn.vector(), MappedDocuments.decode(vectors.binaryValue()));
+          queue.insertWithOverflow(new ScoreDoc(leaf.docBase + doc, score));
+        }
+      }
+    }
+    ScoreDoc[] out = new ScoreDoc[queue.size()];
+    for (int i = out.length - 1; i >= 0; i--) {
+      out[i] = queue.pop();
+    }
+    return out;
   }
 
   /**

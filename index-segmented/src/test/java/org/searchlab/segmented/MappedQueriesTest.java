@@ -158,6 +158,57 @@ class MappedQueriesTest {
   }
 
   @Test
+  void aVectorFieldWithoutIndexIsScannedExactly() throws IOException {
+    long seed = TestSeeds.seed("MappedQueriesTest.aVectorFieldWithoutIndexIsScannedExactly");
+    SplittableRandom random = new SplittableRandom(seed);
+    Mapping mapping =
+        CatalogCorpus.mapping()
+            .with(
+                "flat",
+                new FieldType.DenseVector(
+                    3, VectorSimilarity.L2_NORM, false, FieldType.IndexOptions.DEFAULT));
+    CatalogCorpus corpus = new CatalogCorpus(seed);
+    List<Document> docs = new ArrayList<>();
+    for (Document d : corpus.documents(300)) {
+      Map<String, Object> source = new java.util.LinkedHashMap<>(d.source());
+      if (random.nextInt(5) > 0) {
+        source.put(
+            "flat", new float[] {(float) random.nextDouble(), (float) random.nextDouble(), 1f});
+      }
+      docs.add(d.withSource(source));
+    }
+    try (SearchIndex index =
+            LuceneSegmentedIndex.open(
+                tmp.resolve("idx"), CatalogCorpus.settings(), mapping, SegmentedConfig.DEFAULT);
+        ExactIndex oracle =
+            ExactIndex.open(tmp.resolve("oracle"), CatalogCorpus.settings(), mapping)) {
+      feed(index, docs);
+      feed(oracle, docs);
+      // Deleted documents are never scanned.
+      for (int i = 0; i < 300; i += 4) {
+        index.delete("item-" + i);
+        oracle.delete("item-" + i);
+      }
+      index.refresh();
+      for (int q = 0; q < 10; q++) {
+        float[] v = {(float) random.nextDouble(), (float) random.nextDouble(), 1f};
+        Query filter = q % 2 == 0 ? Query.MatchAll.INSTANCE : Query.Term.of("brand", "acme");
+        Knn knn = new Knn("flat", v, 10, 10, filter, q % 3 == 0 ? 0.3f : null, 1.5f, 0);
+        SearchRequest req = SearchRequest.builder().addKnn(knn).approximate(false).build();
+        SearchAssertions.assertSameScores(oracle.search(req), index.search(req), "seed " + seed);
+        assertEquals(oracle.search(req).total(), index.search(req).total());
+      }
+      SearchRequest approximate =
+          SearchRequest.builder()
+              .addKnn(
+                  new Knn(
+                      "flat", new float[] {0, 0, 1}, 10, 10, Query.MatchAll.INSTANCE, null, 1f, 0))
+              .build();
+      assertThrows(InvalidRequestException.class, () -> index.search(approximate));
+    }
+  }
+
+  @Test
   void vectorFieldsLuceneCannotIndexAreRefusedBeforeTheMappingChanges() throws IOException {
     try (SearchIndex index =
         LuceneSegmentedIndex.open(
