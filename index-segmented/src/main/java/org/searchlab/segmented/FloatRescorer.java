@@ -17,9 +17,8 @@ import org.apache.lucene.search.TotalHits;
 /**
  * Exact closeness from a segment's float vectors, for a field indexed in a quantized format:
  * Lucene's quantized formats keep the floats beside the codes (the {@code .vec} file), and {@link
- * FloatVectorValues#vectorValue} reads them. Scores are {@link
- * VectorSimilarityFunction#DOT_PRODUCT} of the floats, {@code (1 + dot) / 2}, as in the float
- * format.
+ * FloatVectorValues#vectorValue} reads them. Scores are {@link VectorSimilarityFunction}s of the
+ * floats, with the field's own function, as in the float format.
  *
  * <p>Thread-safety: stateless; each call takes its own {@link FloatVectorValues} of the segment, so
  * calls for different segments may run on several threads.
@@ -49,7 +48,8 @@ final class FloatRescorer {
         it.advance(d.doc);
       }
       if (it.docID() == d.doc) {
-        out[count++] = new ScoreDoc(d.doc, closeness(target, values.vectorValue(it.index())));
+        out[count++] =
+            new ScoreDoc(d.doc, closeness(context, field, target, values.vectorValue(it.index())));
       }
     }
     out = Arrays.copyOf(out, count);
@@ -78,7 +78,7 @@ final class FloatRescorer {
       }
       scanned++;
       queue.insertWithOverflow(
-          new ScoreDoc(doc, closeness(target, values.vectorValue(it.index()))));
+          new ScoreDoc(doc, closeness(context, field, target, values.vectorValue(it.index()))));
     }
     ScoreDoc[] out = new ScoreDoc[queue.size()];
     for (int i = out.length - 1; i >= 0; i--) {
@@ -87,7 +87,12 @@ final class FloatRescorer {
     return new TopDocs(new TotalHits(scanned, TotalHits.Relation.EQUAL_TO), out);
   }
 
-  private static float closeness(float[] target, float[] vector) {
-    return VectorSimilarityFunction.DOT_PRODUCT.compare(target, vector);
+  /** The field's own similarity function (its {@code FieldInfo}), dot product by default. */
+  private static float closeness(
+      LeafReaderContext context, String field, float[] target, float[] vector) {
+    org.apache.lucene.index.FieldInfo fi = context.reader().getFieldInfos().fieldInfo(field);
+    VectorSimilarityFunction f =
+        fi == null ? VectorSimilarityFunction.DOT_PRODUCT : fi.getVectorSimilarityFunction();
+    return f.compare(target, vector);
   }
 }

@@ -160,14 +160,23 @@ final class LuceneMapping {
 
   /** Reads only the stored id, stopping right after it (it is the first stored field). */
   static final class IdVisitor extends StoredFieldVisitor {
+    private final String field;
     String id;
+
+    IdVisitor() {
+      this(Schema.ID);
+    }
+
+    IdVisitor(String field) {
+      this.field = field;
+    }
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
       if (id != null) {
         return Status.STOP;
       }
-      return Schema.ID.equals(fieldInfo.name) ? Status.YES : Status.NO;
+      return field.equals(fieldInfo.name) ? Status.YES : Status.NO;
     }
 
     @Override
@@ -176,15 +185,24 @@ final class LuceneMapping {
     }
   }
 
-  private static final class SourceVisitor extends StoredFieldVisitor {
+  static final class SourceVisitor extends StoredFieldVisitor {
+    private final String field;
     byte[] source;
+
+    SourceVisitor() {
+      this(SOURCE);
+    }
+
+    SourceVisitor(String field) {
+      this.field = field;
+    }
 
     @Override
     public Status needsField(FieldInfo fieldInfo) {
       if (source != null) {
         return Status.STOP;
       }
-      return SOURCE.equals(fieldInfo.name) ? Status.YES : Status.NO;
+      return field.equals(fieldInfo.name) ? Status.YES : Status.NO;
     }
 
     @Override

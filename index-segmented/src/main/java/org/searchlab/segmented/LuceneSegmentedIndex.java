@@ -3,6 +3,7 @@ package org.searchlab.segmented;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.SearcherManager;
@@ -20,6 +21,11 @@ import org.searchlab.core.SearchResult;
 import org.searchlab.core.StoreHealth;
 import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.WriteResult;
+import org.searchlab.core.mapping.FieldType;
+import org.searchlab.core.mapping.IndexMapping;
+import org.searchlab.core.mapping.IndexSettings;
+import org.searchlab.core.mapping.Mapping;
+import org.searchlab.core.mapping.MappingException;
 import org.searchlab.core.wal.WriteAheadLog;
 
 /**
@@ -36,7 +42,10 @@ import org.searchlab.core.wal.WriteAheadLog;
  * <p>Thread-safe, as {@link SearchIndex} requires. {@link #close()} must not race other calls.
  */
 public final class LuceneSegmentedIndex implements SearchIndex {
+  // The benchmark's schema when opened with one; null for an index of any mapping.
   private final Schema schema;
+  // Null for the benchmark's fields; else the durable mapping documents are read against.
+  private final IndexMapping indexMapping;
   private final SegmentedConfig config;
   private final SegmentedParts parts;
   private final SegmentedWriter writer;
@@ -47,17 +56,123 @@ public final class LuceneSegmentedIndex implements SearchIndex {
   /** The data format of the directory: Lucene's index plus the core log; bump on a change. */
   static final int FORMAT = 1;
 
+  /**
+   * The data format of an index of any mapping ({@link MappedDocuments}' fields, the mapping file,
+   * a log of parsed documents); bump on a change.
+   */
+  static final int MAPPING_FORMAT = 2;
+
   private LuceneSegmentedIndex(
-      Schema schema, SegmentedConfig config, SegmentedParts parts, DataDirectory dataDirectory) {
+      Schema schema,
+      IndexMapping indexMapping,
+      SegmentedConfig config,
+      SegmentedParts parts,
+      DataDirectory dataDirectory) {
     this.dataDirectory = dataDirectory;
     this.schema = schema;
+    this.indexMapping = indexMapping;
     this.config = config;
     this.parts = parts;
-    this.writer = new SegmentedWriter(schema, config, parts);
-    this.searcher =
-        new SegmentedSearcher(
-            parts.manager,
-            config.quantization() == VectorQuantization.NONE ? 0 : config.oversample());
+    int oversample = config.quantization() == VectorQuantization.NONE ? 0 : config.oversample();
+    if (indexMapping == null) {
+      this.writer = new SegmentedWriter(new ProductDocuments(schema), config, parts);
+      this.searcher = new SegmentedSearcher(parts.manager, oversample);
+    } else {
+      DocumentFields fields =
+          new MappedDocuments(indexMapping, SegmentedOpener.maxDimensions(config));
+      this.writer = new SegmentedWriter(fields, config, parts);
+      this.searcher =
+          new SegmentedSearcher(parts.manager, oversample, fields, indexMapping::current, config);
+    }
+  }
+
+  /**
+   * Opens (or creates) an index of any mapping in {@code dir}, as Elasticsearch maps each field
+   * type to Lucene ({@link MappedDocuments}), and replays its write-ahead log after the last
+   * commit. A reopened index merges {@code mapping} into the one it kept.
+   *
+   * @throws org.searchlab.core.mapping.MappingException when {@code mapping} conflicts with the
+   *     kept one, or a vector field has more dimensions than Lucene indexes
+   */
+  public static LuceneSegmentedIndex open(
+      Path dir, IndexSettings settings, Mapping mapping, SegmentedConfig config)
+      throws IOException {
+    checkDimensions(mapping, config);
+    DataDirectory claim = DataDirectory.acquire(dir, "segmented", MAPPING_FORMAT);
+    try {
+      refuseOlderFormat(dir);
+      IndexMapping im = IndexMapping.open(dir, settings, mapping);
+      config = withRefreshInterval(config, im.settings());
+      SegmentedParts parts =
+          SegmentedOpener.open(
+              dir,
+              config,
+              java.nio.channels.FileChannel::open,
+              d -> d,
+              LuceneFields.of(im::current));
+      LuceneSegmentedIndex index = new LuceneSegmentedIndex(null, im, config, parts, claim);
+      SegmentedOpener.recover(parts, index.writer, config);
+      return index;
+    } catch (IOException | RuntimeException e) {
+      claim.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Refuses a directory of the benchmark's fields only (format 1): its Lucene documents lack the
+   * metadata fields of any mapping, so it is re-fed rather than read wrongly.
+   */
+  private static void refuseOlderFormat(Path dir) throws IOException {
+    Path marker = dir.resolve(DataDirectory.MARKER_FILE);
+    if (!java.nio.file.Files.exists(marker)) {
+      return;
+    }
+    java.util.Properties p = new java.util.Properties();
+    try (java.io.Reader r = java.nio.file.Files.newBufferedReader(marker)) {
+      p.load(r);
+    }
+    int format = Integer.parseInt(p.getProperty("format", "0"));
+    if (format < MAPPING_FORMAT) {
+      throw new IOException(
+          "the segmented index in "
+              + dir
+              + " was written in format "
+              + format
+              + " (the benchmark's fields only); this build indexes any mapping in format "
+              + MAPPING_FORMAT
+              + " and cannot read it as one: delete the directory and feed the documents again");
+    }
+  }
+
+  /**
+   * The store's settings with the index's {@code refresh_interval} when it sets one ({@code -1}:
+   * only explicit refreshes); an interval outside the store's range (1 ms to 1 h) is clamped to it.
+   */
+  static SegmentedConfig withRefreshInterval(SegmentedConfig config, IndexSettings settings) {
+    Long ms = settings.refreshIntervalMillis();
+    if (ms == null || ms == config.refreshIntervalMs()) {
+      return config;
+    }
+    long interval = ms < 0 ? SegmentedConfig.REFRESH_DISABLED : Math.clamp(ms, 1, 3_600_000);
+    return config.toBuilder().refreshIntervalMs(interval).build();
+  }
+
+  /** Refuses a vector field with more dimensions than the store's HNSW format indexes. */
+  private static void checkDimensions(Mapping mapping, SegmentedConfig config) {
+    int maxDims = SegmentedOpener.maxDimensions(config);
+    for (Map.Entry<String, FieldType> e : mapping.leaves().entrySet()) {
+      if (e.getValue() instanceof FieldType.DenseVector v && v.dims() > maxDims) {
+        throw MappingException.conflict(
+            "field ["
+                + e.getKey()
+                + "] has "
+                + v.dims()
+                + " dimensions; the segmented store's vector format (Lucene's HNSW) indexes at"
+                + " most "
+                + maxDims);
+      }
+    }
   }
 
   /**
@@ -94,7 +209,7 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     DataDirectory claim = DataDirectory.acquire(dir, "segmented", schema, FORMAT);
     try {
       SegmentedParts parts = SegmentedOpener.open(dir, config, walFiles, indexDirectory);
-      LuceneSegmentedIndex index = new LuceneSegmentedIndex(schema, config, parts, claim);
+      LuceneSegmentedIndex index = new LuceneSegmentedIndex(schema, null, config, parts, claim);
       SegmentedOpener.recover(parts, index.writer, config);
       return index;
     } catch (IOException | RuntimeException e) {
@@ -108,6 +223,11 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     return open(dir, schema, SegmentedConfig.DEFAULT);
   }
 
+  /** The read path, for tests in this package. */
+  SegmentedSearcher searcher() {
+    return searcher;
+  }
+
   /** The settings this store runs with. */
   public SegmentedConfig config() {
     return config;
@@ -115,27 +235,33 @@ public final class LuceneSegmentedIndex implements SearchIndex {
 
   @Override
   public Schema schema() {
-    return schema;
+    return schema != null ? schema : SearchIndex.super.schema();
   }
 
-  /** The benchmark's mapping: the only one this store indexes until it reads any mapping (#66). */
+  /** The benchmark's mapping when opened with a schema; else the index's mapping as it grew. */
   @Override
-  public org.searchlab.core.mapping.Mapping mapping() {
-    return schema.mapping();
+  public Mapping mapping() {
+    return indexMapping == null ? schema.mapping() : indexMapping.current();
   }
 
   /**
-   * Accepts an update only when it changes nothing: this store indexes the benchmark's mapping
-   * alone until it reads any mapping (#66).
+   * Adds fields to the mapping, durable before it returns. An index opened with the benchmark's
+   * schema accepts an update only when it changes nothing.
    */
   @Override
-  public org.searchlab.core.mapping.Mapping putMapping(org.searchlab.core.mapping.Mapping update) {
-    org.searchlab.core.mapping.Mapping m = mapping();
-    if (!m.merge(update).equals(m)) {
-      throw new org.searchlab.core.InvalidRequestException(
-          "this store indexes the benchmark's product mapping only; it cannot add fields");
+  public Mapping putMapping(Mapping update) throws IOException {
+    ensureOpen();
+    if (indexMapping == null) {
+      Mapping m = mapping();
+      if (!m.merge(update).equals(m)) {
+        throw new InvalidRequestException(
+            "this index was opened with the benchmark's product schema; it cannot add fields");
+      }
+      return m;
     }
-    return m;
+    // Refused before the mapping change becomes durable.
+    checkDimensions(indexMapping.current().merge(update), config);
+    return indexMapping.merge(update);
   }
 
   @Override
@@ -179,7 +305,11 @@ public final class LuceneSegmentedIndex implements SearchIndex {
   @Override
   public SearchResult search(SearchRequest request) throws IOException {
     ensureOpen();
-    request.validate(schema);
+    if (indexMapping == null) {
+      request.validate(schema);
+    } else {
+      request.validate(indexMapping.current());
+    }
     return searcher.search(request);
   }
 

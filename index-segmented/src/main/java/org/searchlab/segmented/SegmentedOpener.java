@@ -28,7 +28,8 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 import org.searchlab.core.Schema;
-import org.searchlab.core.analysis.TextAnalysis;
+import org.searchlab.core.VectorQuantization;
+import org.searchlab.core.mapping.FieldType;
 import org.searchlab.core.scoring.Bm25;
 import org.searchlab.core.wal.WriteAheadLog;
 
@@ -91,6 +92,20 @@ final class SegmentedOpener {
       WriteAheadLog.FileOpener walFiles,
       java.util.function.UnaryOperator<Directory> indexDirectory)
       throws IOException {
+    return open(dir, config, walFiles, indexDirectory, LuceneFields.PRODUCT);
+  }
+
+  /**
+   * {@link #open(Path, SegmentedConfig, WriteAheadLog.FileOpener,
+   * java.util.function.UnaryOperator)} for the fields {@code fields} describes.
+   */
+  static SegmentedParts open(
+      Path dir,
+      SegmentedConfig config,
+      WriteAheadLog.FileOpener walFiles,
+      java.util.function.UnaryOperator<Directory> indexDirectory,
+      LuceneFields fields)
+      throws IOException {
     Files.createDirectories(dir);
     ExecutorService hnswMergeExecutor =
         config.hnswMergeWorkers() > 1
@@ -108,7 +123,7 @@ final class SegmentedOpener {
     try {
       writer =
           new IndexWriter(
-              directory, writerConfig(config, merges, mergeScheduler, hnswMergeExecutor));
+              directory, writerConfig(config, merges, mergeScheduler, hnswMergeExecutor, fields));
       long committed = committedSerial(writer);
       log = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
       // If the log was lost or trimmed past the commit, never reuse the commit's serials.
@@ -117,7 +132,8 @@ final class SegmentedOpener {
           config.searchThreads() > 0
               ? Executors.newFixedThreadPool(config.searchThreads(), daemon("search"))
               : null;
-      SearcherManager manager = new SearcherManager(writer, new Factory(config, searchExecutor));
+      SearcherManager manager =
+          new SearcherManager(writer, new Factory(config, searchExecutor, fields));
       LiveVersionMap versionMap = new LiveVersionMap();
       SegmentedStats stats = new SegmentedStats(committed, errors, merges);
       // The version map first: its old entries must be retired before anything reacts to a refresh.
@@ -276,7 +292,7 @@ final class SegmentedOpener {
    * schema's 4096): a larger schema would log every document and then fail in Lucene.
    */
   static int maxDimensions(SegmentedConfig config) {
-    return codec(config, null).knnVectorsFormat().getMaxDimensions(Schema.EMBEDDING);
+    return codec(config, null, null).knnVectorsFormat().getMaxDimensions(Schema.EMBEDDING);
   }
 
   /** The commit data of a commit covering every log record up to {@code serial}. */
@@ -300,11 +316,13 @@ final class SegmentedOpener {
       SegmentedConfig config,
       MergePolicies.HeldDuringRecovery merges,
       CountingMergeScheduler mergeScheduler,
-      ExecutorService hnswMergeExecutor) {
-    IndexWriterConfig iwc = new IndexWriterConfig(TextAnalysis.analyzer());
+      ExecutorService hnswMergeExecutor,
+      LuceneFields fields) {
+    IndexWriterConfig iwc = new IndexWriterConfig(fields.analyzer());
     iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+    // Norms do not depend on k1 and b, so one BM25 indexes every field's norms.
     iwc.setSimilarity(new BM25Similarity(Bm25.K1, Bm25.B));
-    iwc.setCodec(codec(config, hnswMergeExecutor));
+    iwc.setCodec(codec(config, hnswMergeExecutor, fields.vectors()));
     iwc.setMergePolicy(merges);
     iwc.setMergeScheduler(mergeScheduler);
     iwc.setRAMBufferSizeMB(config.ramBufferMB());
@@ -318,37 +336,63 @@ final class SegmentedOpener {
     return iwc;
   }
 
-  private static Lucene104Codec codec(SegmentedConfig c, ExecutorService mergeExec) {
-    KnnVectorsFormat hnsw =
-        switch (c.quantization()) {
-          case NONE ->
-              mergeExec == null
-                  ? new Lucene99HnswVectorsFormat(c.hnswM(), c.hnswBeamWidth())
-                  : new Lucene99HnswVectorsFormat(
-                      c.hnswM(), c.hnswBeamWidth(), c.hnswMergeWorkers(), mergeExec);
-          // Elasticsearch's int8_hnsw: 7-bit scalar codes (Lucene's SEVEN_BIT keeps the dot
-          // product of two codes inside signed arithmetic), the graph built and searched on them,
-          // the floats kept in the segment for rescoring. Lucene 10.4 replaced the confidence-
-          // interval ScalarQuantizer of Lucene99HnswScalarQuantizedVectorsFormat (now only in
-          // backward-codecs) with this optimized scalar quantization (per-vector corrections
-          // around the segment's centroid); it is Lucene's own int8 format in this version.
-          case INT8 ->
-              mergeExec == null
-                  ? new Lucene104HnswScalarQuantizedVectorsFormat(
-                      ScalarEncoding.SEVEN_BIT, c.hnswM(), c.hnswBeamWidth())
-                  : new Lucene104HnswScalarQuantizedVectorsFormat(
-                      ScalarEncoding.SEVEN_BIT,
-                      c.hnswM(),
-                      c.hnswBeamWidth(),
-                      c.hnswMergeWorkers(),
-                      mergeExec);
-        };
+  private static Lucene104Codec codec(
+      SegmentedConfig c,
+      ExecutorService mergeExec,
+      java.util.function.Function<String, FieldType.DenseVector> vectors) {
+    KnnVectorsFormat hnsw = format(c, mergeExec, c.quantization(), c.hnswM(), c.hnswBeamWidth());
+    if (vectors != null) {
+      // Any mapping: each dense_vector field's own index_options (type, m, ef_construction), the
+      // store's settings where a field leaves them unset.
+      Map<String, KnnVectorsFormat> formats = new java.util.concurrent.ConcurrentHashMap<>();
+      return new Lucene104Codec() {
+        @Override
+        public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+          FieldType.DenseVector v = vectors.apply(field);
+          if (v == null) {
+            return hnsw;
+          }
+          FieldType.IndexOptions o = v.indexOptions();
+          VectorQuantization q =
+              o.type() == null
+                  ? c.quantization()
+                  : "int8_hnsw".equals(o.type())
+                      ? VectorQuantization.INT8
+                      : VectorQuantization.NONE;
+          int m = o.m() > 0 ? o.m() : c.hnswM();
+          int beam = o.efConstruction() > 0 ? o.efConstruction() : c.hnswBeamWidth();
+          return formats.computeIfAbsent(
+              q + "/" + m + "/" + beam, k -> format(c, mergeExec, q, m, beam));
+        }
+      };
+    }
     // The per-field override Elasticsearch uses for dense_vector index_options.
     return new Lucene104Codec() {
       @Override
       public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
         return Schema.EMBEDDING.equals(field) ? hnsw : super.getKnnVectorsFormatForField(field);
       }
+    };
+  }
+
+  private static KnnVectorsFormat format(
+      SegmentedConfig c, ExecutorService mergeExec, VectorQuantization q, int m, int beam) {
+    return switch (q) {
+      case NONE ->
+          mergeExec == null
+              ? new Lucene99HnswVectorsFormat(m, beam)
+              : new Lucene99HnswVectorsFormat(m, beam, c.hnswMergeWorkers(), mergeExec);
+      // Elasticsearch's int8_hnsw: 7-bit scalar codes (Lucene's SEVEN_BIT keeps the dot
+      // product of two codes inside signed arithmetic), the graph built and searched on them,
+      // the floats kept in the segment for rescoring. Lucene 10.4 replaced the confidence-
+      // interval ScalarQuantizer of Lucene99HnswScalarQuantizedVectorsFormat (now only in
+      // backward-codecs) with this optimized scalar quantization (per-vector corrections
+      // around the segment's centroid); it is Lucene's own int8 format in this version.
+      case INT8 ->
+          mergeExec == null
+              ? new Lucene104HnswScalarQuantizedVectorsFormat(ScalarEncoding.SEVEN_BIT, m, beam)
+              : new Lucene104HnswScalarQuantizedVectorsFormat(
+                  ScalarEncoding.SEVEN_BIT, m, beam, c.hnswMergeWorkers(), mergeExec);
     };
   }
 
@@ -376,9 +420,12 @@ final class SegmentedOpener {
     private final SegmentedConfig config;
     private final ExecutorService executor;
 
-    Factory(SegmentedConfig config, ExecutorService executor) {
+    private final LuceneFields fields;
+
+    Factory(SegmentedConfig config, ExecutorService executor, LuceneFields fields) {
       this.config = config;
       this.executor = executor;
+      this.fields = fields;
     }
 
     @Override
@@ -388,7 +435,7 @@ final class SegmentedOpener {
               ? new IndexSearcher(reader)
               : new SlicingIndexSearcher(
                   reader, executor, config.slicing(), config.searchThreads());
-      s.setSimilarity(new BM25Similarity(Bm25.K1, Bm25.B));
+      s.setSimilarity(fields.similarity());
       return s;
     }
   }

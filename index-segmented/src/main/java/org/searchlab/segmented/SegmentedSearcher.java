@@ -35,6 +35,7 @@ import org.searchlab.core.SearchResult;
 import org.searchlab.core.Timings;
 import org.searchlab.core.TotalHits;
 import org.searchlab.core.analysis.TextAnalysis;
+import org.searchlab.core.mapping.Mapping;
 
 /**
  * The read path of the segmented store: runs one {@link SearchRequest} on the point-in-time {@link
@@ -65,9 +66,41 @@ final class SegmentedSearcher {
   // 0 over float vectors; else the rescoring oversample of the quantized format.
   private final int oversample;
 
+  private final DocumentFields fields;
+  // Null for the benchmark's fields; else the index's mapping, newest first.
+  private final java.util.function.Supplier<Mapping> mapping;
+  private final SegmentedConfig config;
+
   SegmentedSearcher(SearcherManager manager, int oversample) {
+    this(manager, oversample, new ProductDocuments(Schema.DEFAULT), null, SegmentedConfig.DEFAULT);
+  }
+
+  SegmentedSearcher(
+      SearcherManager manager,
+      int oversample,
+      DocumentFields fields,
+      java.util.function.Supplier<Mapping> mapping,
+      SegmentedConfig config) {
     this.manager = manager;
     this.oversample = oversample;
+    this.fields = fields;
+    this.mapping = mapping;
+    this.config = config;
+  }
+
+  /**
+   * Runs a benchmark-shaped request both ways on one point-in-time searcher, for tests: {fast path,
+   * general translation}. Only for an index of a mapping.
+   */
+  SearchResult[] searchBothWays(SearchRequest request) throws IOException {
+    IndexSearcher s = manager.acquire();
+    try {
+      return new SearchResult[] {
+        productSearch(s, request), MappedSearch.search(s, request, mapping.get(), fields, config)
+      };
+    } finally {
+      manager.release(s);
+    }
   }
 
   /** Runs a validated request on the searcher of the last refresh. */
@@ -81,8 +114,23 @@ final class SegmentedSearcher {
   }
 
   private SearchResult search(IndexSearcher searcher, SearchRequest req) throws IOException {
+    if (mapping != null) {
+      Mapping m = mapping.get();
+      boolean plainRank = !req.rank().isRrf() || req.rank().rankConstant() == Fusion.RRF_K;
+      if (!(plainRank && req.productShape().isPresent() && ProductFastPath.fits(m, config))) {
+        return MappedSearch.search(searcher, req, m, fields, config);
+      }
+    }
+    return productSearch(searcher, req);
+  }
+
+  /**
+   * The benchmark's requests over the benchmark's fields: the query building made for them (the
+   * fast path; {@link MappedSearch} gives the same results more generally).
+   */
+  SearchResult productSearch(IndexSearcher searcher, SearchRequest req) throws IOException {
     long start = System.nanoTime();
-    Query filter = filterQuery(req.filter());
+    Query filter = filterQuery(req.filter(), mapping != null);
     int window = Math.max(1, req.offset() + req.hits());
     Part result;
     long lexicalNanos = 0;
@@ -133,7 +181,7 @@ final class SegmentedSearcher {
       }
       default -> throw new AssertionError(req.rankProfile());
     }
-    List<Hit> hits = hits(searcher, result.docs, req);
+    List<Hit> hits = hits(searcher, result.docs, req, fields);
     long total = System.nanoTime() - start;
     return new SearchResult(
         hits,
@@ -143,9 +191,9 @@ final class SegmentedSearcher {
   }
 
   /** The top docs of one query and its total. */
-  private record Part(ScoreDoc[] docs, TotalHits total) {}
+  record Part(ScoreDoc[] docs, TotalHits total) {}
 
-  private static Part collect(IndexSearcher searcher, Query q, int n, SearchRequest req)
+  static Part collect(IndexSearcher searcher, Query q, int n, SearchRequest req)
       throws IOException {
     TopDocs top = searcher.search(q, new TopScoreDocCollectorManager(n, req.trackTotalHitsUpTo()));
     long value = top.totalHits.value();
@@ -192,7 +240,7 @@ final class SegmentedSearcher {
   }
 
   /** The filter as a non-scoring query, or null for none. */
-  static Query filterQuery(Filter f) {
+  static Query filterQuery(Filter f, boolean mapped) {
     if (f.isMatchAll()) {
       return null;
     }
@@ -201,9 +249,22 @@ final class SegmentedSearcher {
       b.add(new TermQuery(new Term(Schema.CATEGORY, f.category())), Occur.FILTER);
     }
     if (f.price() != null) {
-      b.add(
-          NumericDocValuesField.newSlowRangeQuery(Schema.PRICE, f.price().min(), f.price().max()),
-          Occur.FILTER);
+      Query price =
+          NumericDocValuesField.newSlowRangeQuery(Schema.PRICE, f.price().min(), f.price().max());
+      if (mapped) {
+        // Any mapping lets a document hold several prices: MappedDocuments keeps those apart.
+        price =
+            new BooleanQuery.Builder()
+                .add(price, Occur.SHOULD)
+                .add(
+                    org.apache.lucene.document.SortedNumericDocValuesField.newSlowRangeQuery(
+                        MappedDocuments.MULTI_VALUED + Schema.PRICE,
+                        f.price().min(),
+                        f.price().max()),
+                    Occur.SHOULD)
+                .build();
+      }
+      b.add(price, Occur.FILTER);
     }
     return b.build();
   }
@@ -251,7 +312,8 @@ final class SegmentedSearcher {
    * that scored them: the id and, when the request asks, the whole document as that reader holds it
    * (stored source, with doc-values updates applied), never a newer version.
    */
-  private static List<Hit> hits(IndexSearcher searcher, ScoreDoc[] docs, SearchRequest req)
+  static List<Hit> hits(
+      IndexSearcher searcher, ScoreDoc[] docs, SearchRequest req, DocumentFields fields)
       throws IOException {
     int offset = req.offset();
     int n = req.hits();
@@ -260,14 +322,14 @@ final class SegmentedSearcher {
       List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
       for (int i = offset; i < docs.length && hits.size() < n; i++) {
         LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i].doc, leaves));
-        Document d = LuceneMapping.load(leaf.reader(), docs[i].doc - leaf.docBase);
+        Document d = fields.load(leaf.reader(), docs[i].doc - leaf.docBase);
         hits.add(new Hit(d.id(), docs[i].score, d));
       }
       return hits;
     }
     StoredFields stored = searcher.storedFields();
     for (int i = offset; i < docs.length && hits.size() < n; i++) {
-      LuceneMapping.IdVisitor visitor = new LuceneMapping.IdVisitor();
+      LuceneMapping.IdVisitor visitor = new LuceneMapping.IdVisitor(fields.idField());
       stored.document(docs[i].doc, visitor);
       hits.add(new Hit(visitor.id, docs[i].score));
     }

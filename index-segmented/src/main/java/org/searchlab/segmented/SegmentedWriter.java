@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.lucene.document.Field;
-import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
@@ -18,7 +17,6 @@ import org.searchlab.core.DocumentExistsException;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Operation;
 import org.searchlab.core.PartialUpdate;
-import org.searchlab.core.Schema;
 import org.searchlab.core.StoreStoppedException;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.WriteResult.Outcome;
@@ -65,7 +63,7 @@ import org.searchlab.core.wal.WriteAheadLog;
 final class SegmentedWriter {
   private static final int STRIPES = 256;
 
-  private final Schema schema;
+  private final DocumentFields fields;
   private final SegmentedConfig config;
   private final IndexWriter writer;
   private final SearcherManager manager;
@@ -90,8 +88,8 @@ final class SegmentedWriter {
    */
   private final long versionMapLimitBytes;
 
-  SegmentedWriter(Schema schema, SegmentedConfig config, SegmentedParts parts) {
-    this.schema = schema;
+  SegmentedWriter(DocumentFields fields, SegmentedConfig config, SegmentedParts parts) {
+    this.fields = fields;
     this.config = config;
     this.writer = parts.indexWriter;
     this.manager = parts.manager;
@@ -107,8 +105,7 @@ final class SegmentedWriter {
 
   /** One write, steps 1–5; returns once it is durable. */
   WriteResult write(Operation op) throws IOException {
-    validate(op);
-    WriteResult r = logAndApply(op);
+    WriteResult r = logAndApply(validate(op));
     if (r.serial() > 0) {
       wal.sync(r.serial());
     }
@@ -125,16 +122,18 @@ final class SegmentedWriter {
     List<BulkItemResult> results = new ArrayList<>(ops.size());
     long maxSerial = 0;
     for (Operation op : ops) {
+      Operation logged;
       try {
-        validate(op);
+        logged = validate(op);
       } catch (InvalidRequestException e) {
         results.add(BulkItemResult.failed(op, e));
         continue;
       }
       WriteResult r;
       try {
-        r = logAndApply(op);
-      } catch (DocumentExistsException e) {
+        r = logAndApply(logged);
+      } catch (InvalidRequestException e) {
+        // A create of a present id, or a document Lucene refused: nothing was logged for it.
         results.add(BulkItemResult.failed(op, e));
         continue;
       }
@@ -156,21 +155,13 @@ final class SegmentedWriter {
   }
 
   /**
-   * Step 1: the schema's rules, then the Lucene limits checked so far (a keyword's byte length).
-   * Every check that can reject an operation belongs here, before the log: a logged record that
-   * Lucene refuses would fail again on every replay.
+   * Step 1: the schema's or the mapping's rules ({@link DocumentFields#prepare}), then the Lucene
+   * limits checked so far (a keyword's byte length). Every check that can reject an operation
+   * belongs here, before the log: a logged record that Lucene refuses would fail again on every
+   * replay. Returns the operation to log: a put's document as the mapping read it.
    */
-  private void validate(Operation op) {
-    schema.validate(op);
-    switch (op) {
-      case Operation.Put put -> LuceneMapping.validateForLucene(put.document());
-      case Operation.Update upd -> {
-        if (upd.update().category() != null) {
-          LuceneMapping.validateCategory(upd.id(), upd.update().category());
-        }
-      }
-      case Operation.Delete del -> {}
-    }
+  private Operation validate(Operation op) throws IOException {
+    return fields.prepare(op);
   }
 
   /** Steps 2–4 for a validated operation; serial 0 when nothing was logged. */
@@ -251,7 +242,7 @@ final class SegmentedWriter {
     try {
       Change change =
           op instanceof Operation.Put put
-              ? new Change(Outcome.UPDATED, put.document(), false)
+              ? new Change(Outcome.UPDATED, put.document(), null)
               : plan(op);
       if (change.outcome != Outcome.NOT_FOUND && change.outcome != Outcome.NOOP) {
         applyChange(op, change);
@@ -269,9 +260,9 @@ final class SegmentedWriter {
    *
    * @param outcome the acknowledgement
    * @param after the new version, or null after a delete
-   * @param docValuesOnly whether a doc-values rewrite suffices
+   * @param docValues the doc values to rewrite in place when that suffices, else null
    */
-  private record Change(Outcome outcome, Document after, boolean docValuesOnly) {}
+  private record Change(Outcome outcome, Document after, Field[] docValues) {}
 
   /** Step 3, under the id's stripe lock. */
   private Change plan(Operation op) throws IOException {
@@ -284,26 +275,26 @@ final class SegmentedWriter {
           throw new DocumentExistsException(put.id());
         }
         yield new Change(
-            current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), false);
+            current.isPresent() ? Outcome.UPDATED : Outcome.CREATED, put.document(), null);
       }
       case Operation.Update upd -> {
         if (current.isEmpty()) {
-          yield new Change(Outcome.NOT_FOUND, null, false);
+          yield new Change(Outcome.NOT_FOUND, null, null);
         }
         PartialUpdate u = upd.update();
-        Document after = u.applyTo(current.get());
+        Document after = fields.reparse(u.applyTo(current.get()));
         if (after.equals(current.get())) {
           // Elasticsearch's detect_noop: an update that changes nothing is not written.
-          yield new Change(Outcome.NOOP, after, false);
+          yield new Change(Outcome.NOOP, after, null);
         }
-        boolean dvOnly =
+        Field[] inPlace =
             config.partialUpdateMode() == PartialUpdateMode.DOCVALUES
-                && u.onlyAttributes()
-                && u.category() == null;
-        yield new Change(Outcome.UPDATED, after, dvOnly);
+                ? fields.inPlace(u, current.get())
+                : null;
+        yield new Change(Outcome.UPDATED, after, inPlace);
       }
       case Operation.Delete del ->
-          new Change(current.isPresent() ? Outcome.DELETED : Outcome.NOT_FOUND, null, false);
+          new Change(current.isPresent() ? Outcome.DELETED : Outcome.NOT_FOUND, null, null);
     };
   }
 
@@ -314,22 +305,12 @@ final class SegmentedWriter {
   private void applyChange(Operation op, Change change) throws IOException {
     String id = op.id();
     if (change.after == null) {
-      writer.deleteDocuments(LuceneMapping.idTerm(id));
-    } else if (change.docValuesOnly) {
-      PartialUpdate u = ((Operation.Update) op).update();
-      List<Field> fields = new ArrayList<>(2);
-      if (u.price() != null) {
-        fields.add(new NumericDocValuesField(Schema.PRICE, u.price()));
-      }
-      if (u.averageRating() != null) {
-        fields.add(
-            new NumericDocValuesField(
-                Schema.AVERAGE_RATING, LuceneMapping.ratingBits(u.averageRating())));
-      }
-      writer.updateDocValues(LuceneMapping.idTerm(id), fields.toArray(new Field[0]));
+      writer.deleteDocuments(fields.idTerm(id));
+    } else if (change.docValues != null) {
+      writer.updateDocValues(fields.idTerm(id), change.docValues);
       stats.docValuesUpdates.incrementAndGet();
     } else {
-      writer.updateDocument(LuceneMapping.idTerm(id), LuceneMapping.toLucene(change.after));
+      writer.updateDocument(fields.idTerm(id), fields.toLucene(change.after));
       if (op instanceof Operation.Update) {
         stats.reindexUpdates.incrementAndGet();
       }
@@ -354,7 +335,7 @@ final class SegmentedWriter {
     }
     IndexSearcher s = manager.acquire();
     try {
-      return Optional.ofNullable(LuceneMapping.find(s.getIndexReader(), id));
+      return Optional.ofNullable(fields.find(s.getIndexReader(), id));
     } finally {
       manager.release(s);
     }

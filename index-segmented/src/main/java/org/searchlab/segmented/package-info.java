@@ -19,6 +19,14 @@
  * runs a request on one point-in-time searcher; {@code SegmentedStats} holds the counters and
  * builds the stats report; {@code SegmentedParts} holds what they share.
  *
+ * <p>Mappings: an index opened with an {@code IndexMapping} (through {@link
+ * org.searchlab.segmented.SegmentedStoreKind}) indexes whatever it says, as Elasticsearch maps each
+ * field type to Lucene ({@code MappedDocuments}); {@code LuceneQueries} and {@code MappedSearch}
+ * translate the contract's query tree, kNN searches and rank into Lucene's own queries. One opened
+ * with the benchmark's {@code Schema} keeps the product layout ({@code LuceneMapping}, data format
+ * 1). Benchmark-shaped requests over the product fields take the query building made for them
+ * either way ({@code ProductFastPath}).
+ *
  * <p>Query plans reported: the vector plan is {@code hnsw}, {@code exact}, or {@code
  * hnsw:exact-fallback E/S segments} (Lucene's exact scan of selective filters, detected through its
  * {@code exactSearch} hook); the lexical plan is {@code exhaustive} or {@code lucene-block-max}

@@ -39,13 +39,15 @@ import org.searchlab.core.scoring.Bm25;
  *       dates and booleans the value, constant score.
  *   <li>{@code terms}, {@code range}, {@code exists}, {@code ids}, {@code match_all}, {@code
  *       constant_score}: constant score (the boost).
- *   <li>{@code bool}: must and filter all, must_not none, {@code minimum_should_match} should
- *       (default 1 without must or filter); score the sum of must and matching should scores, taken
- *       in double; only filter or must_not clauses score 0; no clause is match-all.
+ *   <li>{@code bool}: must and filter all, must_not none, {@code minimum_should_match} should (at
+ *       least 1 without must or filter, even when it says 0); score the sum of must and matching
+ *       should scores, taken in double; only filter or must_not clauses score 0; no clause is
+ *       match-all.
  *   <li>{@code dis_max} and {@code multi_match} {@code best_fields}: the best score plus the tie
  *       breaker times the others; {@code most_fields}: the sum.
  *   <li>{@code script_score}: the script's value (as a float) times the boost, the wrapped query's
- *       score as {@code _score}; below {@code min_score} dropped, negative an error.
+ *       score as {@code _score}; below {@code min_score} (after the boost) dropped, negative an
+ *       error.
  *   <li>kNN: the exact top {@code k} by the field's similarity among documents passing the filter;
  *       combined with the query by sum (union, scores added) or reciprocal rank fusion.
  * </ul>
@@ -237,7 +239,12 @@ final class ExactQueries {
     int msm =
         b.minimumShouldMatch() != null
             ? MinimumShouldMatch.of(b.minimumShouldMatch(), b.should().size())
-            : (b.must().isEmpty() && b.filter().isEmpty() && !b.should().isEmpty() ? 1 : 0);
+            : 0;
+    if (b.must().isEmpty() && b.filter().isEmpty() && !b.should().isEmpty()) {
+      // Without a required clause Lucene's BooleanQuery is a disjunction of its should clauses:
+      // one of them must match whatever minimum_should_match says ("0" included).
+      msm = Math.max(1, msm);
+    }
     if (matched < msm) {
       return Double.NaN;
     }
@@ -537,10 +544,13 @@ final class ExactQueries {
               + d.id()
               + "]; it must be a non-negative number");
     }
-    if (s.minScore() != null && f < s.minScore()) {
+    float scored = f * boost * s.boost();
+    // Elasticsearch's min_score filters the boosted score (its MinScoreScorer wraps the scorer
+    // that already multiplied the boost in).
+    if (s.minScore() != null && scored < s.minScore()) {
       return Double.NaN;
     }
-    return f * boost * s.boost();
+    return scored;
   }
 
   /**
