@@ -83,7 +83,8 @@ final class MappedIndex implements SearchIndex {
     this.config = config;
     this.dataDirectory = dataDirectory;
     this.mapping = IndexMapping.open(dir, settings, initial);
-    this.docs = new Documents(mapping.current(), mapping.settings().defaultAnalyzer());
+    this.docs =
+        new Documents(mapping.current(), mapping.settings().defaultAnalyzer(), config.hnsw());
     loadSnapshot();
     this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal());
     try {
@@ -410,6 +411,22 @@ final class MappedIndex implements SearchIndex {
     }
   }
 
+  /**
+   * Closes the log and the directory without a snapshot, as a crash after the last acknowledged
+   * write leaves them: for tests of the replay.
+   */
+  void closeWithoutSnapshot() throws IOException {
+    lock.writeLock().lock();
+    try {
+      closed = true;
+      wal.close();
+      docs.close();
+      dataDirectory.close();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
   /** Writes a snapshot of what the log holds beyond the last one, then closes the log. */
   @Override
   public void close() throws IOException {
@@ -428,7 +445,7 @@ final class MappedIndex implements SearchIndex {
         failure =
             new IOException("snapshot on close of the mutable index in " + dir + " failed", e);
       }
-      for (java.io.Closeable c : new java.io.Closeable[] {wal, dataDirectory}) {
+      for (java.io.Closeable c : new java.io.Closeable[] {wal, docs::close, dataDirectory}) {
         try {
           c.close();
         } catch (IOException e) {

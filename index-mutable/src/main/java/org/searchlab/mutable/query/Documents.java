@@ -2,6 +2,7 @@ package org.searchlab.mutable.query;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
 import org.searchlab.core.Document;
+import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.Fusion;
 import org.searchlab.core.Hit;
 import org.searchlab.core.QueryPlan;
@@ -17,6 +19,7 @@ import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.Timings;
 import org.searchlab.core.TotalHits;
+import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.mapping.DocumentParser;
 import org.searchlab.core.mapping.FieldType;
@@ -24,6 +27,11 @@ import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.mapping.ParsedDocument;
 import org.searchlab.core.query.Knn;
 import org.searchlab.core.scoring.Bm25;
+import org.searchlab.mutable.hnsw.AcceptBits;
+import org.searchlab.mutable.hnsw.GraphHits;
+import org.searchlab.mutable.hnsw.HnswConfig;
+import org.searchlab.mutable.hnsw.MutableHnswGraph;
+import org.searchlab.mutable.hnsw.VectorStore;
 
 /**
  * The documents of a mutable store of any mapping, by local ordinal, with the collection statistics
@@ -51,12 +59,35 @@ public final class Documents {
   private final List<ParsedDocument> docs = new ArrayList<>(); // by ordinal; null when dead
   private final Map<String, TextField> text = new HashMap<>();
   private final Map<String, KeywordField> keywords = new HashMap<>();
+  private final Map<String, MutableHnswGraph> graphs = new HashMap<>();
+  private final HnswConfig hnsw;
   private int live;
 
   /** A corpus of {@code mapping}, which grows as documents add fields to it. */
-  public Documents(Mapping mapping, String defaultAnalyzer) {
+  /**
+   * Documents of {@code mapping}, which grows as documents add fields to it; an indexed vector
+   * field's graph takes {@code hnsw}'s settings where the field's index options leave them unset.
+   */
+  public Documents(Mapping mapping, String defaultAnalyzer, HnswConfig hnsw) {
     this.mapping = mapping;
     this.defaultAnalyzer = defaultAnalyzer;
+    this.hnsw = hnsw;
+  }
+
+  /** Releases the graphs' vector stores. */
+  public void close() throws java.io.IOException {
+    closeGraphs();
+  }
+
+  private void closeGraphs() {
+    for (MutableHnswGraph g : graphs.values()) {
+      try {
+        g.vectors().close();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    graphs.clear();
   }
 
   /** The mapping, with every field documents added so far. */
@@ -99,6 +130,8 @@ public final class Documents {
         keywords
             .computeIfAbsent(e.getKey(), x -> new KeywordField())
             .add((String[]) e.getValue(), +1);
+      } else if (t instanceof FieldType.DenseVector v && v.indexed()) {
+        graph(e.getKey(), v).insert(ord, v.similarity().indexed((float[]) e.getValue()));
       }
     }
   }
@@ -120,6 +153,11 @@ public final class Documents {
         }
       } else if (t instanceof FieldType.Keyword k && k.indexed()) {
         keywords.get(e.getKey()).add((String[]) e.getValue(), -1);
+      } else if (t instanceof FieldType.DenseVector v && v.indexed()) {
+        MutableHnswGraph g = graphs.get(e.getKey());
+        if (g != null) {
+          g.remove(ord);
+        }
       }
     }
     if (docs.size() - live > Math.max(1024, live)) {
@@ -189,8 +227,8 @@ public final class Documents {
   /** Answers a request exactly; the request must already be valid for the mapping. */
   public SearchResult search(SearchRequest request) {
     long start = System.nanoTime();
-    String vecPlan = request.knn().isEmpty() ? QueryPlan.NONE : QueryPlan.EXACT;
     Evaluator.Result r = new Evaluator(this, mapping).search(request);
+    String vecPlan = r.vectorPlan();
     List<Hit> ranked = r.ranked();
     TotalHits totalHits =
         request.query() != null && r.total() > request.trackTotalHitsUpTo()
@@ -264,6 +302,98 @@ public final class Documents {
   }
 
   /** Renumbers live documents densely and rebuilds the statistics without dead entries. */
+  /**
+   * The approximate top {@code k} through the field's graph, with the filter's matches as a
+   * pre-filter and the graph's plan chooser (exact scan of a selective filter, filter-first or
+   * plain graph walk); each hit's score is its exact score (int8 codes are rescored by the floats).
+   */
+  private List<Hit> graphKnn(
+      Knn knn,
+      FieldType.DenseVector f,
+      MutableHnswGraph graph,
+      IntPredicate accept,
+      FilterThresholds thresholds,
+      List<String> plans) {
+    AcceptBits bits;
+    int count;
+    if (knn.unfiltered()) {
+      bits = AcceptBits.ALL;
+      count = graph.size();
+    } else {
+      BitSet set = new BitSet(docs.size());
+      for (int ord = 0; ord < docs.size(); ord++) {
+        if (docs.get(ord) != null && graph.contains(ord) && accept.test(ord)) {
+          set.set(ord);
+        }
+      }
+      count = set.cardinality();
+      bits =
+          new AcceptBits() {
+            @Override
+            public boolean accept(int node) {
+              return set.get(node);
+            }
+
+            @Override
+            public int nextAccepted(int from, int to) {
+              int n = set.nextSetBit(from);
+              return n >= 0 && n < to ? n : -1;
+            }
+          };
+    }
+    if (count == 0 || graph.size() == 0) {
+      plans.add(QueryPlan.EXACT);
+      return List.of();
+    }
+    float floor =
+        knn.similarity() == null
+            ? Float.NEGATIVE_INFINITY
+            : Evaluator.scoreFloor(f.similarity(), knn.similarity());
+    int k = Math.max(1, knn.k());
+    GraphHits h =
+        graph.search(
+            f.similarity().indexed(knn.vector()),
+            k,
+            Math.max(k, knn.numCandidates()),
+            bits,
+            count,
+            thresholds,
+            knn.rescoreWindow(),
+            k);
+    plans.add(h.plan());
+    List<Hit> hits = new ArrayList<>(h.size());
+    for (int i = 0; i < h.size() && hits.size() < k; i++) {
+      ParsedDocument d = docs.get(h.nodes()[i]);
+      if (d != null && h.scores()[i] >= floor) {
+        hits.add(new Hit(d.id(), h.scores()[i] * knn.boost()));
+      }
+    }
+    hits.sort(BY_SCORE);
+    return hits;
+  }
+
+  /** The field's graph, created the first time the field gets a value. */
+  private MutableHnswGraph graph(String path, FieldType.DenseVector f) {
+    return graphs.computeIfAbsent(
+        path,
+        x -> {
+          FieldType.IndexOptions o = f.indexOptions();
+          VectorQuantization q =
+              "int8_hnsw".equals(o.type())
+                  ? VectorQuantization.INT8
+                  : "hnsw".equals(o.type()) ? VectorQuantization.NONE : hnsw.quantization();
+          HnswConfig c =
+              hnsw.toBuilder()
+                  .similarity(f.similarity())
+                  .m(o.m() > 0 ? o.m() : hnsw.m())
+                  .efConstruction(
+                      o.efConstruction() > 0 ? o.efConstruction() : hnsw.efConstruction())
+                  .quantization(q)
+                  .build();
+          return MutableHnswGraph.create(VectorStore.create(f.dims(), q), c);
+        });
+  }
+
   private void compact() {
     List<ParsedDocument> keep = new ArrayList<>(live);
     for (ParsedDocument d : docs) {
@@ -275,6 +405,7 @@ public final class Documents {
     ordinalOf.clear();
     text.clear();
     keywords.clear();
+    closeGraphs();
     live = 0;
     keep.forEach(this::put);
   }
@@ -379,11 +510,21 @@ public final class Documents {
   }
 
   /** For {@link Evaluator}: the kNN top {@code k} of one search, exact. */
-  List<Hit> knn(Knn knn, IntPredicate accept) {
+  List<Hit> knn(
+      Knn knn,
+      IntPredicate accept,
+      boolean approximate,
+      FilterThresholds thresholds,
+      List<String> plans) {
     FieldType.DenseVector f = mapping.vector(knn.field());
     if (f == null) {
       return List.of();
     }
+    MutableHnswGraph graph = graphs.get(knn.field());
+    if (approximate && graph != null && f.indexed()) {
+      return graphKnn(knn, f, graph, accept, thresholds, plans);
+    }
+    plans.add(QueryPlan.EXACT);
     TopK top = new TopK(Math.max(1, knn.k()));
     float floor =
         knn.similarity() == null

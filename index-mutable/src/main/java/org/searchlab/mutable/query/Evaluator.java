@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.searchlab.core.Hit;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.QueryPlan;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.analysis.TextAnalysis;
 import org.searchlab.core.mapping.FieldType;
@@ -60,7 +61,8 @@ final class Evaluator {
   private final Map<String, float[]> normCaches = new HashMap<>();
   private final Map<String, List<String>> analyzed = new HashMap<>();
 
-  record Result(List<Hit> ranked, long total) {}
+  /** The ranked hits, the total and the vector plan (of the last kNN search, or none). */
+  record Result(List<Hit> ranked, long total, String vectorPlan) {}
 
   Evaluator(Documents corpus, Mapping mapping) {
     this.corpus = corpus;
@@ -69,6 +71,7 @@ final class Evaluator {
 
   Result search(SearchRequest r) {
     List<List<Hit>> parts = new ArrayList<>();
+    List<String> plans = new ArrayList<>();
     Set<String> union = new HashSet<>();
     if (r.query() != null) {
       TopK all = null;
@@ -89,18 +92,21 @@ final class Evaluator {
       }
     }
     for (Knn knn : r.knn()) {
-      List<Hit> hits = corpus.knn(knn, ord -> matches(knn.filter(), ord));
+      List<Hit> hits =
+          corpus.knn(
+              knn, ord -> matches(knn.filter(), ord), r.approximate(), r.thresholds(), plans);
       parts.add(hits);
       for (Hit h : hits) {
         union.add(h.id());
       }
     }
     if (parts.isEmpty()) {
-      return new Result(List.of(), 0);
+      return new Result(List.of(), 0, QueryPlan.NONE);
     }
     List<Hit> ranked =
         parts.size() == 1 && !r.rank().isRrf() ? parts.get(0) : Documents.fuse(r, parts);
-    return new Result(ranked, union.size());
+    return new Result(
+        ranked, union.size(), plans.isEmpty() ? QueryPlan.NONE : plans.get(plans.size() - 1));
   }
 
   boolean matches(Query q, int ord) {
