@@ -129,7 +129,7 @@ public final class Documents {
       } else if (t instanceof FieldType.Keyword k && k.indexed()) {
         keywords
             .computeIfAbsent(e.getKey(), x -> new KeywordField())
-            .add((String[]) e.getValue(), +1);
+            .add(ord, (String[]) e.getValue(), +1);
       } else if (t instanceof FieldType.DenseVector v && v.indexed()) {
         graph(e.getKey(), v).insert(ord, v.similarity().indexed((float[]) e.getValue()));
       }
@@ -152,7 +152,7 @@ public final class Documents {
           text.get(e.getKey()).remove(tokens);
         }
       } else if (t instanceof FieldType.Keyword k && k.indexed()) {
-        keywords.get(e.getKey()).add((String[]) e.getValue(), -1);
+        keywords.get(e.getKey()).add(ord, (String[]) e.getValue(), -1);
       } else if (t instanceof FieldType.DenseVector v && v.indexed()) {
         MutableHnswGraph g = graphs.get(e.getKey());
         if (g != null) {
@@ -184,6 +184,12 @@ public final class Documents {
   public ParsedDocument parsed(String id) {
     Integer ord = ordinalOf.get(id);
     return ord == null ? null : docs.get(ord);
+  }
+
+  /** The ordinal of a live document's id, or -1. */
+  int ordinal(String id) {
+    Integer ord = ordinalOf.get(id);
+    return ord == null ? -1 : ord;
   }
 
   /** Live documents. */
@@ -467,10 +473,12 @@ public final class Documents {
   /** One keyword field's document frequencies and statistics (no norms, no frequencies). */
   static final class KeywordField {
     final Map<String, Integer> docFreq = new HashMap<>();
+    // Per value the ordinals that had it when added (a removed document's stay until compaction).
+    final Map<String, Postings> ords = new HashMap<>();
     long docCount;
     long sumDocFreq;
 
-    void add(String[] values, int sign) {
+    void add(int ord, String[] values, int sign) {
       java.util.Set<String> distinct = new java.util.LinkedHashSet<>(Arrays.asList(values));
       if (distinct.isEmpty()) {
         return;
@@ -479,6 +487,9 @@ public final class Documents {
       sumDocFreq += sign * distinct.size();
       for (String v : distinct) {
         docFreq.merge(v, sign, Integer::sum);
+        if (sign > 0) {
+          ords.computeIfAbsent(v, x -> new Postings()).add(ord, 1);
+        }
       }
     }
   }

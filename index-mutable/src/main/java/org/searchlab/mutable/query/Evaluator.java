@@ -1,6 +1,7 @@
 package org.searchlab.mutable.query;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -74,9 +75,12 @@ final class Evaluator {
     List<String> plans = new ArrayList<>();
     Set<String> union = new HashSet<>();
     if (r.query() != null) {
-      TopK all = null;
       List<Hit> hits = new ArrayList<>();
-      for (int ord = 0; ord < corpus.ordinals(); ord++) {
+      BitSet candidates = candidates(r.query());
+      int n = corpus.ordinals();
+      for (int ord = candidates == null ? 0 : candidates.nextSetBit(0);
+          ord >= 0 && ord < n;
+          ord = candidates == null ? ord + 1 : candidates.nextSetBit(ord + 1)) {
         if (corpus.at(ord) == null) {
           continue;
         }
@@ -107,6 +111,149 @@ final class Evaluator {
         parts.size() == 1 && !r.rank().isRrf() ? parts.get(0) : Documents.fuse(r, parts);
     return new Result(
         ranked, union.size(), plans.isEmpty() ? QueryPlan.NONE : plans.get(plans.size() - 1));
+  }
+
+  /**
+   * A superset of the ordinals {@code q} matches, from the clauses that have postings (text terms,
+   * keyword values, ids), or null for every document: the candidates the query is evaluated on,
+   * document at a time. A bool takes the intersection of its required clauses' candidates, else the
+   * union of its should clauses'; a disjunction the union of its parts'.
+   */
+  BitSet candidates(Query q) {
+    return switch (q) {
+      case Query.MatchNone n -> new BitSet();
+      case Query.ConstantScore c -> candidates(c.filter());
+      case Query.ScriptScore s -> candidates(s.query());
+      case Query.Match m -> matchCandidates(m.field(), m.text());
+      case Query.MultiMatch mm -> {
+        BitSet out = new BitSet();
+        for (Query.FieldBoost fb : expand(mm.fields())) {
+          BitSet c = matchCandidates(fb.field(), mm.text());
+          if (c == null) {
+            yield null;
+          }
+          out.or(c);
+        }
+        yield out;
+      }
+      case Query.Term t -> termCandidates(t.field(), t.value());
+      case Query.Terms t -> {
+        BitSet out = new BitSet();
+        for (Object v : t.values()) {
+          BitSet c = termCandidates(t.field(), v);
+          if (c == null) {
+            yield null;
+          }
+          out.or(c);
+        }
+        yield out;
+      }
+      case Query.Ids i -> {
+        BitSet out = new BitSet();
+        for (String id : i.ids()) {
+          int ord = corpus.ordinal(id);
+          if (ord >= 0) {
+            out.set(ord);
+          }
+        }
+        yield out;
+      }
+      case Query.DisMax dm -> union(dm.queries());
+      case Query.Bool b -> {
+        BitSet out = null;
+        for (List<Query> required : List.of(b.must(), b.filter())) {
+          for (Query c : required) {
+            BitSet cc = candidates(c);
+            if (cc != null) {
+              if (out == null) {
+                out = cc;
+              } else {
+                out.and(cc);
+              }
+            }
+          }
+        }
+        if (out != null) {
+          yield out;
+        }
+        boolean shouldRequired =
+            b.minimumShouldMatch() != null
+                ? MinimumShouldMatch.of(b.minimumShouldMatch(), b.should().size()) > 0
+                : b.must().isEmpty() && b.filter().isEmpty() && !b.should().isEmpty();
+        yield shouldRequired ? union(b.should()) : null;
+      }
+      default -> null;
+    };
+  }
+
+  private BitSet union(List<Query> queries) {
+    BitSet out = new BitSet();
+    for (Query c : queries) {
+      BitSet cc = candidates(c);
+      if (cc == null) {
+        return null;
+      }
+      out.or(cc);
+    }
+    return out;
+  }
+
+  private BitSet matchCandidates(String field, String text) {
+    FieldType f = mapping.leaf(field);
+    if (!(f instanceof FieldType.Text t)) {
+      return termCandidates(field, text);
+    }
+    if (!t.indexed()) {
+      return new BitSet();
+    }
+    Documents.TextField tf = corpus.textField(field);
+    BitSet out = new BitSet();
+    if (tf == null) {
+      return out;
+    }
+    for (String token :
+        analyzed.computeIfAbsent(
+            t.searchAnalyzer() + "\u0000" + text,
+            k -> TextAnalysis.tokens(t.searchAnalyzer(), text))) {
+      addAll(out, tf.postings.get(token));
+    }
+    return out;
+  }
+
+  private BitSet termCandidates(String field, Object value) {
+    FieldType f = mapping.leaf(field);
+    Object norm = FieldValues.termValue(f, field, value);
+    if (norm == null) {
+      return new BitSet();
+    }
+    BitSet out = new BitSet();
+    switch (f) {
+      case FieldType.Text t -> {
+        Documents.TextField tf = corpus.textField(field);
+        if (t.indexed() && tf != null) {
+          addAll(out, tf.postings.get((String) norm));
+        }
+        return out;
+      }
+      case FieldType.Keyword k when k.indexed() -> {
+        Documents.KeywordField kf = corpus.keywordField(field);
+        if (kf != null) {
+          addAll(out, kf.ords.get((String) norm));
+        }
+        return out;
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  private static void addAll(BitSet out, Documents.Postings p) {
+    if (p != null) {
+      for (int i = 0; i < p.size; i++) {
+        out.set(p.ords[i]);
+      }
+    }
   }
 
   boolean matches(Query q, int ord) {
