@@ -178,9 +178,9 @@ public final class MutableIndex implements SearchIndex {
 
   /**
    * Opens (or creates) a mutable index of {@code mapping} in {@code dir}. The benchmark's product
-   * mapping (with the default settings, in a directory without a mapping file) opens the product
-   * store, whose searches of the benchmark's shapes take its specialised plans; any other mapping
-   * opens the store of any mapping, which keeps the mapping durable in the directory ({@value
+   * mapping (in a directory without a mapping file) opens the product store, whose searches of the
+   * benchmark's shapes take its specialised plans; any other mapping opens the store of any
+   * mapping, which keeps the mapping durable in the directory ({@value
    * org.searchlab.core.mapping.IndexMapping#FILE}), grows it as documents and {@code PUT _mapping}
    * add fields, and answers every query type with the general evaluator.
    */
@@ -206,7 +206,9 @@ public final class MutableIndex implements SearchIndex {
   static Schema productSchema(
       org.searchlab.core.mapping.IndexSettings settings,
       org.searchlab.core.mapping.Mapping mapping) {
-    if (!settings.equals(org.searchlab.core.mapping.IndexSettings.DEFAULT)) {
+    // The product fields name their analyzer and similarity in the mapping itself; only a custom
+    // analyzer of that name in the settings would change what they index.
+    if (settings.analyzers().containsKey(org.searchlab.core.analysis.TextAnalysis.NAME)) {
       return null;
     }
     org.searchlab.core.mapping.FieldType.DenseVector v = mapping.vector(Schema.EMBEDDING);

@@ -40,7 +40,7 @@ class MappedIndexTest {
     MutableStoreKind kind = new MutableStoreKind(config());
     assertEquals("mutable", kind.name());
     try (SearchIndex product =
-        kind.open(tmp.resolve("p"), IndexSettings.DEFAULT, new Schema(8).mapping())) {
+        kind.open(tmp.resolve("p"), IndexSettings.NO_REPLICAS, new Schema(8).mapping())) {
       assertInstanceOf(MutableIndex.class, product);
     }
     try (SearchIndex catalog =

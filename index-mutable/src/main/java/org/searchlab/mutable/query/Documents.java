@@ -1,3 +1,5 @@
+// Over 500 lines: the documents with every per-field structure the evaluator reads (text
+// postings and norms, keyword values, vector graphs), which change together on each write.
 package org.searchlab.mutable.query;
 
 import java.util.ArrayList;

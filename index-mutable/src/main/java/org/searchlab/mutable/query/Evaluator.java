@@ -1,3 +1,5 @@
+// Over 500 lines: every query type of the contract in one place, as the oracle keeps them, so
+// that the two can be read side by side.
 package org.searchlab.mutable.query;
 
 import java.util.ArrayList;
@@ -78,9 +80,9 @@ final class Evaluator {
       List<Hit> hits = new ArrayList<>();
       BitSet candidates = candidates(r.query());
       int n = corpus.ordinals();
-      for (int ord = candidates == null ? 0 : candidates.nextSetBit(0);
+      for (int ord = candidates.nextSetBit(0);
           ord >= 0 && ord < n;
-          ord = candidates == null ? ord + 1 : candidates.nextSetBit(ord + 1)) {
+          ord = candidates.nextSetBit(ord + 1)) {
         if (corpus.at(ord) == null) {
           continue;
         }
@@ -115,9 +117,9 @@ final class Evaluator {
 
   /**
    * A superset of the ordinals {@code q} matches, from the clauses that have postings (text terms,
-   * keyword values, ids), or null for every document: the candidates the query is evaluated on,
-   * document at a time. A bool takes the intersection of its required clauses' candidates, else the
-   * union of its should clauses'; a disjunction the union of its parts'.
+   * keyword values, ids), else every ordinal: the candidates the query is evaluated on, document at
+   * a time. A bool takes the intersection of its required clauses' candidates (and of its should
+   * clauses' union when one must match); a disjunction the union of its parts'. A fresh set.
    */
   BitSet candidates(Query q) {
     return switch (q) {
@@ -128,11 +130,7 @@ final class Evaluator {
       case Query.MultiMatch mm -> {
         BitSet out = new BitSet();
         for (Query.FieldBoost fb : expand(mm.fields())) {
-          BitSet c = matchCandidates(fb.field(), mm.text());
-          if (c == null) {
-            yield null;
-          }
-          out.or(c);
+          out.or(matchCandidates(fb.field(), mm.text()));
         }
         yield out;
       }
@@ -140,11 +138,7 @@ final class Evaluator {
       case Query.Terms t -> {
         BitSet out = new BitSet();
         for (Object v : t.values()) {
-          BitSet c = termCandidates(t.field(), v);
-          if (c == null) {
-            yield null;
-          }
-          out.or(c);
+          out.or(termCandidates(t.field(), v));
         }
         yield out;
       }
@@ -160,40 +154,36 @@ final class Evaluator {
       }
       case Query.DisMax dm -> union(dm.queries());
       case Query.Bool b -> {
-        BitSet out = null;
+        BitSet out = every();
         for (List<Query> required : List.of(b.must(), b.filter())) {
           for (Query c : required) {
-            BitSet cc = candidates(c);
-            if (cc != null) {
-              if (out == null) {
-                out = cc;
-              } else {
-                out.and(cc);
-              }
-            }
+            out.and(candidates(c));
           }
-        }
-        if (out != null) {
-          yield out;
         }
         boolean shouldRequired =
             b.minimumShouldMatch() != null
                 ? MinimumShouldMatch.of(b.minimumShouldMatch(), b.should().size()) > 0
                 : b.must().isEmpty() && b.filter().isEmpty() && !b.should().isEmpty();
-        yield shouldRequired ? union(b.should()) : null;
+        if (shouldRequired) {
+          out.and(union(b.should()));
+        }
+        yield out;
       }
-      default -> null;
+      default -> every();
     };
+  }
+
+  /** Every ordinal, live or dead: the candidates of a clause without postings. */
+  private BitSet every() {
+    BitSet all = new BitSet(corpus.ordinals());
+    all.set(0, corpus.ordinals());
+    return all;
   }
 
   private BitSet union(List<Query> queries) {
     BitSet out = new BitSet();
     for (Query c : queries) {
-      BitSet cc = candidates(c);
-      if (cc == null) {
-        return null;
-      }
-      out.or(cc);
+      out.or(candidates(c));
     }
     return out;
   }
@@ -243,7 +233,7 @@ final class Evaluator {
         return out;
       }
       default -> {
-        return null;
+        return every();
       }
     }
   }
