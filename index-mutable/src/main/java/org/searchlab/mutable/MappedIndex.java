@@ -35,6 +35,7 @@ import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.mapping.ParsedDocument;
 import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WriteAheadLog;
+import org.searchlab.mutable.hnsw.MutableHnswGraph;
 import org.searchlab.mutable.query.Documents;
 
 /**
@@ -50,8 +51,11 @@ import org.searchlab.mutable.query.Documents;
  * PartialUpdate#applyTo}), parsed, and logged and applied as a put of the new version. Replay reads
  * the logged documents with {@link IndexMapping#parseKnown}.
  *
- * <p>Files in its directory: {@value IndexMapping#FILE}, {@code wal/} and {@value #SNAPSHOT}
- * (format {@value #FORMAT}: the serial it covers and every live document).
+ * <p>Files in its directory: {@value IndexMapping#FILE}, {@code wal/}, {@value #SNAPSHOT} (format
+ * {@value #FORMAT}: the serial it covers, the catalog of graph files, and every live document with
+ * its ordinal) and {@code mapped-graph-<serial>-<n>.bin}, the graph of one vector field with its
+ * vectors. A snapshot of another format is refused with a message to feed the documents again; a
+ * directory with a log and no snapshot replays.
  *
  * <p>Thread safety: writes hold the write lock of a read-write lock, searches and gets its read
  * lock; every search sees whole documents.
@@ -325,19 +329,41 @@ final class MappedIndex implements SearchIndex {
     }
   }
 
-  /** Under the write lock. */
+  /**
+   * Under the write lock: the graph of each vector field in a file of its own, then the catalog of
+   * those files and every live document with its ordinal in {@value #SNAPSHOT}, which is moved into
+   * place last, so that a crash leaves the older snapshot whole; then the older graph files go.
+   */
   private void writeSnapshot() throws IOException {
     long serial = wal.lastSerial();
+    Map<String, String> graphFiles = new java.util.LinkedHashMap<>();
+    int i = 0;
+    for (Map.Entry<String, MutableHnswGraph> g : docs.graphs().entrySet()) {
+      String name = "mapped-graph-" + serial + "-" + i++ + ".bin";
+      g.getValue().writeSnapshot(dir.resolve(name));
+      graphFiles.put(g.getKey(), name);
+    }
     Path tmp = dir.resolve(SNAPSHOT + ".tmp");
     try (DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
       out.writeInt(FORMAT);
       out.writeLong(serial);
-      List<Document> live = docs.documents();
-      out.writeInt(live.size());
-      for (Document d : live) {
-        OperationCodec.writeDocument(out, d);
+      out.writeInt(graphFiles.size());
+      for (Map.Entry<String, String> g : graphFiles.entrySet()) {
+        out.writeUTF(g.getKey());
+        out.writeUTF(g.getValue());
       }
+      out.writeInt(docs.size());
+      int written = 0;
+      for (int ord = 0; ord < docs.ordinals(); ord++) {
+        ParsedDocument d = docs.at(ord);
+        if (d != null) {
+          out.writeInt(ord);
+          OperationCodec.writeDocument(out, d.document());
+          written++;
+        }
+      }
+      assert written == docs.size() : written + " documents written of " + docs.size();
     }
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
       ch.force(true);
@@ -345,6 +371,13 @@ final class MappedIndex implements SearchIndex {
     Files.move(tmp, dir.resolve(SNAPSHOT), StandardCopyOption.ATOMIC_MOVE);
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
+    }
+    try (var files = Files.newDirectoryStream(dir, "mapped-graph-*.bin")) {
+      for (Path f : files) {
+        if (!graphFiles.containsValue(f.getFileName().toString())) {
+          Files.deleteIfExists(f);
+        }
+      }
     }
     flushedSerial = serial;
     wal.trimUpTo(serial);
@@ -369,11 +402,19 @@ final class MappedIndex implements SearchIndex {
                 + " only: delete the directory and feed the documents again");
       }
       flushedSerial = in.readLong();
+      Map<String, String> graphFiles = new java.util.LinkedHashMap<>();
+      for (int g = in.readInt(); g > 0; g--) {
+        graphFiles.put(in.readUTF(), in.readUTF());
+      }
       int n = in.readInt();
       for (int i = 0; i < n; i++) {
+        int ord = in.readInt();
         ParsedDocument parsed = mapping.parseKnown(OperationCodec.readDocument(in));
         docs.useMapping(mapping.current());
-        docs.put(parsed);
+        docs.restore(ord, parsed);
+      }
+      for (Map.Entry<String, String> g : graphFiles.entrySet()) {
+        docs.restoreGraph(g.getKey(), dir.resolve(g.getValue()));
       }
     }
   }

@@ -143,4 +143,61 @@ class MappedIndexTest {
               .ids());
     }
   }
+
+  @Test
+  void aSnapshotKeepsEachFieldsGraph() throws IOException {
+    long seed = TestSeeds.seed("MappedIndexTest.snapshot");
+    CatalogCorpus corpus = new CatalogCorpus(seed);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    MutableConfig c =
+        config().toBuilder()
+            .hnsw(config().hnsw().toBuilder().approximateThreshold(0).build())
+            .build();
+    Path dir = tmp.resolve("idx");
+    List<Document> docs = corpus.documents(300);
+    List<SearchRequest> requests = new ArrayList<>();
+    for (String field : List.of("img", "txt")) {
+      float[] v = field.equals("img") ? corpus.imgQuery(random) : corpus.txtQuery(random);
+      requests.add(
+          SearchRequest.builder()
+              .addKnn(new Knn(field, v, 10, 40, Query.MatchAll.INSTANCE, null, 1f, 0))
+              .hits(10)
+              .build());
+    }
+    List<List<org.searchlab.core.Hit>> before = new ArrayList<>();
+    try (SearchIndex index =
+        MutableIndex.open(dir, CatalogCorpus.settings(), CatalogCorpus.mapping(), c)) {
+      List<Operation> ops = new ArrayList<>();
+      for (Document d : docs) {
+        ops.add(Operation.put(d));
+      }
+      index.bulk(ops);
+      for (int i = 0; i < 300; i += 3) {
+        index.delete(docs.get(i).id());
+      }
+      index.flush();
+      index.put(docs.get(0)); // after the first snapshot: the close writes a second one
+      for (SearchRequest r : requests) {
+        before.add(index.search(r).hits());
+      }
+    }
+    try (var files = Files.newDirectoryStream(dir, "mapped-graph-*.bin")) {
+      int n = 0;
+      for (Path f : files) {
+        n++;
+      }
+      assertEquals(2, n, "one graph file per vector field, the older snapshot's deleted");
+    }
+    try (SearchIndex index =
+        MutableIndex.open(dir, CatalogCorpus.settings(), CatalogCorpus.mapping(), c)) {
+      assertEquals(201, index.stats().docCount(), "seed " + seed);
+      assertTrue(index.get(docs.get(3).id()).isEmpty());
+      assertEquals(docs.get(0), index.get(docs.get(0).id()).orElseThrow());
+      for (int i = 0; i < requests.size(); i++) {
+        SearchResult r = index.search(requests.get(i));
+        assertEquals(QueryPlan.HNSW, r.plan().vector());
+        assertEquals(before.get(i), r.hits(), "the same graph answers the same, seed " + seed);
+      }
+    }
+  }
 }

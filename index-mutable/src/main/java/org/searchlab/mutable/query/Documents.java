@@ -121,6 +121,29 @@ public final class Documents {
     docs.add(p);
     ordinalOf.put(p.id(), ord);
     live++;
+    index(ord, p, true);
+  }
+
+  /**
+   * Adds a document of a snapshot at the ordinal it had there (past every ordinal so far), its
+   * vectors already in the graphs {@link #restoreGraph} installs.
+   */
+  public void restore(int ord, ParsedDocument p) {
+    if (ord < docs.size() || ordinalOf.containsKey(p.id())) {
+      throw new IllegalArgumentException(
+          "snapshot ordinal " + ord + " of " + p.id() + " is not past " + docs.size());
+    }
+    while (docs.size() < ord) {
+      docs.add(null);
+    }
+    docs.add(p);
+    ordinalOf.put(p.id(), ord);
+    live++;
+    index(ord, p, false);
+  }
+
+  /** Adds the document at {@code ord} to the text, keyword and (with {@code vectors}) graphs. */
+  private void index(int ord, ParsedDocument p, boolean vectors) {
     for (Map.Entry<String, Object> e : p.values().entrySet()) {
       FieldType t = mapping.leaf(e.getKey());
       if (t instanceof FieldType.Text tt && tt.indexed()) {
@@ -132,7 +155,7 @@ public final class Documents {
         keywords
             .computeIfAbsent(e.getKey(), x -> new KeywordField())
             .add(ord, (String[]) e.getValue(), +1);
-      } else if (t instanceof FieldType.DenseVector v && v.indexed()) {
+      } else if (vectors && t instanceof FieldType.DenseVector v && v.indexed()) {
         graph(e.getKey(), v).insert(ord, v.similarity().indexed((float[]) e.getValue()));
       }
     }
@@ -213,11 +236,13 @@ public final class Documents {
   // ----------------------------------------------------------------------------------------------
   // Reads for Evaluator
 
-  int ordinals() {
+  /** One past the highest ordinal given so far, live or dead. */
+  public int ordinals() {
     return docs.size();
   }
 
-  ParsedDocument at(int ord) {
+  /** The live document at {@code ord}, or null when the ordinal is dead. */
+  public ParsedDocument at(int ord) {
     return docs.get(ord);
   }
 
@@ -384,22 +409,39 @@ public final class Documents {
   private MutableHnswGraph graph(String path, FieldType.DenseVector f) {
     return graphs.computeIfAbsent(
         path,
-        x -> {
-          FieldType.IndexOptions o = f.indexOptions();
-          VectorQuantization q =
-              "int8_hnsw".equals(o.type())
-                  ? VectorQuantization.INT8
-                  : "hnsw".equals(o.type()) ? VectorQuantization.NONE : hnsw.quantization();
-          HnswConfig c =
-              hnsw.toBuilder()
-                  .similarity(f.similarity())
-                  .m(o.m() > 0 ? o.m() : hnsw.m())
-                  .efConstruction(
-                      o.efConstruction() > 0 ? o.efConstruction() : hnsw.efConstruction())
-                  .quantization(q)
-                  .build();
-          return MutableHnswGraph.create(VectorStore.create(f.dims(), q), c);
-        });
+        x -> MutableHnswGraph.create(VectorStore.create(f.dims(), quantization(f)), config(f)));
+  }
+
+  private VectorQuantization quantization(FieldType.DenseVector f) {
+    String type = f.indexOptions().type();
+    return "int8_hnsw".equals(type)
+        ? VectorQuantization.INT8
+        : "hnsw".equals(type) ? VectorQuantization.NONE : hnsw.quantization();
+  }
+
+  /** The field's graph settings: its index options, the store's where they are unset (0/null). */
+  private HnswConfig config(FieldType.DenseVector f) {
+    FieldType.IndexOptions o = f.indexOptions();
+    return hnsw.toBuilder()
+        .similarity(f.similarity())
+        .m(o.m() > 0 ? o.m() : hnsw.m())
+        .efConstruction(o.efConstruction() > 0 ? o.efConstruction() : hnsw.efConstruction())
+        .quantization(quantization(f))
+        .build();
+  }
+
+  /** The graph of every indexed vector field with a value so far, by path (for snapshots). */
+  public Map<String, MutableHnswGraph> graphs() {
+    return java.util.Collections.unmodifiableMap(graphs);
+  }
+
+  /** Installs the graph of the vector field {@code path} from a snapshot's file. */
+  public void restoreGraph(String path, java.nio.file.Path file) throws java.io.IOException {
+    FieldType.DenseVector f = mapping.vector(path);
+    if (f == null || !f.indexed() || graphs.containsKey(path)) {
+      throw new java.io.IOException("snapshot graph " + file + " of " + path + " fits no field");
+    }
+    graphs.put(path, MutableHnswGraph.load(file, config(f)));
   }
 
   private void compact() {
