@@ -436,6 +436,7 @@ final class MappedIndex implements SearchIndex {
       Map<String, Long> counters = new HashMap<>();
       counters.put("reindexed_updates", updates);
       counters.put("refreshes", 0L);
+      counters.put("unchanged_vector_puts", docs.vectorsHandedOver());
       return new IndexStats(
           "mutable",
           docs.size(),

@@ -200,4 +200,45 @@ class MappedIndexTest {
       }
     }
   }
+
+  @Test
+  void anUpdateKeepingTheVectorsHandsTheirGraphNodesOver() throws IOException {
+    long seed = TestSeeds.seed("MappedIndexTest.handOver");
+    CatalogCorpus corpus = new CatalogCorpus(seed);
+    MutableConfig c =
+        config().toBuilder()
+            .hnsw(config().hnsw().toBuilder().approximateThreshold(0).build())
+            .build();
+    try (SearchIndex index =
+        MutableIndex.open(
+            tmp.resolve("idx"), CatalogCorpus.settings(), CatalogCorpus.mapping(), c)) {
+      List<Operation> ops = new ArrayList<>();
+      for (Document d : corpus.documents(200)) {
+        ops.add(Operation.put(d));
+      }
+      index.bulk(ops);
+      Document d = corpus.document(17);
+      float[] img =
+          org.searchlab.core.mapping.IndexMapping.inMemory(
+                  CatalogCorpus.settings(), index.mapping())
+              .parseKnown(d)
+              .vector("img");
+      org.junit.jupiter.api.Assumptions.assumeTrue(img != null, "document 17 has an img");
+      long handed = index.stats().counters().get("unchanged_vector_puts");
+      index.update(org.searchlab.core.PartialUpdate.of(d.id()).with("stock", 12_345L));
+      assertTrue(index.stats().counters().get("unchanged_vector_puts") > handed, "seed " + seed);
+      SearchResult r =
+          index.search(
+              SearchRequest.builder()
+                  .addKnn(new Knn("img", img, 1, 20, Query.Term.of("stock", 12_345L), null, 1f, 0))
+                  .build());
+      assertEquals(List.of(d.id()), r.ids(), "the new version is in the graph, seed " + seed);
+      SearchResult all =
+          index.search(
+              SearchRequest.builder()
+                  .addKnn(new Knn("img", img, 5, 50, Query.MatchAll.INSTANCE, null, 1f, 0))
+                  .build());
+      assertEquals(d.id(), all.ids().get(0), "seed " + seed);
+    }
+  }
 }

@@ -7,9 +7,11 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntPredicate;
 import org.searchlab.core.Document;
@@ -63,6 +65,7 @@ public final class Documents {
   private final Map<String, KeywordField> keywords = new HashMap<>();
   private final Map<String, MutableHnswGraph> graphs = new HashMap<>();
   private final HnswConfig hnsw;
+  private long handedOver;
   private int live;
 
   /** A corpus of {@code mapping}, which grows as documents add fields to it. */
@@ -74,6 +77,11 @@ public final class Documents {
     this.mapping = mapping;
     this.defaultAnalyzer = defaultAnalyzer;
     this.hnsw = hnsw;
+  }
+
+  /** Vectors a new version kept unchanged, handed over to it without graph work. */
+  public long vectorsHandedOver() {
+    return handedOver;
   }
 
   /** Releases the graphs' vector stores. */
@@ -116,12 +124,38 @@ public final class Documents {
 
   /** Adds or replaces an already parsed document. */
   public void put(ParsedDocument p) {
-    remove(p.id());
     int ord = docs.size();
+    Integer old = ordinalOf.get(p.id());
+    Set<String> handed =
+        old == null ? Set.of() : handOverUnchangedVectors(docs.get(old), p, old, ord);
+    unindex(p.id());
     docs.add(p);
     ordinalOf.put(p.id(), ord);
     live++;
-    index(ord, p, true);
+    index(ord, p, true, handed);
+    maybeCompact();
+  }
+
+  /**
+   * Moves the graph node of every indexed vector the new version {@code p} keeps unchanged from the
+   * old version's ordinal to the new one, as the product store does on a re-put: no neighbour
+   * search, no unlinking (an update of a price or a tag costs no graph work). Returns the fields
+   * handed over.
+   */
+  private Set<String> handOverUnchangedVectors(
+      ParsedDocument before, ParsedDocument p, int old, int ord) {
+    Set<String> handed = new HashSet<>();
+    for (Map.Entry<String, MutableHnswGraph> e : graphs.entrySet()) {
+      float[] v = p.vector(e.getKey());
+      MutableHnswGraph g = e.getValue();
+      if (v != null && Arrays.equals(v, before.vector(e.getKey())) && g.contains(old)) {
+        g.vectors().set(ord, mapping.vector(e.getKey()).similarity().indexed(v));
+        g.handOver(old, ord);
+        handed.add(e.getKey());
+        handedOver++;
+      }
+    }
+    return handed;
   }
 
   /**
@@ -139,11 +173,14 @@ public final class Documents {
     docs.add(p);
     ordinalOf.put(p.id(), ord);
     live++;
-    index(ord, p, false);
+    index(ord, p, false, Set.of());
   }
 
-  /** Adds the document at {@code ord} to the text, keyword and (with {@code vectors}) graphs. */
-  private void index(int ord, ParsedDocument p, boolean vectors) {
+  /**
+   * Adds the document at {@code ord} to the text and keyword fields and, with {@code vectors}, to
+   * the graphs of its vector fields other than {@code handed} (already there).
+   */
+  private void index(int ord, ParsedDocument p, boolean vectors, Set<String> handed) {
     for (Map.Entry<String, Object> e : p.values().entrySet()) {
       FieldType t = mapping.leaf(e.getKey());
       if (t instanceof FieldType.Text tt && tt.indexed()) {
@@ -155,7 +192,10 @@ public final class Documents {
         keywords
             .computeIfAbsent(e.getKey(), x -> new KeywordField())
             .add(ord, (String[]) e.getValue(), +1);
-      } else if (vectors && t instanceof FieldType.DenseVector v && v.indexed()) {
+      } else if (vectors
+          && t instanceof FieldType.DenseVector v
+          && v.indexed()
+          && !handed.contains(e.getKey())) {
         graph(e.getKey(), v).insert(ord, v.similarity().indexed((float[]) e.getValue()));
       }
     }
@@ -163,6 +203,13 @@ public final class Documents {
 
   /** Removes a document; returns whether it was there. */
   public boolean remove(String id) {
+    boolean removed = unindex(id);
+    maybeCompact();
+    return removed;
+  }
+
+  /** Removes a document from every structure, leaving its ordinal dead. */
+  private boolean unindex(String id) {
     Integer ord = ordinalOf.remove(id);
     if (ord == null) {
       return false;
@@ -185,10 +232,14 @@ public final class Documents {
         }
       }
     }
+    return true;
+  }
+
+  /** Renumbers when dead ordinals outnumber live ones (and 1,024). */
+  private void maybeCompact() {
     if (docs.size() - live > Math.max(1024, live)) {
       compact();
     }
-    return true;
   }
 
   private static List<String> tokens(FieldType.Text t, String[] values) {
