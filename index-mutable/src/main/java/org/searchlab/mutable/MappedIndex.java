@@ -117,6 +117,19 @@ final class MappedIndex implements SearchIndex {
       throws IOException {
     DataDirectory claim = DataDirectory.acquire(dir, "mutable", FORMAT);
     try {
+      // Before the mapping file is written: a product store's format-1 snapshot is not read here.
+      try (var older = Files.newDirectoryStream(dir, "snapshot-*.bin")) {
+        for (Path f : older) {
+          throw new IOException(
+              "the mutable index in "
+                  + dir
+                  + " holds a format-1 snapshot of the product store ("
+                  + f.getFileName()
+                  + "); a store of any mapping reads format "
+                  + FORMAT
+                  + " only: delete the directory and feed the documents again");
+        }
+      }
       return new MappedIndex(dir, settings, mapping, config, claim);
     } catch (IOException | RuntimeException e) {
       claim.close();

@@ -243,4 +243,31 @@ class MappedIndexTest {
       assertEquals(d.id(), all.ids().get(0), "seed " + seed);
     }
   }
+
+  @Test
+  void aProductSnapshotIsRefusedWithNothingWritten() throws IOException {
+    Path dir = tmp.resolve("idx");
+    try (MutableIndex product = MutableIndex.open(dir, new Schema(8), config())) {
+      product.put(
+          new Document(
+              "a",
+              java.util.Map.of(
+                  "title",
+                  "a lamp",
+                  "category",
+                  "home",
+                  "price",
+                  10L,
+                  "embedding",
+                  new float[] {1, 0, 0, 0, 0, 0, 0, 0})));
+    }
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () ->
+                MutableIndex.open(
+                    dir, CatalogCorpus.settings(), CatalogCorpus.mapping(), config()));
+    assertTrue(e.getMessage().contains("feed the documents again"), e.getMessage());
+    assertTrue(Files.notExists(dir.resolve("mapping.json")), "nothing written");
+  }
 }
