@@ -466,6 +466,13 @@ final class MappedIndex implements SearchIndex {
     }
   }
 
+  /** Writes run on the caller's thread: only the log can stop accepting them. */
+  @Override
+  public org.searchlab.core.StoreHealth health() {
+    return new org.searchlab.core.StoreHealth(
+        Optional.empty(), wal.failure().map(Throwable::toString), 0, Optional.empty());
+  }
+
   /**
    * Closes the log and the directory without a snapshot, as a crash after the last acknowledged
    * write leaves them: for tests of the replay.
