@@ -176,6 +176,50 @@ public final class MutableIndex implements SearchIndex {
     }
   }
 
+  /**
+   * Opens (or creates) a mutable index of {@code mapping} in {@code dir}. The benchmark's product
+   * mapping (in a directory without a mapping file) opens the product store, whose searches of the
+   * benchmark's shapes take its specialised plans; any other mapping opens the store of any
+   * mapping, which keeps the mapping durable in the directory ({@value
+   * org.searchlab.core.mapping.IndexMapping#FILE}), grows it as documents and {@code PUT _mapping}
+   * add fields, and answers every query type with the general evaluator.
+   */
+  public static SearchIndex open(
+      Path dir,
+      org.searchlab.core.mapping.IndexSettings settings,
+      org.searchlab.core.mapping.Mapping mapping,
+      MutableConfig config)
+      throws IOException {
+    Objects.requireNonNull(dir, "dir");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(mapping, "mapping");
+    Objects.requireNonNull(config, "config");
+    Schema product = productSchema(settings, mapping);
+    if (product != null
+        && !Files.exists(dir.resolve(org.searchlab.core.mapping.IndexMapping.FILE))) {
+      return open(dir, product, config);
+    }
+    return MappedIndex.open(dir, settings, mapping, config);
+  }
+
+  /** The schema {@code mapping} is the product mapping of, or null. */
+  static Schema productSchema(
+      org.searchlab.core.mapping.IndexSettings settings,
+      org.searchlab.core.mapping.Mapping mapping) {
+    // The product fields name their analyzer and similarity in the mapping itself; only a custom
+    // analyzer of that name in the settings would change what they index.
+    if (settings.analyzers().containsKey(org.searchlab.core.analysis.TextAnalysis.NAME)) {
+      return null;
+    }
+    org.searchlab.core.mapping.FieldType.DenseVector v = mapping.vector(Schema.EMBEDDING);
+    if (v == null || v.dims() <= 0) {
+      return null;
+    }
+    return mapping.equals(org.searchlab.core.mapping.Mapping.product(v.dims()))
+        ? new Schema(v.dims())
+        : null;
+  }
+
   /** Opens with {@link MutableConfig#DEFAULT}. */
   public static MutableIndex open(Path dir, Schema schema) throws IOException {
     return open(dir, schema, MutableConfig.DEFAULT);
