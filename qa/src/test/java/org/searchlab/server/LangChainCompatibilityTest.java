@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -183,6 +182,22 @@ class LangChainCompatibilityTest {
             assertEquals(Math.min(K, matching.size()), actual.size(), at + ": hits");
             continue;
           }
+          if (name.startsWith("hybrid")) {
+            boolean defaults = name.equals("hybrid");
+            int constant = defaults ? RRF_CONSTANT : 7;
+            int window = defaults ? RRF_WINDOW : 15;
+            List<TieAwareRanking.Scored> lexicalList = oracle.match("text", text, filters, 100);
+            List<TieAwareRanking.Scored> knnList =
+                byVector(live, vector, (a, b) -> (1 + cosine(a, b)) / 2);
+            TieAwareRanking.assertRrf(
+                at,
+                List.of(lexicalList, knnList),
+                List.of(window, Math.min(K, window)),
+                constant,
+                actual,
+                K);
+            continue;
+          }
           List<TieAwareRanking.Scored> exact =
               switch (name) {
                 case "cosine" -> byVector(live, vector, (a, b) -> (1 + cosine(a, b)) / 2);
@@ -192,42 +207,12 @@ class LangChainCompatibilityTest {
                     byVector(live, vector, (a, b) -> 1 / (1 + Math.exp(-dot(a, b))));
                 case "exact-l2" -> byVector(live, vector, (a, b) -> 1 / (1 + l2(a, b)));
                 case "bm25" -> oracle.match("text", text, filters, 100);
-                case "hybrid" -> rrf(oracle, text, filters, live, vector, RRF_CONSTANT, RRF_WINDOW);
-                case "hybrid-rrf" -> rrf(oracle, text, filters, live, vector, 7, 15);
                 default -> throw new AssertionError("unknown case " + name);
               };
           TieAwareRanking.assertSameTop(at, exact, actual, K);
         }
       }
     }
-  }
-
-  /**
-   * Elasticsearch's RRF of a {@code standard} retriever (BM25 over {@code text}) and a {@code knn}
-   * retriever (cosine, k = {@link #K}), each cut at {@code window}: {@code sum 1 / (constant +
-   * rank)}.
-   */
-  private static List<TieAwareRanking.Scored> rrf(
-      LangChainOracle oracle,
-      String text,
-      List<Query> filters,
-      List<JsonNode> live,
-      float[] vector,
-      int constant,
-      int window) {
-    List<TieAwareRanking.Scored> lexical = oracle.match("text", text, filters, window);
-    List<TieAwareRanking.Scored> knn = byVector(live, vector, (a, b) -> (1 + cosine(a, b)) / 2);
-    knn = knn.subList(0, Math.min(Math.min(K, window), knn.size()));
-    Map<String, Double> fused = new HashMap<>();
-    for (List<TieAwareRanking.Scored> list : List.of(lexical, knn)) {
-      for (int r = 0; r < list.size(); r++) {
-        fused.merge(list.get(r).id(), 1.0 / (constant + r + 1), Double::sum);
-      }
-    }
-    List<TieAwareRanking.Scored> out = new ArrayList<>();
-    fused.forEach((id, s) -> out.add(new TieAwareRanking.Scored(id, s)));
-    out.sort(Comparator.comparingDouble(TieAwareRanking.Scored::score).reversed());
-    return out;
   }
 
   private static List<TieAwareRanking.Scored> byVector(
