@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Document;
@@ -269,5 +270,56 @@ class MappedIndexTest {
                     dir, CatalogCorpus.settings(), CatalogCorpus.mapping(), config()));
     assertTrue(e.getMessage().contains("feed the documents again"), e.getMessage());
     assertTrue(Files.notExists(dir.resolve("mapping.json")), "nothing written");
+  }
+
+  @Test
+  void compactionRenumbersEveryStructure() throws IOException {
+    long seed = TestSeeds.seed("MappedIndexTest.compaction");
+    CatalogCorpus corpus = new CatalogCorpus(seed);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+    List<Document> docs = corpus.documents(200);
+    try (SearchIndex index =
+            MutableIndex.open(
+                tmp.resolve("idx"), CatalogCorpus.settings(), CatalogCorpus.mapping(), config());
+        org.searchlab.testing.ExactIndex oracle =
+            org.searchlab.testing.ExactIndex.open(
+                tmp.resolve("oracle"), CatalogCorpus.settings(), CatalogCorpus.mapping())) {
+      // Eight versions of each document: 1,400 dead ordinals, past the compaction threshold.
+      for (int round = 0; round < 8; round++) {
+        for (Document d : docs) {
+          Document v =
+              round % 2 == 0
+                  ? d
+                  : new Document(
+                      d.id(),
+                      new java.util.LinkedHashMap<>(
+                          Map.of("name", corpus.text(random, 3), "stock", (long) round)));
+          index.put(v);
+          oracle.put(v);
+        }
+      }
+      assertEquals(oracle.stats().docCount(), index.stats().docCount());
+      for (int q = 0; q < 20; q++) {
+        SearchRequest r =
+            SearchRequest.builder()
+                .query(new Query.Match("name", corpus.text(random, 2), Query.Operator.OR, null, 1f))
+                .addKnn(
+                    new Knn(
+                        "img",
+                        corpus.imgQuery(random),
+                        5,
+                        50,
+                        Query.MatchAll.INSTANCE,
+                        null,
+                        1f,
+                        0))
+                .hits(10)
+                .approximate(false)
+                .build();
+        org.searchlab.testing.SearchAssertions.assertSameScores(
+            oracle.search(r), index.search(r), "seed " + seed);
+        assertEquals(oracle.search(r).total(), index.search(r).total());
+      }
+    }
   }
 }
