@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,15 +38,12 @@ import org.searchlab.testing.TestSeeds;
  * three ids, searches, force-merges and searches again ({@code qa/python/langchain-elasticsearch/
  * vectorstore_run.py}). Every ranking must be the exact one (ties in any order): vector scores by
  * Elasticsearch's formulas over the documents' vectors, BM25 by an {@link LangChainOracle} opened
- * with the mapping and settings the server reports, hybrid by Elasticsearch's RRF of the two.
- *
- * <p>The segmented and mutable stores index only the benchmark's product mapping until they take
- * general mappings: their cases are skipped with the server's reason while they answer that 400.
+ * with the mapping and settings the server reports, hybrid by Elasticsearch's RRF of the two
+ * (within the ties of each list).
  */
 class LangChainCompatibilityTest {
   private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
   private static final int K = 10;
-  private static final String PRODUCT_ONLY = "indexes the benchmark's product mapping only";
 
   /** Elasticsearch's RRF rank_constant default, and this server's default rank window. */
   private static final int RRF_CONSTANT = 60;
@@ -80,11 +76,6 @@ class LangChainCompatibilityTest {
           PythonEnv.projectRoot().resolve("qa/python/langchain-elasticsearch/vectorstore_run.py");
       PythonRun run =
           langchain.run(SCRIPT_TIMEOUT, script.toString(), url, Long.toString(seed), "lc");
-      if (!run.ok() && run.stderr().contains(PRODUCT_ONLY)) {
-        String reason = "the " + kind + " store " + PRODUCT_ONLY + " (server answered 400)";
-        System.out.println("LangChainCompatibilityTest skipped on " + kind + ": " + reason);
-        Assumptions.abort(reason);
-      }
       run.requireSuccess();
       JsonNode out = Json.MAPPER.readTree(run.stdout());
       Http http = new Http(url);

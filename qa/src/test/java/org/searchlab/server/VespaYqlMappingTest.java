@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.Document;
@@ -24,9 +23,7 @@ import org.searchlab.testing.data.CatalogCorpus;
  * The Vespa dialect over an index that is not the benchmark's: {@code PUT /shop} with {@link
  * CatalogCorpus}'s mapping, documents fed through {@code /document/v1}, then YQL statements
  * compared with the equivalent Elasticsearch bodies on the same index (same hits, order, scores and
- * totals), the summaries, and Vespa's error shape. The segmented and mutable stores index only the
- * product mapping until they evaluate general mappings (issue 66); on them the test is skipped with
- * the store's 400 printed.
+ * totals), the summaries, and Vespa's error shape, on every store.
  */
 class VespaYqlMappingTest {
   private static final int DOCS = 120;
@@ -42,10 +39,6 @@ class VespaYqlMappingTest {
       create.putObject("settings").put("number_of_shards", 1).put("number_of_replicas", 0);
       create.set("mappings", MappingJson.render(CatalogCorpus.mapping()));
       ServerFixture.Response created = f.send("PUT", "/shop", create.toString());
-      if (created.status() == 400 && store != TestStore.EXACT) {
-        System.out.println("VespaYqlMappingTest skipped on " + store + ": " + created.body());
-        Assumptions.abort(store + " does not index this mapping yet: " + created.body());
-      }
       assertEquals(200, created.status(), created.body());
 
       List<Document> docs = corpus.documents(DOCS);
@@ -348,17 +341,10 @@ class VespaYqlMappingTest {
     }
   }
 
-  /**
-   * A search's answer, which must be 200; on a store other than the reference, a 400 (the store
-   * does not evaluate this query yet) skips the test with the store's words printed.
-   */
+  /** A search's answer, which must be 200. */
   private static JsonNode search(
       ServerFixture f, TestStore store, String method, String path, String body) throws Exception {
     ServerFixture.Response r = f.send(method, path, body);
-    if (r.status() == 400 && store != TestStore.EXACT) {
-      System.out.println("VespaYqlMappingTest skipped on " + store + ": " + r.body());
-      Assumptions.abort(store + " does not run " + path + " " + body + " yet: " + r.body());
-    }
     assertEquals(200, r.status(), path + " " + body + " -> " + r.body());
     return r.json();
   }

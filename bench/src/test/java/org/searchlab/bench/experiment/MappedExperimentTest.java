@@ -210,30 +210,13 @@ class MappedExperimentTest {
   /**
    * A searchlab store variant on the shop mapping: its server starts without the product index, the
    * run creates {@code shop} with {@code index.store} = the store, and lexical recall (exact BM25
-   * scores) must be 1.0. Skipped, with the store's answer as the reason, while the store does not
-   * take the mapping yet.
+   * scores) must be 1.0.
    */
   @org.junit.jupiter.params.ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(strings = {"segmented", "mutable"})
   void aStoreVariantRunsOnTheShopMapping(String store, @TempDir Path dir) throws Exception {
     long seed = TestSeeds.seed("MappedExperimentTest." + store);
     BenchMapping mapping = ShopData.mapping(DIMS);
-    try (LoadGenerator load = new LoadGenerator();
-        Session s =
-            Session.start(
-                ServerOptions.defaults(store, DIMS),
-                dir.resolve("probe"),
-                "512m",
-                dir.resolve("probe.log"),
-                load,
-                mapping)) {
-      try {
-        s.admin.createIndex(DIMS, 16, 200, org.searchlab.core.VectorQuantization.NONE);
-      } catch (IOException e) {
-        org.junit.jupiter.api.Assumptions.abort(
-            "the " + store + " store does not take the shop mapping yet: " + e.getMessage());
-      }
-    }
     Profile p =
         Profile.quick().toBuilder()
             .docs(400)
