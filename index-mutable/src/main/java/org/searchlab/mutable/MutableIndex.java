@@ -194,7 +194,7 @@ public final class MutableIndex implements SearchIndex {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(mapping, "mapping");
     Objects.requireNonNull(config, "config");
-    Schema product = productSchema(settings, mapping);
+    Schema product = productSchema(settings, mapping, config);
     if (product != null
         && !Files.exists(dir.resolve(org.searchlab.core.mapping.IndexMapping.FILE))) {
       return open(dir, product, config);
@@ -202,10 +202,15 @@ public final class MutableIndex implements SearchIndex {
     return MappedIndex.open(dir, settings, mapping, config);
   }
 
-  /** The schema {@code mapping} is the product mapping of, or null. */
+  /**
+   * The schema {@code mapping} is the product mapping of, or null: the benchmark's fields, with a
+   * graph the product store builds as its config says (index options that name no type, m or
+   * ef_construction, or name the config's own, as {@code serve} writes them).
+   */
   static Schema productSchema(
       org.searchlab.core.mapping.IndexSettings settings,
-      org.searchlab.core.mapping.Mapping mapping) {
+      org.searchlab.core.mapping.Mapping mapping,
+      MutableConfig config) {
     // The product fields name their analyzer and similarity in the mapping itself; only a custom
     // analyzer of that name in the settings would change what they index.
     if (settings.analyzers().containsKey(org.searchlab.core.analysis.TextAnalysis.NAME)) {
@@ -215,7 +220,12 @@ public final class MutableIndex implements SearchIndex {
     if (v == null || v.dims() <= 0) {
       return null;
     }
-    return mapping.equals(org.searchlab.core.mapping.Mapping.product(v.dims()))
+    org.searchlab.core.mapping.FieldType.IndexOptions io = v.indexOptions();
+    boolean asConfigured =
+        (io.type() == null || io.type().equals(config.hnsw().quantization().esIndexType()))
+            && (io.m() == 0 || io.m() == config.hnsw().m())
+            && (io.efConstruction() == 0 || io.efConstruction() == config.hnsw().efConstruction());
+    return asConfigured && mapping.equals(org.searchlab.core.mapping.Mapping.product(v.dims(), io))
         ? new Schema(v.dims())
         : null;
   }

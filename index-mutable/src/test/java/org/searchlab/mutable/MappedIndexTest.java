@@ -51,6 +51,38 @@ class MappedIndexTest {
     }
   }
 
+  /**
+   * {@code serve} writes the product mapping with the graph settings it configured the store with
+   * ({@code hnsw}, m, ef_construction): that must still open the product store, whose fast paths
+   * the benchmark measures, and not the store of any mapping. Other graph settings than the store's
+   * cannot be built by the product store, so they open the store of any mapping.
+   */
+  @Test
+  void theProductMappingAsServeWritesItOpensTheProductStore() throws IOException {
+    MutableConfig c = config();
+    MutableStoreKind kind = new MutableStoreKind(c);
+    org.searchlab.core.mapping.FieldType.IndexOptions asServe =
+        new org.searchlab.core.mapping.FieldType.IndexOptions(
+            c.hnsw().quantization().esIndexType(), c.hnsw().m(), c.hnsw().efConstruction());
+    try (SearchIndex product =
+        kind.open(
+            tmp.resolve("serve"),
+            IndexSettings.NO_REPLICAS,
+            org.searchlab.core.mapping.Mapping.product(8, asServe))) {
+      assertInstanceOf(MutableIndex.class, product);
+    }
+    org.searchlab.core.mapping.FieldType.IndexOptions other =
+        new org.searchlab.core.mapping.FieldType.IndexOptions(
+            "hnsw", c.hnsw().m() + 8, c.hnsw().efConstruction());
+    try (SearchIndex mapped =
+        kind.open(
+            tmp.resolve("other"),
+            IndexSettings.NO_REPLICAS,
+            org.searchlab.core.mapping.Mapping.product(8, other))) {
+      assertInstanceOf(MappedIndex.class, mapped);
+    }
+  }
+
   @Test
   void anUnfilteredKnnSearchWalksTheFieldsGraph() throws IOException {
     long seed = TestSeeds.seed("MappedIndexTest.graph");

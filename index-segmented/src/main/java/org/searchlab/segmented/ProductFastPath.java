@@ -29,7 +29,9 @@ final class ProductFastPath {
     return v != null
         && v.indexed()
         && v.similarity() == VectorSimilarity.DOT_PRODUCT
-        && v.indexOptions().type() == null
+        // serve writes the type, m and ef_construction it configured the store with
+        && (v.indexOptions().type() == null
+            || v.indexOptions().type().equals(config.quantization().esIndexType()))
         && (v.indexOptions().m() == 0 || v.indexOptions().m() == config.hnswM())
         && (v.indexOptions().efConstruction() == 0
             || v.indexOptions().efConstruction() == config.hnswBeamWidth());

@@ -117,4 +117,27 @@ class ProductFastPathTest {
     assertFalse(ProductFastPath.fits(indexedPrice, SegmentedConfig.DEFAULT));
     assertTrue(ProductFastPath.fits(Mapping.product(DIMS), SegmentedConfig.DEFAULT));
   }
+
+  /**
+   * {@code serve} writes the product mapping with the graph settings it configured the store with;
+   * the benchmark's requests on it must take the fast path, as they did before indexes had
+   * mappings. Other graph settings are another format: the general path.
+   */
+  @Test
+  void theProductMappingAsServeWritesItTakesTheFastPath() {
+    SegmentedConfig c = SegmentedConfig.DEFAULT;
+    Mapping asServe =
+        Mapping.product(
+            DIMS,
+            new FieldType.IndexOptions(
+                c.quantization().esIndexType(), c.hnswM(), c.hnswBeamWidth()));
+    assertTrue(ProductFastPath.fits(asServe, c));
+    Mapping otherGraph =
+        Mapping.product(DIMS, new FieldType.IndexOptions("hnsw", c.hnswM() * 2, c.hnswBeamWidth()));
+    assertFalse(ProductFastPath.fits(otherGraph, c));
+    Mapping int8 =
+        Mapping.product(
+            DIMS, new FieldType.IndexOptions("int8_hnsw", c.hnswM(), c.hnswBeamWidth()));
+    assertFalse(ProductFastPath.fits(int8, c)); // the default config keeps float vectors
+  }
 }
