@@ -119,6 +119,9 @@ public record ProductShape(
 
   /** The shape of {@code r}, when it has it. */
   public static Optional<ProductShape> of(SearchRequest r) {
+    if (r.needsEveryMatch()) {
+      return Optional.empty(); // aggregations and sorts read every match, not a top-k
+    }
     Knn knn = null;
     if (r.knn().size() > 1) {
       return Optional.empty();

@@ -4,13 +4,17 @@ package org.searchlab.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import org.searchlab.core.agg.Aggregation;
+import org.searchlab.core.agg.AggregationChecks;
 import org.searchlab.core.mapping.FieldType;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.query.Knn;
 import org.searchlab.core.query.Query;
 import org.searchlab.core.query.QueryChecks;
 import org.searchlab.core.query.Rank;
+import org.searchlab.core.query.SortKey;
 
 /**
  * One search, in the terms both dialects map onto: a scored {@link Query}, any number of {@link
@@ -36,6 +40,12 @@ import org.searchlab.core.query.Rank;
  * @param thresholds per-query plan thresholds for stores that choose plans by filter hit ratio
  * @param fetchDocuments whether each hit carries its stored document, read from the same
  *     point-in-time view the hit was scored in; false returns ids and scores only, which is cheaper
+ * @param aggregations the aggregations over every matching document, by name in request order
+ *     (Elasticsearch {@code aggs}); empty for none
+ * @param sort how hits are ordered (Elasticsearch {@code sort}); empty for by score. Each hit then
+ *     carries its {@link Hit#sortValues()}
+ * @param searchAfter the sort values of the last hit of the previous page: hits start after it
+ *     (Elasticsearch {@code search_after}, one value per sort key); empty for the first page
  */
 public record SearchRequest(
     Query query,
@@ -46,7 +56,10 @@ public record SearchRequest(
     boolean approximate,
     int trackTotalHitsUpTo,
     FilterThresholds thresholds,
-    boolean fetchDocuments) {
+    boolean fetchDocuments,
+    Map<String, Aggregation> aggregations,
+    List<SortKey> sort,
+    List<Object> searchAfter) {
 
   /** Elasticsearch's {@code index.max_result_window}: offset + hits may not exceed it. */
   public static final int MAX_WINDOW = 10_000;
@@ -91,8 +104,43 @@ public record SearchRequest(
     maxClauseCount = n;
   }
 
+  /** A request without aggregations or sort. */
+  public SearchRequest(
+      Query query,
+      List<Knn> knn,
+      Rank rank,
+      int hits,
+      int offset,
+      boolean approximate,
+      int trackTotalHitsUpTo,
+      FilterThresholds thresholds,
+      boolean fetchDocuments) {
+    this(
+        query,
+        knn,
+        rank,
+        hits,
+        offset,
+        approximate,
+        trackTotalHitsUpTo,
+        thresholds,
+        fetchDocuments,
+        Map.of(),
+        List.of(),
+        List.of());
+  }
+
   public SearchRequest {
     knn = List.copyOf(knn);
+    aggregations =
+        aggregations == null || aggregations.isEmpty()
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(aggregations));
+    sort = sort == null ? List.of() : List.copyOf(sort);
+    searchAfter =
+        searchAfter == null
+            ? List.of()
+            : java.util.Collections.unmodifiableList(new ArrayList<>(searchAfter));
     Objects.requireNonNull(rank, "rank");
     Objects.requireNonNull(thresholds, "thresholds: use FilterThresholds.INDEX_DEFAULT");
   }
@@ -113,6 +161,9 @@ public record SearchRequest(
     b.trackTotalHitsUpTo = trackTotalHitsUpTo;
     b.thresholds = thresholds;
     b.fetchDocuments = fetchDocuments;
+    b.aggregations = aggregations;
+    b.sort = sort;
+    b.searchAfter = searchAfter;
     b.generic = true;
     ProductShape.of(this)
         .ifPresent(
@@ -140,13 +191,57 @@ public record SearchRequest(
         approximate,
         trackTotalHitsUpTo,
         thresholds,
-        fetchDocuments);
+        fetchDocuments,
+        aggregations,
+        sort,
+        searchAfter);
+  }
+
+  /** This request with another page: {@code hits} hits after the first {@code offset}. */
+  public SearchRequest withPage(int newOffset, int newHits) {
+    return new SearchRequest(
+        query,
+        knn,
+        rank,
+        newHits,
+        newOffset,
+        approximate,
+        trackTotalHitsUpTo,
+        thresholds,
+        fetchDocuments,
+        aggregations,
+        sort,
+        searchAfter);
   }
 
   /** This request with documents fetched or not. */
   public SearchRequest withFetchDocuments(boolean fetch) {
     return new SearchRequest(
-        query, knn, rank, hits, offset, approximate, trackTotalHitsUpTo, thresholds, fetch);
+        query,
+        knn,
+        rank,
+        hits,
+        offset,
+        approximate,
+        trackTotalHitsUpTo,
+        thresholds,
+        fetch,
+        aggregations,
+        sort,
+        searchAfter);
+  }
+
+  /**
+   * Whether the request names a sort (even {@code _score} alone): its hits then carry their sort
+   * values, for {@code search_after}.
+   */
+  public boolean sorted() {
+    return !sort.isEmpty();
+  }
+
+  /** Whether the search must see every match: for aggregations or a sort. */
+  public boolean needsEveryMatch() {
+    return !aggregations.isEmpty() || sorted();
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -302,6 +397,30 @@ public record SearchRequest(
       checkKnn(n, mapping);
       QueryChecks.check(n.filter(), mapping, clauses, maxClauseCount);
     }
+    AggregationChecks.check(aggregations, mapping, clauses, maxClauseCount);
+    for (SortKey k : sort) {
+      AggregationChecks.checkSort(k, mapping);
+    }
+    if (!searchAfter.isEmpty()) {
+      if (sort.isEmpty()) {
+        throw new InvalidRequestException("[search_after] needs a [sort]");
+      }
+      if (searchAfter.size() != sort.size()) {
+        throw new InvalidRequestException(
+            "search_after has "
+                + searchAfter.size()
+                + " value(s) but sort has "
+                + sort.size()
+                + ".");
+      }
+      if (offset > 0) {
+        throw new InvalidRequestException(
+            "[from] parameter must be set to 0 when [search_after] is used");
+      }
+    }
+    if (sorted() && rank.isRrf()) {
+      throw new InvalidRequestException("[sort] cannot be used with reciprocal rank fusion");
+    }
     if (rank.isRrf() && (long) offset + hits > rrfWindow()) {
       throw new InvalidRequestException(
           "from + size = "
@@ -381,6 +500,9 @@ public record SearchRequest(
         + offset
         + (approximate ? "" : ", exact")
         + (fetchDocuments ? ", fetchDocuments" : "")
+        + (aggregations.isEmpty() ? "" : ", aggs=" + aggregations.keySet())
+        + (sort.isEmpty() ? "" : ", sort=" + sort)
+        + (searchAfter.isEmpty() ? "" : ", searchAfter=" + searchAfter)
         + "]";
   }
 
@@ -401,6 +523,9 @@ public record SearchRequest(
     private int trackTotalHitsUpTo = DEFAULT_TRACK_TOTAL_HITS;
     private FilterThresholds thresholds = FilterThresholds.INDEX_DEFAULT;
     private boolean fetchDocuments;
+    private Map<String, Aggregation> aggregations = Map.of();
+    private List<SortKey> sort = List.of();
+    private List<Object> searchAfter = List.of();
     private boolean generic;
 
     // The shorthand.
@@ -470,6 +595,24 @@ public record SearchRequest(
     /** Whether hits carry their stored documents ({@link Hit#document()}); default false. */
     public Builder fetchDocuments(boolean v) {
       fetchDocuments = v;
+      return this;
+    }
+
+    /** The aggregations, by name in request order; default none. */
+    public Builder aggregations(Map<String, Aggregation> v) {
+      aggregations = v;
+      return this;
+    }
+
+    /** The sort keys; default none (by score). */
+    public Builder sort(List<SortKey> v) {
+      sort = v;
+      return this;
+    }
+
+    /** The previous page's last sort values; default none. */
+    public Builder searchAfter(List<Object> v) {
+      searchAfter = v;
       return this;
     }
 
@@ -549,7 +692,10 @@ public record SearchRequest(
             approximate,
             trackTotalHitsUpTo,
             thresholds,
-            fetchDocuments);
+            fetchDocuments,
+            aggregations,
+            sort,
+            searchAfter);
       }
       return new SearchRequest(
           query,
@@ -560,7 +706,10 @@ public record SearchRequest(
           approximate,
           trackTotalHitsUpTo,
           thresholds,
-          fetchDocuments);
+          fetchDocuments,
+          aggregations,
+          sort,
+          searchAfter);
     }
   }
 }
