@@ -214,6 +214,7 @@ public final class ExactCorpus {
     List<Hit> ranked;
     TotalHits totalHits;
     String lexPlan;
+    Map<String, org.searchlab.core.agg.AggregationResult> aggs = Map.of();
     String vecPlan = request.knn().isEmpty() ? QueryPlan.NONE : QueryPlan.EXACT;
     if (shape.isPresent() && productFields()) {
       ProductResult r = searchProduct(request, shape.get());
@@ -221,8 +222,19 @@ public final class ExactCorpus {
       totalHits = r.total;
       lexPlan = r.lexPlan;
     } else {
-      ExactQueries.Result r = new ExactQueries(this, mapping).search(request);
+      ExactQueries queries = new ExactQueries(this, mapping);
+      ExactQueries.Result r = queries.search(request);
       ranked = r.ranked();
+      if (!request.aggregations().isEmpty()) {
+        List<ExactAggregations.Match> matches = new ArrayList<>(ranked.size());
+        for (Hit h : ranked) {
+          matches.add(new ExactAggregations.Match(ordinalOf.get(h.id()), h.score()));
+        }
+        aggs = new ExactAggregations(this, mapping, queries).all(request.aggregations(), matches);
+      }
+      if (request.sorted()) {
+        ranked = sortHits(request, ranked, queries);
+      }
       totalHits =
           request.query() != null && r.total() > request.trackTotalHitsUpTo()
               ? TotalHits.atLeast(request.trackTotalHitsUpTo())
@@ -233,13 +245,67 @@ public final class ExactCorpus {
     int to = Math.min(from + request.hits(), ranked.size());
     List<Hit> page = ranked.subList(from, to);
     if (request.fetchDocuments()) {
-      page = page.stream().map(h -> new Hit(h.id(), h.score(), get(h.id()))).toList();
+      page = page.stream().map(h -> h.withDocument(get(h.id()))).toList();
     }
     return new SearchResult(
         page,
         totalHits,
         new QueryPlan(lexPlan, vecPlan),
-        new Timings(System.nanoTime() - start, 0, 0, 0));
+        new Timings(System.nanoTime() - start, 0, 0, 0),
+        aggs);
+  }
+
+  /**
+   * The matches in the request's sort order ({@link ExactSort}), each with its sort values, and
+   * only those strictly after {@code search_after} when it is given.
+   */
+  private List<Hit> sortHits(SearchRequest request, List<Hit> ranked, ExactQueries queries) {
+    List<org.searchlab.core.query.SortKey> keys = request.sort();
+    ExactSort.Values values =
+        (ord, field) -> {
+          ParsedDocument d = at(ord);
+          List<Object> out = new ArrayList<>();
+          if (mapping.leaf(field) instanceof FieldType.Keyword && d.strings(field) != null) {
+            out.addAll(new java.util.LinkedHashSet<>(List.of(d.strings(field))));
+          } else if (d.longs(field) != null) {
+            for (long v : d.longs(field)) {
+              out.add(v);
+            }
+          } else if (d.doubles(field) != null) {
+            for (double v : d.doubles(field)) {
+              out.add(v);
+            }
+          }
+          return out;
+        };
+    List<Hit> out = new ArrayList<>(ranked.size());
+    for (Hit h : ranked) {
+      int ord = ordinalOf.get(h.id());
+      List<Object> sv = ExactSort.sortValues(keys, mapping, values, ord, h.score(), h.id());
+      if (!request.searchAfter().isEmpty()
+          && ExactSort.compare(keys, sv, afterValues(keys, request.searchAfter())) <= 0) {
+        continue;
+      }
+      out.add(new Hit(h.id(), h.score(), null, sv));
+    }
+    out.sort(
+        (a, b) -> {
+          int c = ExactSort.compare(keys, a.sortValues(), b.sortValues());
+          return c != 0 ? c : a.id().compareTo(b.id());
+        });
+    return out;
+  }
+
+  /** search_after values in the types sort values have: numbers of a field's type, strings. */
+  private List<Object> afterValues(
+      List<org.searchlab.core.query.SortKey> keys, List<Object> after) {
+    List<Object> out = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      out.add(
+          org.searchlab.core.query.SortValues.coerce(
+              keys.get(i), mapping.leaf(keys.get(i).field()), after.get(i)));
+    }
+    return out;
   }
 
   /** Whether the mapping has the benchmark's fields as the benchmark defines them. */
