@@ -40,7 +40,8 @@ final class MappedSearch {
       SearchRequest req,
       Mapping mapping,
       DocumentFields fields,
-      SegmentedConfig config)
+      SegmentedConfig config,
+      SegmentedAggregationSource.GlobalOrdinals ordinals)
       throws IOException {
     long start = System.nanoTime();
     LuceneQueries queries = new LuceneQueries(mapping);
@@ -84,6 +85,21 @@ final class MappedSearch {
     int window = Math.max(1, req.offset() + req.hits());
     ScoreDoc[] docs;
     TotalHits total;
+    if (req.needsEveryMatch()) {
+      return SortedSearch.search(
+          searcher,
+          req,
+          mapping,
+          fields,
+          queries,
+          ordinals,
+          parts,
+          union,
+          start,
+          new QueryPlan(req.query() == null ? QueryPlan.NONE : QueryPlan.EXHAUSTIVE, vectorPlan),
+          lexicalNanos,
+          vectorNanos);
+    }
     if (!req.rank().isRrf()) {
       SegmentedSearcher.Part p = SegmentedSearcher.collect(searcher, union, window, req);
       docs = p.docs();

@@ -70,6 +70,8 @@ final class SegmentedSearcher {
   // Null for the benchmark's fields; else the index's mapping, newest first.
   private final java.util.function.Supplier<Mapping> mapping;
   private final SegmentedConfig config;
+  private final SegmentedAggregationSource.GlobalOrdinals ordinals =
+      new SegmentedAggregationSource.GlobalOrdinals();
 
   SegmentedSearcher(SearcherManager manager, int oversample) {
     this(manager, oversample, new ProductDocuments(Schema.DEFAULT), null, SegmentedConfig.DEFAULT);
@@ -96,7 +98,8 @@ final class SegmentedSearcher {
     IndexSearcher s = manager.acquire();
     try {
       return new SearchResult[] {
-        productSearch(s, request), MappedSearch.search(s, request, mapping.get(), fields, config)
+        productSearch(s, request),
+        MappedSearch.search(s, request, mapping.get(), fields, config, ordinals)
       };
     } finally {
       manager.release(s);
@@ -114,11 +117,16 @@ final class SegmentedSearcher {
   }
 
   private SearchResult search(IndexSearcher searcher, SearchRequest req) throws IOException {
+    if (mapping == null && req.needsEveryMatch()) {
+      throw new org.searchlab.core.InvalidRequestException(
+          "aggregations and sorts need an index of a mapping; this one was opened with the"
+              + " benchmark's schema only");
+    }
     if (mapping != null) {
       Mapping m = mapping.get();
       boolean plainRank = !req.rank().isRrf() || req.rank().rankConstant() == Fusion.RRF_K;
       if (!(plainRank && req.productShape().isPresent() && ProductFastPath.fits(m, config))) {
-        return MappedSearch.search(searcher, req, m, fields, config);
+        return MappedSearch.search(searcher, req, m, fields, config, ordinals);
       }
     }
     return productSearch(searcher, req);
