@@ -311,9 +311,41 @@ public final class Documents {
   /** Answers a request exactly; the request must already be valid for the mapping. */
   public SearchResult search(SearchRequest request) {
     long start = System.nanoTime();
-    Evaluator.Result r = new Evaluator(this, mapping).search(request);
+    Evaluator evaluator = new Evaluator(this, mapping);
+    Evaluator.Result r = evaluator.search(request);
     String vecPlan = r.vectorPlan();
     List<Hit> ranked = r.ranked();
+    Map<String, org.searchlab.core.agg.AggregationResult> aggs = Map.of();
+    if (request.needsEveryMatch()) {
+      // Every match, as one leaf of local ordinals, for the shared aggregations and sorting.
+      DocumentsAggregationSource source = new DocumentsAggregationSource(this, evaluator);
+      org.searchlab.core.agg.MatchSet.Builder b = new org.searchlab.core.agg.MatchSet.Builder();
+      for (Hit h : ranked) {
+        b.add(0, ordinalOf.get(h.id()), h.score());
+      }
+      org.searchlab.core.agg.MatchSet matches = b.build();
+      try {
+        aggs =
+            org.searchlab.core.agg.Aggregations.compute(
+                request.aggregations(), mapping, source, matches);
+        if (request.sorted()) {
+          List<Hit> sorted = new ArrayList<>();
+          for (org.searchlab.core.agg.Sorting.Sorted x :
+              org.searchlab.core.agg.Sorting.top(
+                  request.sort(),
+                  request.searchAfter(),
+                  mapping,
+                  source,
+                  matches,
+                  request.offset() + request.hits())) {
+            sorted.add(new Hit(docs.get(x.doc()).id(), x.score(), null, x.values()));
+          }
+          ranked = sorted;
+        }
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e); // reads of the heap only; never thrown
+      }
+    }
     TotalHits totalHits =
         request.query() != null && r.total() > request.trackTotalHitsUpTo()
             ? TotalHits.atLeast(request.trackTotalHitsUpTo())
@@ -323,13 +355,14 @@ public final class Documents {
     int to = Math.min(from + request.hits(), ranked.size());
     List<Hit> page = ranked.subList(from, to);
     if (request.fetchDocuments()) {
-      page = page.stream().map(h -> new Hit(h.id(), h.score(), get(h.id()))).toList();
+      page = page.stream().map(h -> h.withDocument(get(h.id()))).toList();
     }
     return new SearchResult(
         page,
         totalHits,
         new QueryPlan(lexPlan, vecPlan),
-        new Timings(System.nanoTime() - start, 0, 0, 0));
+        new Timings(System.nanoTime() - start, 0, 0, 0),
+        aggs);
   }
 
   private List<Hit> hits(TopK top, int k) {
