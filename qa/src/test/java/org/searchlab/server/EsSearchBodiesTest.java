@@ -368,7 +368,11 @@ class EsSearchBodiesTest {
           "illegal_argument_exception",
           "[query.match.title.analyzer] is not supported"
         },
-        {"{\"sort\":[{\"price\":\"asc\"}]}", "illegal_argument_exception", "see issue 67"},
+        {
+          "{\"sort\":[{\"title\":\"asc\"}]}",
+          "illegal_argument_exception",
+          "Fielddata is disabled on [title]"
+        },
         {
           "{\"query\":"
               + "{\"bool\":{\"must\":".repeat(31)

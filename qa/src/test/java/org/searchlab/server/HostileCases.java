@@ -383,6 +383,43 @@ final class HostileCases {
         "knn-k-huge", "{\"knn\":{\"field\":\"embedding\",\"query_vector\":[1],\"k\":2147483647}}");
     es.put("script", "{\"query\":{\"script\":{\"script\":\"System.exit(0)\"}}}");
     es.put("60kb-query-object", "{\"query\":{\"" + "q".repeat(60_000) + "\":{}}}");
+    // Aggregations and sorts: bounded, refused by name (issue 67).
+    es.put(
+        "aggs-histogram-tiny-interval",
+        "{\"aggs\":{\"h\":{\"histogram\":{\"field\":\"price\",\"interval\":1e-9}}}}");
+    es.put(
+        "aggs-terms-size-huge",
+        "{\"aggs\":{\"t\":{\"terms\":{\"field\":\"category\",\"size\":2147483647}}}}");
+    es.put(
+        "aggs-depth-20",
+        "{\"aggs\":"
+            + "{\"t\":{\"terms\":{\"field\":\"category\"},\"aggs\":".repeat(20)
+            + "{\"m\":{\"max\":{\"field\":\"price\"}}}"
+            + "}}".repeat(20)
+            + "}");
+    StringBuilder many = new StringBuilder("{\"aggs\":{");
+    for (int i = 0; i < 300; i++) {
+      many.append(i == 0 ? "" : ",")
+          .append("\"m")
+          .append(i)
+          .append("\":{\"max\":{\"field\":\"price\"}}");
+    }
+    es.put("aggs-300-siblings", many.append("}}").toString());
+    es.put(
+        "aggs-fixed-interval-zero",
+        "{\"aggs\":{\"d\":{\"date_histogram\":{\"field\":\"price\",\"fixed_interval\":\"0d\"}}}}");
+    es.put("aggs-on-text", "{\"aggs\":{\"t\":{\"terms\":{\"field\":\"title\"}}}}");
+    es.put("aggs-unknown-type", "{\"aggs\":{\"p\":{\"percentiles\":{\"field\":\"price\"}}}}");
+    es.put("aggs-not-object", "{\"aggs\":[1,2,3]}");
+    es.put(
+        "aggs-top-hits-window",
+        "{\"aggs\":{\"t\":{\"terms\":{\"field\":\"category\"},\"aggs\":{\"h\":"
+            + "{\"top_hits\":{\"size\":1000}}}}}}");
+    es.put("sort-on-text", "{\"sort\":[\"title\"]}");
+    es.put("sort-unknown-field", "{\"sort\":[{\"nope\":\"asc\"}]}");
+    es.put("search-after-without-sort", "{\"search_after\":[1]}");
+    es.put("search-after-wrong-length", "{\"sort\":[\"price\"],\"search_after\":[1,2]}");
+    es.put("search-after-not-a-number", "{\"sort\":[\"price\"],\"search_after\":[\"x\"]}");
     for (Map.Entry<String, String> e : es.entrySet()) {
       out.add(
           new Case(

@@ -537,7 +537,24 @@ public final class EsDialect implements Dialect {
     }
     ObjectNode out =
         EsResponses.search(
-            hitIndexes, result, (System.nanoTime() - t0) / 1_000_000, q.trackTotal(), q.source());
+            hitIndexes,
+            result,
+            (System.nanoTime() - t0) / 1_000_000,
+            q.trackTotal(),
+            q.source(),
+            q.request().sort().stream()
+                .anyMatch(k -> k.field().equals(org.searchlab.core.query.SortKey.SCORE)));
+    if (!result.aggregations().isEmpty()) {
+      out.set(
+          "aggregations",
+          EsAggsResponse.render(
+              result.aggregations(),
+              q.request().aggregations(),
+              targets.get(0).index().mapping(),
+              targets.get(0).name(),
+              q.topHitsSources(),
+              q.typedKeys()));
+    }
     return EsResponses.json(200, out).tagged("_search", q.queryType());
   }
 
@@ -547,19 +564,7 @@ public final class EsDialect implements Dialect {
    */
   private static SearchResult runSearch(SearchService service, EsSearch q, int offset, int hits)
       throws IOException {
-    SearchRequest r = q.request();
-    return service.search(
-        new SearchRequest(
-            r.query(),
-            r.knn(),
-            r.rank(),
-            hits,
-            offset,
-            r.approximate(),
-            r.trackTotalHitsUpTo(),
-            r.thresholds(),
-            r.fetchDocuments()),
-        q.embedTexts());
+    return service.search(q.request().withPage(offset, hits), q.embedTexts());
   }
 
   /**
@@ -568,6 +573,11 @@ public final class EsDialect implements Dialect {
    */
   private static SearchResult searchMany(
       List<IndexHandle> targets, EsSearch q, List<String> hitIndexes) throws IOException {
+    if (q.request().needsEveryMatch()) {
+      throw new InvalidRequestException(
+          "[aggs] and [sort] over more than one index are not supported by this server; search"
+              + " one index at a time");
+    }
     int window = q.request().offset() + q.request().hits();
     record Tagged(String index, Hit hit) {}
     List<Tagged> all = new ArrayList<>();

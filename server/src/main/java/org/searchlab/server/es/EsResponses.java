@@ -203,6 +203,22 @@ public final class EsResponses {
       long tookMillis,
       boolean trackTotal,
       EsSourceFilter filter) {
+    return search(hitIndexes, result, tookMillis, trackTotal, filter, false);
+  }
+
+  /**
+   * The body of a {@code _search} with each hit's index.
+   *
+   * @param scoresTracked for a search sorted by fields, whether hits still report their scores (the
+   *     sort has {@code _score}); Elasticsearch reports null otherwise
+   */
+  static ObjectNode search(
+      List<String> hitIndexes,
+      SearchResult result,
+      long tookMillis,
+      boolean trackTotal,
+      EsSourceFilter filter,
+      boolean scoresTracked) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("took", tookMillis);
     o.put("timed_out", false);
@@ -213,7 +229,9 @@ public final class EsResponses {
           .put("value", result.total().value())
           .put("relation", result.total().relation());
     }
-    if (result.hits().isEmpty()) {
+    // As Elasticsearch: a search sorted by fields (not by _score) reports no scores.
+    boolean sorted = !result.hits().isEmpty() && !result.hits().get(0).sortValues().isEmpty();
+    if (result.hits().isEmpty() || (sorted && !scoresTracked)) {
       hits.putNull("max_score");
     } else {
       hits.put("max_score", result.maxScore());
@@ -224,9 +242,19 @@ public final class EsResponses {
       ObjectNode hit = arr.addObject();
       hit.put("_index", hitIndexes.get(i));
       hit.put("_id", h.id());
-      hit.put("_score", h.score());
+      if (sorted && !scoresTracked) {
+        hit.putNull("_score");
+      } else {
+        hit.put("_score", h.score());
+      }
       if (filter.enabled() && h.document() != null) {
         hit.set("_source", filter.apply(EsDocuments.source(h.document())));
+      }
+      if (!h.sortValues().isEmpty()) {
+        ArrayNode sv = hit.putArray("sort");
+        for (Object v : h.sortValues()) {
+          EsAggsResponse.putValue(sv, v);
+        }
       }
     }
     if (result.timings().embedNanos() > 0) {

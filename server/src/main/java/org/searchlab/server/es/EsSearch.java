@@ -13,14 +13,21 @@ import org.searchlab.server.service.KnnText;
  * @param source which fields of {@code _source} hits carry, if any
  * @param trackTotal whether the response reports {@code hits.total}
  * @param queryType the metrics label: lexical, vector, hybrid or unranked
+ * @param topHitsSources the {@code _source} filter of each {@code top_hits} aggregation, by its
+ *     path of names joined by {@code >}
+ * @param typedKeys whether aggregation names carry their type ({@code typed_keys}: {@code
+ *     sterms#colors}), as the official clients ask, to know how to read each
  */
 record EsSearch(
     SearchRequest request,
     List<KnnText> embedTexts,
     EsSourceFilter source,
     boolean trackTotal,
-    String queryType) {
+    String queryType,
+    java.util.Map<String, EsSourceFilter> topHitsSources,
+    boolean typedKeys) {
   EsSearch {
     embedTexts = List.copyOf(embedTexts);
+    topHitsSources = java.util.Map.copyOf(topHitsSources);
   }
 }

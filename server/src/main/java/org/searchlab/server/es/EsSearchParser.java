@@ -16,6 +16,7 @@ import org.searchlab.core.SearchRequest;
 import org.searchlab.core.query.Query;
 import org.searchlab.core.query.Rank;
 import org.searchlab.core.query.Script;
+import org.searchlab.core.query.SortKey;
 import org.searchlab.server.ApiRequest;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerLimits;
@@ -67,15 +68,15 @@ final class EsSearchParser {
           "seq_no_primary_term",
           "track_scores",
           "stored_fields",
-          "min_score");
+          "min_score",
+          "sort",
+          "aggs",
+          "aggregations",
+          "search_after");
 
   /** Search body keys Elasticsearch has and this server does not, with the reason. */
   private static final Map<String, String> REFUSED =
       Map.ofEntries(
-          Map.entry("sort", "not supported yet; see issue 67"),
-          Map.entry("aggs", "not supported yet; see issue 67"),
-          Map.entry("aggregations", "not supported yet; see issue 67"),
-          Map.entry("search_after", "not supported yet; see issue 67"),
           Map.entry("highlight", "not supported"),
           Map.entry("suggest", "not supported"),
           Map.entry("collapse", "not supported"),
@@ -117,9 +118,6 @@ final class EsSearchParser {
     checkKeys(body);
     if (r.param("q") != null) {
       throw illegal("parameter [q] (a query string search) is not supported; send a [query] body");
-    }
-    if (r.param("sort") != null) {
-      throw illegal("parameter [sort] is not supported yet; see issue 67");
     }
     // As Elasticsearch's RestSearchAction: URL parameters, when given, override the body.
     int size = pageParam(r, "size", body, SearchRequest.DEFAULT_HITS);
@@ -174,6 +172,24 @@ final class EsSearchParser {
       throw illegal(
           "the request has " + knn.size() + " kNN searches; the limit is " + SearchRequest.MAX_KNN);
     }
+    if (body.has("aggs") && body.has("aggregations")) {
+      throw parsing("Found two aggregation definitions: [aggs] and [aggregations]");
+    }
+    JsonNode aggsNode = body.has("aggs") ? body.get("aggs") : body.get("aggregations");
+    EsAggsParser.Parsed aggs =
+        aggsNode == null
+            ? new EsAggsParser.Parsed(Map.of(), Map.of())
+            : EsAggsParser.parse(aggsNode, queries);
+    List<SortKey> sort = List.of();
+    if (r.param("sort") != null) {
+      sort = sortParam(r.param("sort"));
+    } else if (body.has("sort")) {
+      sort = EsAggsParser.sort(body.get("sort"), "sort");
+    }
+    List<Object> after =
+        body.has("search_after")
+            ? EsAggsParser.searchAfter(body.get("search_after"), "search_after")
+            : List.of();
     SearchRequest request =
         SearchRequest.builder()
             .query(query)
@@ -183,8 +199,40 @@ final class EsSearchParser {
             .offset(from)
             .trackTotalHitsUpTo(tracking.upTo)
             .fetchDocuments(source.enabled())
+            .aggregations(aggs.aggs())
+            .sort(sort)
+            .searchAfter(after)
             .build();
-    return new EsSearch(request, texts(knn), source, tracking.report, queryType(request));
+    return new EsSearch(
+        request,
+        texts(knn),
+        source,
+        tracking.report,
+        queryType(request),
+        aggs.topHitsSources(),
+        r.param("typed_keys") != null && !r.param("typed_keys").equals("false"));
+  }
+
+  /** The URL's {@code sort}: {@code field}, {@code field:asc} or {@code field:desc}, by commas. */
+  private static List<SortKey> sortParam(String p) {
+    List<SortKey> out = new ArrayList<>();
+    for (String part : p.split(",", 33)) {
+      int colon = part.lastIndexOf(':');
+      String field = colon < 0 ? part : part.substring(0, colon);
+      boolean asc = !field.equals(SortKey.SCORE);
+      if (colon >= 0) {
+        String dir = part.substring(colon + 1);
+        if (!dir.equals("asc") && !dir.equals("desc")) {
+          throw illegal("parameter [sort]: " + Text.quote(dir) + " is not asc or desc");
+        }
+        asc = dir.equals("asc");
+      }
+      if (field.isEmpty()) {
+        throw illegal("parameter [sort] names an empty field");
+      }
+      out.add(new SortKey(field, asc, false, null));
+    }
+    return out;
   }
 
   /**
@@ -212,7 +260,8 @@ final class EsSearchParser {
             .hits(0)
             .trackTotalHitsUpTo(Integer.MAX_VALUE)
             .build();
-    return new EsSearch(request, texts(knn), EsSourceFilter.NONE, true, queryType(request));
+    return new EsSearch(
+        request, texts(knn), EsSourceFilter.NONE, true, queryType(request), Map.of(), false);
   }
 
   private static void checkKeys(JsonNode body) {

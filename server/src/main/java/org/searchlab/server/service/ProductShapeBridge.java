@@ -53,8 +53,8 @@ final class ProductShapeBridge {
 
   /** Runs {@code request} on {@code index}, through the benchmark's shape when it can. */
   static SearchResult search(SearchIndex index, SearchRequest request) throws IOException {
-    if (ProductShape.of(request).isPresent()) {
-      return index.search(request);
+    if (ProductShape.of(request).isPresent() || request.needsEveryMatch()) {
+      return index.search(request); // a rewrite would drop aggregations and sorts
     }
     Mapping mapping = index.mapping();
     Optional<Rewrite> rewrite = Optional.empty();

@@ -139,19 +139,68 @@ class EsSearchParserTest {
     refused("{\"track_scores\":\"x\"}").illegal("[track_scores] must be true or false");
   }
 
+  private static java.util.Map<String, org.searchlab.core.agg.Aggregation> plainAggs() {
+    return java.util.Map.of();
+  }
+
+  @Test
+  void sortsAggregationsAndSearchAfterParse() {
+    SearchRequest r =
+        request(
+            "{\"size\":0,\"sort\":[\"_score\",{\"price\":{\"order\":\"desc\",\"missing\":"
+                + "\"_first\",\"mode\":\"max\"}},\"category\"],\"search_after\":[1.5,7,\"x\"],"
+                + "\"aggs\":{\"c\":{\"terms\":{\"field\":\"category\",\"size\":3,\"order\":"
+                + "{\"_key\":\"asc\"}},\"aggs\":{\"p\":{\"avg\":{\"field\":\"price\"}}}},"
+                + "\"h\":{\"histogram\":{\"field\":\"price\",\"interval\":50,"
+                + "\"extended_bounds\":{\"min\":0,\"max\":500}}}}}");
+    assertEquals(
+        List.of(
+            new org.searchlab.core.query.SortKey("_score", false, false, null),
+            new org.searchlab.core.query.SortKey("price", false, true, "max"),
+            new org.searchlab.core.query.SortKey("category", true, false, null)),
+        r.sort());
+    assertEquals(List.of(1.5, 7L, "x"), r.searchAfter());
+    assertEquals(List.of("c", "h"), List.copyOf(r.aggregations().keySet()));
+    org.searchlab.core.agg.Aggregation.Terms t =
+        (org.searchlab.core.agg.Aggregation.Terms) r.aggregations().get("c");
+    assertEquals("category", t.field());
+    assertEquals(3, t.size());
+    assertEquals(List.of(org.searchlab.core.agg.Aggregation.BucketOrder.KEY_ASC), t.order());
+    assertEquals(
+        new org.searchlab.core.agg.Aggregation.Metric(
+            org.searchlab.core.agg.Aggregation.MetricKind.AVG, "price", null),
+        t.subAggregations().get("p"));
+    org.searchlab.core.agg.Aggregation.Histogram h =
+        (org.searchlab.core.agg.Aggregation.Histogram) r.aggregations().get("h");
+    assertEquals(50, h.interval());
+    assertEquals(0.0, h.extendedMin());
+    assertEquals(500.0, h.extendedMax());
+  }
+
   @Test
   void refusedAndUnknownKeys() {
-    for (String k : List.of("sort", "aggs", "aggregations", "search_after")) {
-      refused("{\"" + k + "\":{}}").illegal("[" + k + "] is not supported yet; see issue 67");
-    }
+    // Sorts and aggregations parse now (issue 67); their bad forms are refused by name.
+    assertEquals(plainAggs(), request("{\"aggs\":{}}").aggregations());
+    refused("{\"sort\":{}}").parsing("[sort] must name one field");
+    refused("{\"search_after\":{}}").parsing("[search_after] must be an array");
+    refused("{\"aggs\":{},\"aggregations\":{}}").parsing("Found two aggregation definitions");
+    refused("{\"aggs\":{\"x\":{\"percentiles\":{\"field\":\"price\"}}}}")
+        .illegal("aggregation [percentiles] is not supported by this server");
+    refused("{\"aggs\":{\"x\":{\"nonsense\":{}}}}").parsing("Unknown aggregation type [nonsense]");
+    refused("{\"sort\":[{\"price\":{\"missing\":0}}]}")
+        .illegal("other than _first or _last is not supported");
     for (String k : List.of("highlight", "suggest", "collapse", "post_filter", "rescore")) {
       refused("{\"" + k + "\":{}}").illegal("[" + k + "] is not supported");
     }
     refused("{\"querry\":{}}")
         .parsing("unknown key [querry] in the search body; supported: ", "_source", "retriever");
     refused("{}", "q", "title:red").illegal("parameter [q]", "not supported");
-    refused("{}", "sort", "price:asc")
-        .illegal("parameter [sort] is not supported yet; see issue 67");
+    refused("{}", "sort", "price:up").illegal("parameter [sort]", "is not asc or desc");
+    assertEquals(
+        List.of(
+            new org.searchlab.core.query.SortKey("price", false, false, null),
+            new org.searchlab.core.query.SortKey("_score", false, false, null)),
+        request("{}", "sort", "price:desc,_score").sort());
     refused("[]").parsing("[search body] must be a JSON object");
   }
 

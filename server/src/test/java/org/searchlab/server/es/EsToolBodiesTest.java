@@ -248,12 +248,14 @@ class EsToolBodiesTest {
   }
 
   @Test
-  void rallysMlTelemetrySearchIsRefusedForItsAggregations() {
+  void rallysMlTelemetrySearchParsesWithItsAggregations() {
     // Rally's MlBucketProcessingTime sends this to .ml-anomalies-*; an index pattern that matches
-    // nothing must answer 200 before the body is read (the index work), since aggs are issue 67.
-    EsParse.refused(
+    // nothing answers 200 before the body is read, and on an index the body is a terms aggregation.
+    SearchRequest r =
+        EsParse.request(
             "{\"size\": 0, \"query\": {\"bool\": {\"must\": [{\"term\": {\"result_type\":"
-                + " \"bucket\"}}]}}, \"aggs\": {\"jobs\": {\"terms\": {\"field\": \"job_id\"}}}}")
-        .illegal("[aggs] is not supported yet; see issue 67");
+                + " \"bucket\"}}]}}, \"aggs\": {\"jobs\": {\"terms\": {\"field\": \"job_id\"}}}}");
+    assertEquals(
+        org.searchlab.core.agg.Aggregation.Terms.of("job_id"), r.aggregations().get("jobs"));
   }
 }
