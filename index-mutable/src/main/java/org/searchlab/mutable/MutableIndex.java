@@ -1,3 +1,5 @@
+// Over 500 lines: the product store's open, write, search and lifecycle paths and the choice
+// between it and the store of any mapping, kept together because they share its parts.
 package org.searchlab.mutable;
 
 import java.io.IOException;

@@ -1,3 +1,5 @@
+// Over 500 lines: the hostile-input cases themselves, one list per endpoint family; splitting
+// them would scatter a catalogue that is read as one.
 package org.searchlab.server;
 
 import java.io.ByteArrayOutputStream;

@@ -1,3 +1,5 @@
+// Over 500 lines: the oracle of every aggregation type in one class, written apart from core's
+// implementation on purpose, so that each can be read against Elasticsearch's documentation.
 package org.searchlab.testing;
 
 import java.time.DayOfWeek;

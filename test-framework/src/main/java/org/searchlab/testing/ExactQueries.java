@@ -1,3 +1,4 @@
+// Over 500 lines: the oracle's rule for every query type of the contract, one place to read them.
 package org.searchlab.testing;
 
 import java.util.ArrayList;

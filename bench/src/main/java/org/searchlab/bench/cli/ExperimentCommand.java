@@ -1,3 +1,5 @@
+// Over 500 lines: every option of the experiment (profile, variants, targets, and the mapping's
+// fields) with its check, which picocli wants declared on one command class.
 package org.searchlab.bench.cli;
 
 import java.nio.file.Files;

@@ -1,3 +1,5 @@
+// Just over 500 lines: both feed clients (Vespa's and _bulk) and the refeed loop share their
+// document bodies and accounting here.
 package org.searchlab.bench.experiment;
 
 import ai.vespa.feed.client.DocumentId;

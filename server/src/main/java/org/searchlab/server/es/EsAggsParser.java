@@ -1,3 +1,5 @@
+// Over 500 lines: each aggregation type's options and refusals, plus sort and search_after,
+// which share the option checks.
 package org.searchlab.server.es;
 
 import static org.searchlab.server.es.EsParsing.illegal;

@@ -1,3 +1,4 @@
+// Over 500 lines: the YQL grammar, one method per production, with its limits and errors.
 package org.searchlab.server.vespa;
 
 import java.math.BigDecimal;

@@ -1,3 +1,4 @@
+// Over 500 lines: every YQL condition's translation onto the mapping's field types.
 package org.searchlab.server.vespa;
 
 import com.fasterxml.jackson.databind.JsonNode;

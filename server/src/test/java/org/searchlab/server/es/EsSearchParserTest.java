@@ -1,3 +1,4 @@
+// Over 500 lines: one test class for the search body's every key, as the parser is one class.
 package org.searchlab.server.es;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
