@@ -123,11 +123,23 @@ public final class Sorting {
   /** Orders two rows of sort values key by key, in each key's direction. */
   static int compare(List<SortKey> keys, Object[] a, Object[] b) {
     for (int i = 0; i < keys.size(); i++) {
-      int c = TopHitsCollector.compareMissingLast(a[i], b[i], keys.get(i));
+      int c = compareMissingLast(a[i], b[i], keys.get(i));
       if (c != 0) {
         return c;
       }
     }
     return 0;
+  }
+
+  /** Compares two sort values in the key's direction, a missing keyword last (or first). */
+  static int compareMissingLast(Object a, Object b, SortKey key) {
+    if (a == null || b == null) {
+      if (a == b) {
+        return 0;
+      }
+      return (a == null) == key.missingFirst() ? -1 : 1;
+    }
+    int c = AggregationEngine.compareKeys(a, b);
+    return key.ascending() ? c : -c;
   }
 }
