@@ -244,12 +244,32 @@ class LexicalQueryTest {
         TopHits got = new TopHits(10);
         long matches = 0;
         long scored = 0;
-        long firstWindows = 0; // scored before the k-th score is known: each range's first window
+        // Ids that may be scored before the k-th score is a rare id's: every accepted id of a
+        // range's windows up to the one in which its top holds k accepted rare ids (every other
+        // id ties at one lower score, and an id tied with the k-th score is scored, since bounds
+        // carry LexicalQuery.SLACK), or only its first window once an earlier range has raised
+        // the shared threshold that far.
+        long firstWindows = 0;
+        boolean rareBarShared = false;
         boolean exact = true;
         for (int p = 0; p < parts; p++) {
           int from = docs * p / parts;
           int to = docs * (p + 1) / parts;
-          for (int d = from; d < Math.min(to, (from & ~63) + WindowedMaxScore.WINDOW); d++) {
+          int start = from & ~63;
+          int end = Math.min(to, start + WindowedMaxScore.WINDOW);
+          int rareHere = 0;
+          for (int d = rare.nextSetBit(from); d >= 0 && d < to; d = rare.nextSetBit(d + 1)) {
+            rareHere += accept.test(d) ? 1 : 0;
+            if (rareHere == 10 && !rareBarShared) {
+              int window = (d - start) / WindowedMaxScore.WINDOW;
+              end = Math.min(to, Math.max(end, start + (window + 1) * WindowedMaxScore.WINDOW));
+            }
+          }
+          if (rareHere < 10 && !rareBarShared) {
+            end = to;
+          }
+          rareBarShared |= rareHere >= 10;
+          for (int d = from; d < end; d++) {
             firstWindows += accept.test(d) ? 1 : 0;
           }
           LexicalQuery.Outcome o = q.run(filter, accept, 10, Integer.MAX_VALUE, from, to, shared);
