@@ -15,7 +15,9 @@ import org.searchlab.server.ServerLimits;
  * statement ({@link #parse} creates it).
  *
  * <pre>
- * select     := 'select' fields 'from' sources 'where' or ['limit' INT] ['offset' INT] ['timeout' INT] [';']
+ * select     := 'select' fields 'from' sources 'where' or ['order' 'by' order (',' order)*]
+ *               ['limit' INT] ['offset' INT] ['timeout' INT] [';'] ['|' grouping]
+ * order      := (IDENT | STRING) ['asc' | 'desc']
  * fields     := '*' | IDENT (',' IDENT)*
  * sources    := 'sources' ('*' | IDENT (',' IDENT)*) | IDENT (',' IDENT)*
  * or         := and ('or' and)*
@@ -36,7 +38,8 @@ import org.searchlab.server.ServerLimits;
  * </pre>
  *
  * A NUMBER may end in {@code L} ({@code 100L}). Keywords are case-insensitive; identifiers may
- * contain dots ({@code hnsw.exploreAdditionalHits}).
+ * contain dots ({@code hnsw.exploreAdditionalHits}). The grouping after {@code |} is its own
+ * language, read by {@link GroupingParser}.
  */
 final class YqlParser {
   private enum Kind {
@@ -69,13 +72,18 @@ final class YqlParser {
   private final String yql;
   private final List<Token> tokens;
   private final int maxDepth;
+
+  /** The index of the {@code |} that starts the grouping, or -1 without one. */
+  private final int groupingStart;
+
   private int pos;
   private int depth;
 
   private YqlParser(String yql, int maxDepth) {
     this.yql = yql;
     this.maxDepth = maxDepth;
-    this.tokens = tokenize(yql);
+    this.tokens = new ArrayList<>();
+    this.groupingStart = tokenize(yql, tokens);
   }
 
   /** Parses a whole statement with the default limits ({@link ServerLimits#DEFAULT}). */
@@ -141,6 +149,14 @@ final class YqlParser {
     }
     keyword("where");
     Yql where = or();
+    List<Yql.OrderBy> orderBy = new ArrayList<>();
+    if (peek().is("order")) {
+      next();
+      keyword("by");
+      do {
+        orderBy.add(orderKey());
+      } while (skipComma());
+    }
     int limit = -1;
     int offset = -1;
     while (true) {
@@ -163,9 +179,72 @@ final class YqlParser {
     }
     Token end = peek();
     if (end.kind() != Kind.END) {
-      throw error(end, "expected 'and', 'or', 'limit', 'offset' or the end, found " + end.show());
+      throw error(
+          end,
+          "expected 'and', 'or', 'order by', 'limit', 'offset', '|' or the end, found "
+              + end.show());
     }
-    return new Yql.Select(List.copyOf(fields), List.copyOf(sources), where, limit, offset);
+    List<GroupingParser.Op> grouping =
+        groupingStart < 0
+            ? List.of()
+            : GroupingParser.parse(
+                yql, yql.substring(groupingStart + 1), groupingStart + 1, maxDepth);
+    return new Yql.Select(
+        List.copyOf(fields),
+        List.copyOf(sources),
+        where,
+        List.copyOf(orderBy),
+        limit,
+        offset,
+        grouping);
+  }
+
+  /**
+   * One key of {@code order by}: an attribute or a quoted special attribute, then {@code asc} or
+   * {@code desc}. Sort functions ({@code {function: "uca"}}) are refused.
+   */
+  private Yql.OrderBy orderKey() {
+    Token t = next();
+    if (t.is("{")) {
+      throw error(
+          t,
+          "order by annotations ({function: \"uca\"}, {function: \"lowercase\"}) are not"
+              + " supported; order by the attribute itself");
+    }
+    String field;
+    if (t.kind() == Kind.STRING) {
+      field = t.text();
+      if (!List.of("[relevance]", "[rank]", "[docid]").contains(field)) {
+        throw error(
+            t,
+            "order by \""
+                + (field.length() > 40 ? field.substring(0, 40) + "..." : field)
+                + "\" is not a special sort attribute; use \"[relevance]\", \"[rank]\","
+                + " \"[docid]\" or an attribute name without quotes");
+      }
+    } else if (t.kind() == Kind.IDENT && !peek().is("(")) {
+      field = t.text();
+    } else {
+      throw error(
+          t,
+          "expected an attribute or \"[relevance]\" after 'order by', found "
+              + t.show()
+              + (peek().is("(") ? " (order by takes attributes, not functions)" : ""));
+    }
+    boolean special = field.equals("[relevance]") || field.equals("[rank]");
+    boolean descending = special;
+    if (peek().is("asc") || peek().is("desc")) {
+      descending = next().is("desc");
+    }
+    return new Yql.OrderBy(field, descending, t.column());
+  }
+
+  private boolean skipComma() {
+    if (peek().is(",")) {
+      next();
+      return true;
+    }
+    return false;
   }
 
   private Yql or() {
@@ -535,13 +614,20 @@ final class YqlParser {
     return j;
   }
 
-  private static List<Token> tokenize(String s) {
-    List<Token> out = new ArrayList<>();
+  /**
+   * Splits the statement into {@code out}, up to a {@code |} outside a string: the grouping that
+   * follows is another language. Returns the index of that {@code |}, or -1.
+   */
+  private static int tokenize(String s, List<Token> out) {
     int i = 0;
     int n = s.length();
     while (i < n) {
       char c = s.charAt(i);
       int col = i + 1;
+      if (c == '|') {
+        out.add(new Token(Kind.END, "", col));
+        return i;
+      }
       if (Character.isWhitespace(c)) {
         i++;
       } else if (Character.isLetter(c) || c == '_') {
@@ -631,6 +717,6 @@ final class YqlParser {
       }
     }
     out.add(new Token(Kind.END, "", n + 1));
-    return out;
+    return -1;
   }
 }
