@@ -27,7 +27,7 @@ import java.util.Locale;
  * other than an attribute, string or raw buckets, {@code summary()}, {@code stddev}, ...) is
  * refused with a message naming it; the grammar is Vespa's {@code GroupingParser.jj}, cut down.
  */
-final class GroupingParser {
+final class GroupingParser extends TokenParser {
   /** The aggregators of {@code output()} and {@code order()}. */
   enum AggrKind {
     COUNT,
@@ -99,34 +99,12 @@ final class GroupingParser {
   /** {@code max(inf)}. */
   static final int UNLIMITED = -1;
 
-  private enum Kind {
-    IDENT,
-    NUMBER,
-    STRING,
-    PUNCT,
-    END
-  }
-
-  private record Token(Kind kind, String text, int column) {
-    boolean is(String s) {
-      return (kind == Kind.PUNCT || kind == Kind.IDENT) && text.equals(s);
-    }
-
-    String show() {
-      return kind == Kind.END ? "the end of the grouping expression" : "'" + text + "'";
-    }
-  }
-
-  private final String yql;
-  private final List<Token> tokens;
   private final int maxDepth;
-  private int pos;
   private int depth;
 
   private GroupingParser(String yql, String text, int offset, int maxDepth) {
-    this.yql = yql;
+    super(yql, tokenize(yql, text, offset));
     this.maxDepth = maxDepth;
-    this.tokens = tokenize(yql, text, offset);
   }
 
   /**
@@ -475,37 +453,6 @@ final class GroupingParser {
       // falls through to the range error
     }
     throw error(v, what + " " + s + " is outside [0, " + Integer.MAX_VALUE + "]");
-  }
-
-  private boolean skip(String punct) {
-    if (peek().is(punct)) {
-      next();
-      return true;
-    }
-    return false;
-  }
-
-  private void expect(String punct, String what) {
-    Token t = next();
-    if (!(t.kind() == Kind.PUNCT && t.text().equals(punct))) {
-      throw error(t, "expected " + what + ", found " + t.show());
-    }
-  }
-
-  private Token peek() {
-    return tokens.get(pos);
-  }
-
-  private Token next() {
-    Token t = tokens.get(pos);
-    if (t.kind() != Kind.END) {
-      pos++;
-    }
-    return t;
-  }
-
-  private YqlException error(Token t, String message) {
-    return new YqlException(yql, t.column(), message);
   }
 
   private static List<Token> tokenize(String yql, String s, int offset) {

@@ -41,48 +41,17 @@ import org.searchlab.server.ServerLimits;
  * contain dots ({@code hnsw.exploreAdditionalHits}). The grouping after {@code |} is its own
  * language, read by {@link GroupingParser}.
  */
-final class YqlParser {
-  private enum Kind {
-    IDENT,
-    INT,
-    /** A number with a fraction or an exponent. */
-    NUMBER,
-    STRING,
-    /** {@code @name}: a reference to a request parameter; the text is the name. */
-    PARAM,
-    PUNCT,
-    END
-  }
-
-  private record Token(Kind kind, String text, int column) {
-    boolean is(String s) {
-      return (kind == Kind.PUNCT || kind == Kind.IDENT) && text.equalsIgnoreCase(s);
-    }
-
-    String show() {
-      return switch (kind) {
-        case END -> "the end of the statement";
-        case STRING -> "string \"" + text + "\"";
-        case PARAM -> "'@" + text + "'";
-        default -> "'" + text + "'";
-      };
-    }
-  }
-
-  private final String yql;
-  private final List<Token> tokens;
+final class YqlParser extends TokenParser {
   private final int maxDepth;
 
   /** The index of the {@code |} that starts the grouping, or -1 without one. */
   private final int groupingStart;
 
-  private int pos;
   private int depth;
 
   private YqlParser(String yql, int maxDepth) {
-    this.yql = yql;
+    super(yql, new ArrayList<>());
     this.maxDepth = maxDepth;
-    this.tokens = new ArrayList<>();
     this.groupingStart = tokenize(yql, tokens);
   }
 
@@ -155,7 +124,7 @@ final class YqlParser {
       keyword("by");
       do {
         orderBy.add(orderKey());
-      } while (skipComma());
+      } while (skip(","));
     }
     int limit = -1;
     int offset = -1;
@@ -237,14 +206,6 @@ final class YqlParser {
       descending = next().is("desc");
     }
     return new Yql.OrderBy(field, descending, t.column());
-  }
-
-  private boolean skipComma() {
-    if (peek().is(",")) {
-      next();
-      return true;
-    }
-    return false;
   }
 
   private Yql or() {
@@ -576,29 +537,6 @@ final class YqlParser {
     if (!(t.kind() == Kind.IDENT && t.is(kw))) {
       throw error(t, "expected '" + kw + "', found " + t.show());
     }
-  }
-
-  private void expect(String punct, String what) {
-    Token t = next();
-    if (!(t.kind() == Kind.PUNCT && t.text().equals(punct))) {
-      throw error(t, "expected " + what + ", found " + t.show());
-    }
-  }
-
-  private Token peek() {
-    return tokens.get(pos);
-  }
-
-  private Token next() {
-    Token t = tokens.get(pos);
-    if (t.kind() != Kind.END) {
-      pos++;
-    }
-    return t;
-  }
-
-  private YqlException error(Token t, String message) {
-    return new YqlException(yql, t.column(), message);
   }
 
   private static boolean isAsciiDigit(char c) {
