@@ -469,15 +469,7 @@ final class GroupingParser extends TokenParser {
         out.add(new Token(Kind.IDENT, "-inf", col));
         i += 4;
       } else if (Character.isLetter(c) || c == '_') {
-        int j = i + 1;
-        while (j < n
-            && (Character.isLetterOrDigit(s.charAt(j))
-                || s.charAt(j) == '_'
-                || s.charAt(j) == '.')) {
-          j++;
-        }
-        out.add(new Token(Kind.IDENT, s.substring(i, j), col));
-        i = j;
+        i = identifier(s, i, col, out);
       } else if (c >= '0' && c <= '9') {
         int j = i + 1;
         while (j < n && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '.')) {
@@ -490,26 +482,7 @@ final class GroupingParser extends TokenParser {
         out.add(new Token(Kind.NUMBER, s.substring(i, j), col));
         i = j;
       } else if (c == '"' || c == '\'') {
-        int j = i + 1;
-        StringBuilder sb = new StringBuilder();
-        while (true) {
-          if (j >= n) {
-            throw new YqlException(yql, col, "the string starting here is not closed");
-          }
-          char d = s.charAt(j);
-          if (d == '\\' && j + 1 < n) {
-            sb.append(s.charAt(j + 1));
-            j += 2;
-          } else if (d == c) {
-            j++;
-            break;
-          } else {
-            sb.append(d);
-            j++;
-          }
-        }
-        out.add(new Token(Kind.STRING, sb.toString(), col));
-        i = j;
+        i = string(yql, s, i, col, out);
       } else if ("()[]<>{},;+-$=".indexOf(c) >= 0) {
         out.add(new Token(Kind.PUNCT, String.valueOf(c), col));
         i++;

@@ -83,6 +83,58 @@ abstract class TokenParser {
     }
   }
 
+  /**
+   * Reads the identifier starting at {@code start} (letters, digits, {@code _} and {@code .}, as in
+   * {@code hnsw.exploreAdditionalHits} or {@code meta.rank}) into a {@link Kind#IDENT} token;
+   * returns the index after it.
+   */
+  static int identifier(String s, int start, int column, List<Token> out) {
+    int j = start + 1;
+    while (j < s.length()
+        && (Character.isLetterOrDigit(s.charAt(j)) || s.charAt(j) == '_' || s.charAt(j) == '.')) {
+      j++;
+    }
+    out.add(new Token(Kind.IDENT, s.substring(start, j), column));
+    return j;
+  }
+
+  /**
+   * Reads the string literal quoted by {@code s.charAt(start)} ({@code "} or {@code '}; {@code \n}
+   * and {@code \t} are escapes, a backslash takes any other character as it is) into a {@link
+   * Kind#STRING} token; returns the index after its closing quote.
+   *
+   * @param yql the whole statement, for the error of an unclosed string
+   * @param column the 1-based column of the opening quote in {@code yql}
+   */
+  static int string(String yql, String s, int start, int column, List<Token> out) {
+    char quote = s.charAt(start);
+    StringBuilder sb = new StringBuilder();
+    int n = s.length();
+    int j = start + 1;
+    while (true) {
+      if (j >= n) {
+        throw new YqlException(yql, column, "the string starting here is not closed");
+      }
+      char d = s.charAt(j);
+      if (d == '\\' && j + 1 < n) {
+        char e = s.charAt(j + 1);
+        sb.append(
+            switch (e) {
+              case 'n' -> '\n';
+              case 't' -> '\t';
+              default -> e;
+            });
+        j += 2;
+      } else if (d == quote) {
+        out.add(new Token(Kind.STRING, sb.toString(), column));
+        return j + 1;
+      } else {
+        sb.append(d);
+        j++;
+      }
+    }
+  }
+
   final YqlException error(Token t, String message) {
     return new YqlException(yql, t.column(), message);
   }

@@ -569,15 +569,7 @@ final class YqlParser extends TokenParser {
       if (Character.isWhitespace(c)) {
         i++;
       } else if (Character.isLetter(c) || c == '_') {
-        int j = i + 1;
-        while (j < n
-            && (Character.isLetterOrDigit(s.charAt(j))
-                || s.charAt(j) == '_'
-                || s.charAt(j) == '.')) {
-          j++;
-        }
-        out.add(new Token(Kind.IDENT, s.substring(i, j), col));
-        i = j;
+        i = identifier(s, i, col, out);
       } else if (isAsciiDigit(c) || (c == '-' && i + 1 < n && isAsciiDigit(s.charAt(i + 1)))) {
         int j = digits(s, i + 1);
         Kind kind = Kind.INT;
@@ -618,32 +610,7 @@ final class YqlParser extends TokenParser {
         out.add(new Token(Kind.PARAM, s.substring(i + 1, j), col));
         i = j;
       } else if (c == '"' || c == '\'') {
-        StringBuilder sb = new StringBuilder();
-        int j = i + 1;
-        while (true) {
-          if (j >= n) {
-            throw new YqlException(s, col, "the string starting here is not closed");
-          }
-          char d = s.charAt(j);
-          if (d == '\\' && j + 1 < n) {
-            char e = s.charAt(j + 1);
-            sb.append(
-                switch (e) {
-                  case 'n' -> '\n';
-                  case 't' -> '\t';
-                  default -> e;
-                });
-            j += 2;
-          } else if (d == c) {
-            j++;
-            break;
-          } else {
-            sb.append(d);
-            j++;
-          }
-        }
-        out.add(new Token(Kind.STRING, sb.toString(), col));
-        i = j;
+        i = string(s, s, i, col, out);
       } else if ((c == '<' || c == '>' || c == '!') && i + 1 < n && s.charAt(i + 1) == '=') {
         out.add(new Token(Kind.PUNCT, s.substring(i, i + 2), col));
         i += 2;

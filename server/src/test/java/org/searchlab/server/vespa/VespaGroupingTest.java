@@ -57,6 +57,11 @@ class VespaGroupingTest {
     return m;
   }
 
+  /** The aggregations of one root holding one group list. */
+  private static Map<String, Aggregation> oneList(Aggregation list) {
+    return map("root0", root(map("list0", list)));
+  }
+
   private static Aggregation root(Map<String, Aggregation> subs) {
     return new Aggregation.Filter(Query.MatchAll.INSTANCE, subs);
   }
@@ -77,20 +82,16 @@ class VespaGroupingTest {
   @Test
   void groupByAnAttributeIsTermsWithMetricOutputs() {
     assertEquals(
-        map(
-            "root0",
-            root(
+        oneList(
+            terms(
+                "brand",
+                5,
+                List.of(BucketOrder.COUNT_DESC),
                 map(
-                    "list0",
-                    terms(
-                        "brand",
-                        5,
-                        List.of(BucketOrder.COUNT_DESC),
-                        map(
-                            "out0",
-                            metric(MetricKind.AVG, "weight"),
-                            "out1",
-                            metric(MetricKind.MAX, "stock")))))),
+                    "out0",
+                    metric(MetricKind.AVG, "weight"),
+                    "out1",
+                    metric(MetricKind.MAX, "stock")))),
         aggs(
             "all(group(brand) max(5) order(-count())"
                 + " each(output(count(), avg(weight), max(stock))))"));
@@ -98,11 +99,10 @@ class VespaGroupingTest {
 
   @Test
   void defaultsAreTenGroupsByCountDescending() {
-    Map<String, Aggregation> want =
-        map("root0", root(map("list0", terms("stock", 10, List.of(), map()))));
+    Map<String, Aggregation> want = oneList(terms("stock", 10, List.of(), map()));
     assertEquals(want, aggs("all(group(stock) each(output(count())))"));
     assertEquals(
-        map("root0", root(map("list0", terms("stock", 3, List.of(), map())))),
+        oneList(terms("stock", 3, List.of(), map())),
         aggs("all(group(stock) each(output(count())))", "grouping.defaultMaxGroups", "3"));
     // precision() is accepted: one node counts every group exactly.
     assertEquals(want, aggs("all(group(stock) precision(1000) each(output(count())))"));
@@ -111,33 +111,24 @@ class VespaGroupingTest {
   @Test
   void ordersByCountMetricsAndTheGroupsOwnValue() {
     assertEquals(
-        map(
-            "root0",
-            root(
+        oneList(
+            terms(
+                "brand",
+                4,
+                List.of(
+                    new BucketOrder("out0", true),
+                    new BucketOrder("order0", false),
+                    new BucketOrder(BucketOrder.COUNT, true)),
                 map(
-                    "list0",
-                    terms(
-                        "brand",
-                        4,
-                        List.of(
-                            new BucketOrder("out0", true),
-                            new BucketOrder("order0", false),
-                            new BucketOrder(BucketOrder.COUNT, true)),
-                        map(
-                            "out0",
-                            metric(MetricKind.SUM, "stock"),
-                            "order0",
-                            metric(MetricKind.MAX, "weight")))))),
+                    "out0",
+                    metric(MetricKind.SUM, "stock"),
+                    "order0",
+                    metric(MetricKind.MAX, "weight")))),
         aggs(
             "all(group(brand) max(4) order(sum(stock), -max(weight), +count())"
                 + " each(output(sum(stock))))"));
     assertEquals(
-        map(
-            "root0",
-            root(
-                map(
-                    "list0",
-                    terms("brand", 10, List.of(new BucketOrder(BucketOrder.KEY, false)), map())))),
+        oneList(terms("brand", 10, List.of(new BucketOrder(BucketOrder.KEY, false)), map())),
         aggs("all(group(brand) order(-max(brand)) each(output(count())))"));
   }
 
@@ -146,37 +137,27 @@ class VespaGroupingTest {
     // bucket(a, b) and bucket[a, b> are [a, b); bucket<a is (a, i.e. [a + 1 for longs; b] is
     // [.., b + 1); bucket(a) alone is [a, a + 1).
     assertEquals(
-        map(
-            "root0",
-            root(
-                map(
-                    "list0",
-                    new Aggregation.Range(
-                        "stock",
-                        List.of(
-                            new RangeSpec(null, null, 0.0),
-                            new RangeSpec(null, 0.0, 10.0),
-                            new RangeSpec(null, 10.0, 51.0),
-                            new RangeSpec(null, 51.0, null),
-                            new RangeSpec(null, 7.0, 8.0)),
-                        false,
-                        map("out0", metric(MetricKind.MIN, "weight")))))),
+        oneList(
+            new Aggregation.Range(
+                "stock",
+                List.of(
+                    new RangeSpec(null, null, 0.0),
+                    new RangeSpec(null, 0.0, 10.0),
+                    new RangeSpec(null, 10.0, 51.0),
+                    new RangeSpec(null, 51.0, null),
+                    new RangeSpec(null, 7.0, 8.0)),
+                false,
+                map("out0", metric(MetricKind.MIN, "weight")))),
         aggs(
             "all(group(predefined(stock, bucket(-inf, 0), bucket(0, 10), bucket[10, 50],"
                 + " bucket<50, inf>, bucket[7])) each(output(count(), min(weight))))"));
     assertEquals(
-        map(
-            "root0",
-            root(
-                map(
-                    "list0",
-                    new Aggregation.Range(
-                        "weight",
-                        List.of(
-                            new RangeSpec(null, 0.0, 0.5),
-                            new RangeSpec(null, Math.nextUp(0.5), null)),
-                        false,
-                        map())))),
+        oneList(
+            new Aggregation.Range(
+                "weight",
+                List.of(new RangeSpec(null, 0.0, 0.5), new RangeSpec(null, Math.nextUp(0.5), null)),
+                false,
+                map())),
         aggs("all(group(predefined(weight, bucket[0.0, 0.5>, bucket<0.5, inf>)))"));
   }
 
@@ -198,7 +179,7 @@ class VespaGroupingTest {
                 + " all(group(tags) max(2) each(output(sum(stock)))))))"));
     // each(group(b) ...) is the same nesting written shorter.
     assertEquals(
-        map("root0", root(map("list0", terms("brand", 3, List.of(), tags)))),
+        oneList(terms("brand", 3, List.of(), tags)),
         aggs("all(group(brand) max(3) each(group(tags) max(2) each(output(sum(stock)))))"));
     // Several requests: one root each; the select parameter adds its own.
     Map<String, Aggregation> two =
