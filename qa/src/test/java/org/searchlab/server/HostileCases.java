@@ -459,7 +459,31 @@ final class HostileCases {
             "delete from product",
             "select * from product where true " + "and true ".repeat(20_000),
             "\uFEFFselect * from product where true",
-            "select * from product where price > 9223372036854775807 or embedding contains \"x\"");
+            "select * from product where price > 9223372036854775807 or embedding contains \"x\"",
+            // Grouping and order by (issue 67): refused by name, bounded.
+            "select * from product where true | all(group(category) max(inf) each(output(count())))",
+            "select * from product where true | "
+                + "all(group(category) max(1) each(".repeat(40)
+                + ")".repeat(80),
+            "select * from product where true | "
+                + "all(group(category) max(2) each(".repeat(9)
+                + "output(count())"
+                + ")".repeat(18),
+            "select * from product where true | all(group(category) each(output(summary())))",
+            "select * from product where true | all(group(nope) each(output(count())))",
+            "select * from product where true | all(group(title) each(output(count())))",
+            "select * from product where true | all(group(predefined(price, bucket(\"a\", \"b\"))))",
+            "select * from product where true | all(group(category) max(99999999999))",
+            "select * from product where true | all(group(category) each(output(count()))",
+            "select * from product where true | all(group(category) order(-max(relevance())))",
+            "select * from product where true | all(group(category) where(true))",
+            "select * from product where true | ",
+            "select * from product where true | all(group(category) max(200) each("
+                + "all(group(price) max(200) each(output(count())))))",
+            "select * from product where true order by {function: \"uca\"}category",
+            "select * from product where true order by nope desc",
+            "select * from product where true order by price(",
+            "select * from product where true order by \"[nope]\"");
     for (int i = 0; i < yql.size(); i++) {
       String q = URLEncoder.encode(yql.get(i), StandardCharsets.UTF_8);
       boolean fitsUrl = q.length() < 60_000;

@@ -62,6 +62,15 @@ final class ServerFixture implements AutoCloseable {
     }
   }
 
+  /** Creates an index of one shard and no replica with a mapping, as a client does; must be 200. */
+  void createIndex(String name, org.searchlab.core.mapping.Mapping mapping) throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode create = Json.MAPPER.createObjectNode();
+    create.putObject("settings").put("number_of_shards", 1).put("number_of_replicas", 0);
+    create.set("mappings", org.searchlab.core.mapping.MappingJson.render(mapping));
+    Response created = send("PUT", "/" + name, create.toString());
+    assertEquals(200, created.status(), created.body());
+  }
+
   /**
    * A server that owns its indexes, of {@code store}'s kind, in a temporary data directory, with no
    * index yet: tests create them as clients do. {@link #index} is null.

@@ -15,7 +15,6 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.Document;
-import org.searchlab.core.mapping.MappingJson;
 import org.searchlab.testing.TestSeeds;
 import org.searchlab.testing.data.CatalogCorpus;
 
@@ -35,11 +34,7 @@ class VespaYqlMappingTest {
     System.out.println("VespaYqlMappingTest seed " + seed + " store " + store);
     CatalogCorpus corpus = new CatalogCorpus(seed);
     try (ServerFixture f = ServerFixture.owned(store)) {
-      ObjectNode create = Json.MAPPER.createObjectNode();
-      create.putObject("settings").put("number_of_shards", 1).put("number_of_replicas", 0);
-      create.set("mappings", MappingJson.render(CatalogCorpus.mapping()));
-      ServerFixture.Response created = f.send("PUT", "/shop", create.toString());
-      assertEquals(200, created.status(), created.body());
+      f.createIndex("shop", CatalogCorpus.mapping());
 
       List<Document> docs = corpus.documents(DOCS);
       for (Document d : docs) {

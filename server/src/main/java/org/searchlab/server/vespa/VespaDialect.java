@@ -196,12 +196,17 @@ public final class VespaDialect implements Dialect {
         .put("nodes", 1)
         .put("results", 1)
         .put("resultsFull", 1);
-    if (!result.hits().isEmpty()) {
+    if (!result.hits().isEmpty() || !q.grouping().isEmpty()) {
       ArrayNode children = root.putArray("children");
+      // The grouping's root groups first: Vespa orders a result's children by relevance, and a
+      // root group's is 1.0.
+      q.grouping().render(result.aggregations(), children);
       for (Hit hit : result.hits()) {
         ObjectNode c = children.addObject();
         String id = docId(docType, docType, hit.id());
-        c.put("id", id).put("relevance", hit.score()).put("source", docType);
+        // A search sorted by attributes alone scores nothing; Vespa shows such hits' relevance 0.
+        float score = Float.isFinite(hit.score()) ? hit.score() : 0f;
+        c.put("id", id).put("relevance", score).put("source", docType);
         ObjectNode fields = c.putObject("fields");
         fields.put("sddocname", docType).put("documentid", id);
         if (hit.document() != null) {

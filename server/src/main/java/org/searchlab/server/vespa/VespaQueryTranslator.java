@@ -10,9 +10,11 @@ import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.agg.Aggregation;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.query.Query;
 import org.searchlab.core.query.Rank;
+import org.searchlab.core.query.SortKey;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerLimits;
 import org.searchlab.server.service.KnnText;
@@ -164,6 +166,9 @@ final class VespaQueryTranslator {
       hits = SearchRequest.DEFAULT_HITS;
     }
     b.hits(hits).offset(offset);
+    b.sort(sort(yql, select.orderBy(), mapping));
+    VespaGrouping grouping = grouping(yql, select, params, mapping, limits);
+    b.aggregations(grouping.aggregations());
     double approx = threshold(params, "ranking.matching.approximateThreshold");
     double filterFirst = threshold(params, "ranking.matching.filterFirstThreshold");
     b.thresholds(new FilterThresholds(approx, filterFirst));
@@ -190,7 +195,74 @@ final class VespaQueryTranslator {
       }
     }
     String type = SearchService.queryType(profile);
-    return new VespaSearch(b.build(), embed, minimal, select.fields(), timing, type);
+    return new VespaSearch(b.build(), embed, minimal, select.fields(), timing, type, grouping);
+  }
+
+  /**
+   * The sort of {@code order by}: attributes, {@code "[relevance]"} (alias {@code "[rank]"}) and
+   * {@code "[docid]"}. A document without a value sorts as Vespa sorts a single-value attribute's
+   * missing value: first ascending, last descending.
+   */
+  private static List<SortKey> sort(String yql, List<Yql.OrderBy> orderBy, Mapping mapping) {
+    List<SortKey> keys = new java.util.ArrayList<>();
+    for (Yql.OrderBy o : orderBy) {
+      String field =
+          switch (o.field()) {
+            case "[relevance]", "[rank]" -> SortKey.SCORE;
+            case "[docid]" -> SortKey.DOC;
+            default -> {
+              if (mapping.leaf(o.field()) == null) {
+                throw new YqlException(
+                    yql, o.column(), "order by attribute '" + o.field() + "' does not exist");
+              }
+              yield o.field();
+            }
+          };
+      keys.add(new SortKey(field, !o.descending(), !o.descending(), null));
+    }
+    return keys;
+  }
+
+  /**
+   * The grouping of the statement (after {@code |}) and of the {@code select} parameter, in that
+   * order.
+   */
+  private static VespaGrouping grouping(
+      String yql,
+      Yql.Select select,
+      Map<String, JsonNode> params,
+      Mapping mapping,
+      ServerLimits limits) {
+    if (params.containsKey("grouping.globalMaxGroups")) {
+      throw new InvalidRequestException(
+          "grouping.globalMaxGroups must be specified in a query profile, not in a request");
+    }
+    List<GroupingParser.Op> ops = new java.util.ArrayList<>(select.grouping());
+    if (params.containsKey("select")) {
+      String text = Json.string(params.get("select"), "select");
+      if (text.length() > limits.maxYqlLength()) {
+        throw new InvalidRequestException(
+            "select has "
+                + text.length()
+                + " characters, more than the limit of "
+                + limits.maxYqlLength()
+                + " (--max-yql-length)");
+      }
+      ops.addAll(GroupingParser.parse(text, text, 0, limits.maxQueryDepth()));
+    }
+    if (ops.isEmpty()) {
+      return VespaGrouping.NONE;
+    }
+    int defaultMax = VespaGrouping.DEFAULT_MAX_GROUPS;
+    if (params.containsKey("grouping.defaultMaxGroups")) {
+      defaultMax =
+          Json.integer(
+              params.get("grouping.defaultMaxGroups"),
+              "grouping.defaultMaxGroups",
+              -1,
+              Aggregation.MAX_BUCKETS);
+    }
+    return VespaGrouping.translate(yql, ops, mapping, defaultMax);
   }
 
   private static double threshold(Map<String, JsonNode> params, String name) {

@@ -14,6 +14,8 @@ import org.searchlab.server.service.KnnText;
  *     {@code documentid} among the choices); empty for {@code select *}
  * @param timing whether the response carries {@code timing} ({@code presentation.timing})
  * @param queryType the metrics label: lexical, vector, hybrid or unranked
+ * @param grouping the grouping to render from the result's aggregations; {@link VespaGrouping#NONE}
+ *     without one
  */
 record VespaSearch(
     SearchRequest request,
@@ -21,7 +23,8 @@ record VespaSearch(
     boolean minimal,
     List<String> fields,
     boolean timing,
-    String queryType) {
+    String queryType,
+    VespaGrouping grouping) {
   VespaSearch {
     embedTexts = List.copyOf(embedTexts);
     fields = List.copyOf(fields);

@@ -104,13 +104,30 @@ sealed interface Yql {
   record False(int column) implements Yql {}
 
   /**
+   * One key of {@code order by}: an attribute, or one of Vespa's special sort attributes written
+   * quoted ({@code "[relevance]"}, its alias {@code "[rank]"}, {@code "[docid]"}).
+   *
+   * @param descending {@code desc}; the default is ascending, descending for {@code [relevance]}
+   */
+  record OrderBy(String field, boolean descending, int column) {}
+
+  /**
    * A whole statement.
    *
    * @param fields the summary fields after {@code select}; empty for {@code *}
    * @param sources the document types after {@code from}; empty for {@code sources *}
    * @param where the condition
+   * @param orderBy the {@code order by} keys; empty for by relevance
    * @param limit the {@code limit} clause, or -1
    * @param offset the {@code offset} clause, or -1
+   * @param grouping the parsed grouping after {@code |}; empty without one
    */
-  record Select(List<String> fields, List<String> sources, Yql where, int limit, int offset) {}
+  record Select(
+      List<String> fields,
+      List<String> sources,
+      Yql where,
+      List<OrderBy> orderBy,
+      int limit,
+      int offset,
+      List<GroupingParser.Op> grouping) {}
 }

@@ -15,7 +15,9 @@ import org.searchlab.server.ServerLimits;
  * statement ({@link #parse} creates it).
  *
  * <pre>
- * select     := 'select' fields 'from' sources 'where' or ['limit' INT] ['offset' INT] ['timeout' INT] [';']
+ * select     := 'select' fields 'from' sources 'where' or ['order' 'by' order (',' order)*]
+ *               ['limit' INT] ['offset' INT] ['timeout' INT] [';'] ['|' grouping]
+ * order      := (IDENT | STRING) ['asc' | 'desc']
  * fields     := '*' | IDENT (',' IDENT)*
  * sources    := 'sources' ('*' | IDENT (',' IDENT)*) | IDENT (',' IDENT)*
  * or         := and ('or' and)*
@@ -36,46 +38,21 @@ import org.searchlab.server.ServerLimits;
  * </pre>
  *
  * A NUMBER may end in {@code L} ({@code 100L}). Keywords are case-insensitive; identifiers may
- * contain dots ({@code hnsw.exploreAdditionalHits}).
+ * contain dots ({@code hnsw.exploreAdditionalHits}). The grouping after {@code |} is its own
+ * language, read by {@link GroupingParser}.
  */
-final class YqlParser {
-  private enum Kind {
-    IDENT,
-    INT,
-    /** A number with a fraction or an exponent. */
-    NUMBER,
-    STRING,
-    /** {@code @name}: a reference to a request parameter; the text is the name. */
-    PARAM,
-    PUNCT,
-    END
-  }
-
-  private record Token(Kind kind, String text, int column) {
-    boolean is(String s) {
-      return (kind == Kind.PUNCT || kind == Kind.IDENT) && text.equalsIgnoreCase(s);
-    }
-
-    String show() {
-      return switch (kind) {
-        case END -> "the end of the statement";
-        case STRING -> "string \"" + text + "\"";
-        case PARAM -> "'@" + text + "'";
-        default -> "'" + text + "'";
-      };
-    }
-  }
-
-  private final String yql;
-  private final List<Token> tokens;
+final class YqlParser extends TokenParser {
   private final int maxDepth;
-  private int pos;
+
+  /** The index of the {@code |} that starts the grouping, or -1 without one. */
+  private final int groupingStart;
+
   private int depth;
 
   private YqlParser(String yql, int maxDepth) {
-    this.yql = yql;
+    super(yql, new ArrayList<>());
     this.maxDepth = maxDepth;
-    this.tokens = tokenize(yql);
+    this.groupingStart = tokenize(yql, tokens);
   }
 
   /** Parses a whole statement with the default limits ({@link ServerLimits#DEFAULT}). */
@@ -141,6 +118,14 @@ final class YqlParser {
     }
     keyword("where");
     Yql where = or();
+    List<Yql.OrderBy> orderBy = new ArrayList<>();
+    if (peek().is("order")) {
+      next();
+      keyword("by");
+      do {
+        orderBy.add(orderKey());
+      } while (skip(","));
+    }
     int limit = -1;
     int offset = -1;
     while (true) {
@@ -163,9 +148,64 @@ final class YqlParser {
     }
     Token end = peek();
     if (end.kind() != Kind.END) {
-      throw error(end, "expected 'and', 'or', 'limit', 'offset' or the end, found " + end.show());
+      throw error(
+          end,
+          "expected 'and', 'or', 'order by', 'limit', 'offset', '|' or the end, found "
+              + end.show());
     }
-    return new Yql.Select(List.copyOf(fields), List.copyOf(sources), where, limit, offset);
+    List<GroupingParser.Op> grouping =
+        groupingStart < 0
+            ? List.of()
+            : GroupingParser.parse(
+                yql, yql.substring(groupingStart + 1), groupingStart + 1, maxDepth);
+    return new Yql.Select(
+        List.copyOf(fields),
+        List.copyOf(sources),
+        where,
+        List.copyOf(orderBy),
+        limit,
+        offset,
+        grouping);
+  }
+
+  /**
+   * One key of {@code order by}: an attribute or a quoted special attribute, then {@code asc} or
+   * {@code desc}. Sort functions ({@code {function: "uca"}}) are refused.
+   */
+  private Yql.OrderBy orderKey() {
+    Token t = next();
+    if (t.is("{")) {
+      throw error(
+          t,
+          "order by annotations ({function: \"uca\"}, {function: \"lowercase\"}) are not"
+              + " supported; order by the attribute itself");
+    }
+    String field;
+    if (t.kind() == Kind.STRING) {
+      field = t.text();
+      if (!List.of("[relevance]", "[rank]", "[docid]").contains(field)) {
+        throw error(
+            t,
+            "order by \""
+                + (field.length() > 40 ? field.substring(0, 40) + "..." : field)
+                + "\" is not a special sort attribute; use \"[relevance]\", \"[rank]\","
+                + " \"[docid]\" or an attribute name without quotes");
+      }
+    } else if (t.kind() == Kind.IDENT && !peek().is("(")) {
+      field = t.text();
+    } else {
+      throw error(
+          t,
+          "expected an attribute or \"[relevance]\" after 'order by', found "
+              + t.show()
+              + (peek().is("(") ? " (order by takes attributes, not functions)" : ""));
+    }
+    boolean special = field.equals("[relevance]") || field.equals("[rank]");
+    boolean descending = special;
+    if (peek().is("asc") || peek().is("desc")) {
+      descending = next().is("desc");
+    }
+    return new Yql.OrderBy(field, descending, t.column());
   }
 
   private Yql or() {
@@ -499,29 +539,6 @@ final class YqlParser {
     }
   }
 
-  private void expect(String punct, String what) {
-    Token t = next();
-    if (!(t.kind() == Kind.PUNCT && t.text().equals(punct))) {
-      throw error(t, "expected " + what + ", found " + t.show());
-    }
-  }
-
-  private Token peek() {
-    return tokens.get(pos);
-  }
-
-  private Token next() {
-    Token t = tokens.get(pos);
-    if (t.kind() != Kind.END) {
-      pos++;
-    }
-    return t;
-  }
-
-  private YqlException error(Token t, String message) {
-    return new YqlException(yql, t.column(), message);
-  }
-
   private static boolean isAsciiDigit(char c) {
     return c >= '0' && c <= '9';
   }
@@ -535,25 +552,24 @@ final class YqlParser {
     return j;
   }
 
-  private static List<Token> tokenize(String s) {
-    List<Token> out = new ArrayList<>();
+  /**
+   * Splits the statement into {@code out}, up to a {@code |} outside a string: the grouping that
+   * follows is another language. Returns the index of that {@code |}, or -1.
+   */
+  private static int tokenize(String s, List<Token> out) {
     int i = 0;
     int n = s.length();
     while (i < n) {
       char c = s.charAt(i);
       int col = i + 1;
+      if (c == '|') {
+        out.add(new Token(Kind.END, "", col));
+        return i;
+      }
       if (Character.isWhitespace(c)) {
         i++;
       } else if (Character.isLetter(c) || c == '_') {
-        int j = i + 1;
-        while (j < n
-            && (Character.isLetterOrDigit(s.charAt(j))
-                || s.charAt(j) == '_'
-                || s.charAt(j) == '.')) {
-          j++;
-        }
-        out.add(new Token(Kind.IDENT, s.substring(i, j), col));
-        i = j;
+        i = identifier(s, i, col, out);
       } else if (isAsciiDigit(c) || (c == '-' && i + 1 < n && isAsciiDigit(s.charAt(i + 1)))) {
         int j = digits(s, i + 1);
         Kind kind = Kind.INT;
@@ -594,32 +610,7 @@ final class YqlParser {
         out.add(new Token(Kind.PARAM, s.substring(i + 1, j), col));
         i = j;
       } else if (c == '"' || c == '\'') {
-        StringBuilder sb = new StringBuilder();
-        int j = i + 1;
-        while (true) {
-          if (j >= n) {
-            throw new YqlException(s, col, "the string starting here is not closed");
-          }
-          char d = s.charAt(j);
-          if (d == '\\' && j + 1 < n) {
-            char e = s.charAt(j + 1);
-            sb.append(
-                switch (e) {
-                  case 'n' -> '\n';
-                  case 't' -> '\t';
-                  default -> e;
-                });
-            j += 2;
-          } else if (d == c) {
-            j++;
-            break;
-          } else {
-            sb.append(d);
-            j++;
-          }
-        }
-        out.add(new Token(Kind.STRING, sb.toString(), col));
-        i = j;
+        i = string(s, s, i, col, out);
       } else if ((c == '<' || c == '>' || c == '!') && i + 1 < n && s.charAt(i + 1) == '=') {
         out.add(new Token(Kind.PUNCT, s.substring(i, i + 2), col));
         i += 2;
@@ -631,6 +622,6 @@ final class YqlParser {
       }
     }
     out.add(new Token(Kind.END, "", n + 1));
-    return out;
+    return -1;
   }
 }
