@@ -233,6 +233,7 @@ final class HostileCases {
             Expect.CLIENT_ERROR,
             null));
     searches(p, out);
+    HostileBatchCases.add(p, out);
     paths(p, out);
     indexes(p, out);
     return out;

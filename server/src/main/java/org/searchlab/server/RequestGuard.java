@@ -22,13 +22,13 @@ import java.util.Optional;
  *   <li>With credentials configured, every path but {@code /health} needs {@code Authorization:
  *       ApiKey|Basic base64(id:secret)}: 401 with {@code WWW-Authenticate} otherwise.
  *   <li>A body must be declared {@code application/json} (or {@code
- *       application/vnd.elasticsearch+json}; {@code application/x-ndjson} for {@code _bulk}): 415
- *       otherwise, so no form or text body a web page can send is read as JSON. A body-less request
- *       that names a form or text type (an empty HTML form: the types a page sends without a CORS
- *       preflight) is refused the same way; one naming another type has nothing to read and could
- *       only come from a page after a preflight this server never grants, so it is answered
- *       (Rally's HTTP client, aiohttp, sends {@code application/octet-stream} on every body-less
- *       POST, such as {@code _refresh} and {@code _forcemerge}).
+ *       application/vnd.elasticsearch+json}; {@code application/x-ndjson} for {@code _bulk} and
+ *       {@code _msearch}): 415 otherwise, so no form or text body a web page can send is read as
+ *       JSON. A body-less request that names a form or text type (an empty HTML form: the types a
+ *       page sends without a CORS preflight) is refused the same way; one naming another type has
+ *       nothing to read and could only come from a page after a preflight this server never grants,
+ *       so it is answered (Rally's HTTP client, aiohttp, sends {@code application/octet-stream} on
+ *       every body-less POST, such as {@code _refresh} and {@code _forcemerge}).
  *   <li>{@code Accept} must allow a type the dialect answers ({@link Dialect#mediaTypes()}: JSON,
  *       and CBOR for Vespa's routes), with the qualities and order {@link AcceptHeader} reads: 406
  *       otherwise.
@@ -80,7 +80,7 @@ final class RequestGuard {
     String contentType = r.headers().get(HttpHeaderNames.CONTENT_TYPE);
     boolean readsNothing = r.method().equals(HttpMethod.GET) || r.method().equals(HttpMethod.HEAD);
     if ((r.hasBody() || contentType != null && !readsNothing && corsSafelisted(contentType))
-        && !jsonContent(contentType, r.path().endsWith("/_bulk") || r.path().equals("/_bulk"))) {
+        && !jsonContent(contentType, ndjson(r.path()))) {
       return Optional.of(
           dialect.error(
               r,
@@ -90,7 +90,7 @@ final class RequestGuard {
                       ? "a request body needs a Content-Type"
                       : "Content-Type [" + Text.quote(contentType) + "] is not supported")
                   + "; use application/json"
-                  + (r.path().endsWith("_bulk") ? " or application/x-ndjson" : "")));
+                  + (ndjson(r.path()) ? " or application/x-ndjson" : "")));
     }
     String accept = r.headers().get(HttpHeaderNames.ACCEPT);
     if (accept != null && AcceptHeader.choose(accept, dialect.mediaTypes()).isEmpty()) {
@@ -152,6 +152,11 @@ final class RequestGuard {
     return type.equals("application/x-www-form-urlencoded")
         || type.equals("multipart/form-data")
         || type.equals("text/plain");
+  }
+
+  /** Whether the path takes NDJSON: {@code _bulk} and {@code _msearch}, at the root or an index. */
+  private static boolean ndjson(String path) {
+    return path.endsWith("/_bulk") || path.endsWith("/_msearch");
   }
 
   private static boolean jsonContent(String contentType, boolean bulk) {

@@ -67,25 +67,7 @@ final class EsBulkParser {
       bytes = ByteBufUtil.getBytes(body);
       base = 0;
     }
-    int end = base + body.readableBytes();
-    List<int[]> lines = new ArrayList<>();
-    int start = base;
-    for (int i = base; i <= end; i++) {
-      if (i == end || bytes[i] == '\n') {
-        int s = start;
-        int e = i;
-        while (s < e && isSpace(bytes[s])) {
-          s++;
-        }
-        while (e > s && isSpace(bytes[e - 1])) {
-          e--;
-        }
-        if (e > s) {
-          lines.add(new int[] {s, e - s});
-        }
-        start = i + 1;
-      }
-    }
+    List<int[]> lines = lines(bytes, base, base + body.readableBytes());
     if (lines.isEmpty()) {
       throw new InvalidRequestException("request body is required: the bulk has no lines");
     }
@@ -263,6 +245,32 @@ final class EsBulkParser {
     } catch (InvalidRequestException e) {
       return false;
     }
+  }
+
+  /**
+   * The non-blank lines of the NDJSON in {@code bytes[base..end)}, each {@code {offset, length}}
+   * without its surrounding spaces, tabs and carriage returns.
+   */
+  static List<int[]> lines(byte[] bytes, int base, int end) {
+    List<int[]> lines = new ArrayList<>();
+    int start = base;
+    for (int i = base; i <= end; i++) {
+      if (i == end || bytes[i] == '\n') {
+        int s = start;
+        int e = i;
+        while (s < e && isSpace(bytes[s])) {
+          s++;
+        }
+        while (e > s && isSpace(bytes[e - 1])) {
+          e--;
+        }
+        if (e > s) {
+          lines.add(new int[] {s, e - s});
+        }
+        start = i + 1;
+      }
+    }
+    return lines;
   }
 
   private static boolean isSpace(byte b) {

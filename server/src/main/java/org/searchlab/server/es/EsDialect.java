@@ -46,10 +46,11 @@ import org.searchlab.server.service.SearchService;
  * of the server's indexes. Index APIs ({@code PUT}, {@code GET}, {@code HEAD}, {@code DELETE
  * /{index}}, {@code _mapping}, {@code _settings}, {@code _cat/indices}), documents ({@code _doc},
  * {@code _create}, {@code _update}, {@code _source}, {@code _bulk} over any indexes), searches and
- * counts over index expressions ({@code a,b}, {@code logs-*}, {@code _all}), and {@code _refresh},
- * {@code _flush}, {@code _forcemerge}, {@code _segments}. A write to an index that does not exist
- * creates it with dynamic mapping, as Elasticsearch's {@code action.auto_create_index} does. It
- * answers every path the other dialects do not own. Thread-safe (stateless over the indexes).
+ * counts over index expressions ({@code a,b}, {@code logs-*}, {@code _all}), {@code _mget}, {@code
+ * _msearch}, {@code _delete_by_query} and {@code _update_by_query}, and {@code _refresh}, {@code
+ * _flush}, {@code _forcemerge}, {@code _segments}. A write to an index that does not exist creates
+ * it with dynamic mapping, as Elasticsearch's {@code action.auto_create_index} does. It answers
+ * every path the other dialects do not own. Thread-safe (stateless over the indexes).
  */
 public final class EsDialect implements Dialect {
   private static final Pattern COMPATIBLE =
@@ -94,7 +95,9 @@ public final class EsDialect implements Dialect {
         r.method().equals(HttpMethod.GET)
             || r.method().equals(HttpMethod.HEAD)
             || last.equals("_search")
-            || last.equals("_count");
+            || last.equals("_count")
+            || last.equals("_mget")
+            || last.equals("_msearch");
     return read ? Work.SEARCH : Work.WRITE;
   }
 
@@ -117,6 +120,8 @@ public final class EsDialect implements Dialect {
         case "_bulk" -> single(s, r, () -> bulk(r, null));
         case "_search" -> single(s, r, () -> search(r, "_all"));
         case "_count" -> single(s, r, () -> count(r, "_all"));
+        case "_mget" -> single(s, r, () -> mget(r, null));
+        case "_msearch" -> single(s, r, () -> msearch(r, null));
         case "_refresh" -> single(s, r, () -> refresh(r, "_all"));
         case "_flush" -> single(s, r, () -> flush(r, "_all"));
         case "_forcemerge" -> single(s, r, () -> forceMerge(r, "_all"));
@@ -143,6 +148,10 @@ public final class EsDialect implements Dialect {
         case "_bulk" -> bulk(r, concrete(name));
         case "_search" -> search(r, name);
         case "_count" -> count(r, name);
+        case "_mget" -> mget(r, name);
+        case "_msearch" -> msearch(r, name);
+        case "_delete_by_query" -> byQuery(r, name, false);
+        case "_update_by_query" -> byQuery(r, name, true);
         case "_refresh" -> refresh(r, name);
         case "_flush" -> flush(r, name);
         case "_forcemerge" -> forceMerge(r, name);
@@ -522,6 +531,56 @@ public final class EsDialect implements Dialect {
     }
     JsonNode body = r.hasBody() ? Json.parse(r.body(), "search body") : null;
     EsSearch q = EsSearchParser.parse(body, r, config.limits().maxQueryDepth());
+    return EsResponses.json(200, search(targets, q, t0)).tagged("_search", q.queryType());
+  }
+
+  /** {@code _msearch}: each item through {@link #search(List, EsSearch, long)}. */
+  private ApiResponse msearch(ApiRequest r, String pathIndex) throws IOException {
+    method(r, HttpMethod.GET, HttpMethod.POST);
+    return EsMultiSearch.msearch(
+        r,
+        pathIndex,
+        body -> EsSearchParser.parse(body, r, config.limits().maxQueryDepth()),
+        (expression, q) -> {
+          long t0 = System.nanoTime();
+          List<IndexHandle> targets = indices.resolve(expression);
+          if (targets.isEmpty()) {
+            return EsResponses.empty((System.nanoTime() - t0) / 1_000_000);
+          }
+          return search(targets, q, t0);
+        });
+  }
+
+  private ApiResponse mget(ApiRequest r, String pathIndex) throws IOException {
+    method(r, HttpMethod.GET, HttpMethod.POST);
+    return EsMultiGet.mget(r, pathIndex, indices);
+  }
+
+  /** {@code _delete_by_query} or {@code _update_by_query} over the indexes of an expression. */
+  private ApiResponse byQuery(ApiRequest r, String expression, boolean update) throws IOException {
+    method(r, HttpMethod.POST);
+    EsByQuery.Job job = EsByQuery.parse(r, config.limits().maxQueryDepth(), update);
+    List<IndexHandle> targets = indices.resolve(expression);
+    EsByQuery.Progress p = new EsByQuery.Progress();
+    for (IndexHandle h : targets) {
+      if (p.aborted) {
+        break;
+      }
+      try (IndexHandle.Lease l = h.lease()) {
+        if (update) {
+          EsByQuery.update(h, job, p);
+        } else {
+          EsByQuery.delete(h, job, p);
+        }
+      }
+    }
+    return update
+        ? p.answer("updated", "_update_by_query")
+        : p.answer("deleted", "_delete_by_query");
+  }
+
+  /** One parsed search over resolved indexes, as the body of a {@code _search} answer. */
+  private ObjectNode search(List<IndexHandle> targets, EsSearch q, long t0) throws IOException {
     List<String> hitIndexes = new ArrayList<>();
     SearchResult result;
     if (targets.size() == 1) {
@@ -555,7 +614,7 @@ public final class EsDialect implements Dialect {
               q.topHitsSources(),
               q.typedKeys()));
     }
-    return EsResponses.json(200, out).tagged("_search", q.queryType());
+    return out;
   }
 
   /**
