@@ -276,6 +276,52 @@ class EsBatchApisTest {
         w + ": refusals wrote nothing");
   }
 
+  /**
+   * An update by query over several indexes, one of which matches more than one search returns, is
+   * refused before any index is written: nothing half-applied.
+   */
+  @Test
+  void updateByQueryOverSeveralIndexesChecksEveryIndexBeforeWritingAny() throws Exception {
+    try (SearchServer s = bothKinds(tmp.resolve("data"))) {
+      assertEquals(200, raw(s, "PUT", "/a-small", indexBody("mutable")).statusCode());
+      assertEquals(200, raw(s, "PUT", "/b-large", indexBody("segmented")).statusCode());
+      StringBuilder small = new StringBuilder();
+      for (int i = 0; i < 3; i++) {
+        small.append("{\"index\":{\"_id\":\"s").append(i).append("\"}}\n");
+        small.append("{\"n\":").append(i).append(",\"group\":\"g\"}\n");
+      }
+      bulk(s, "/a-small/_bulk?refresh=true", small);
+      StringBuilder large = new StringBuilder();
+      for (int i = 0; i <= org.searchlab.core.SearchRequest.MAX_WINDOW; i++) {
+        large.append("{\"index\":{}}\n{\"n\":").append(i).append(",\"group\":\"g\"}\n");
+      }
+      bulk(s, "/b-large/_bulk?refresh=true", large);
+      HttpResponse<String> r =
+          raw(
+              s,
+              "POST",
+              "/a-small,b-large/_update_by_query?refresh=true",
+              "{\"query\":{\"term\":{\"group\":\"g\"}},"
+                  + "\"script\":{\"source\":\"ctx._source.flag = 'x'\"}}");
+      assertEquals(400, r.statusCode(), r.body());
+      assertTrue(r.body().contains("b-large"), r.body());
+      JsonNode flagged =
+          ok(s, "POST", "/a-small,b-large/_count", "{\"query\":{\"term\":{\"flag\":\"x\"}}}");
+      assertEquals(0, flagged.path("count").asLong(), "no index was updated: " + flagged);
+    }
+  }
+
+  private static void bulk(SearchServer s, String path, StringBuilder ndjson) throws Exception {
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + path))
+            .POST(HttpRequest.BodyPublishers.ofString(ndjson.toString()))
+            .header("Content-Type", "application/x-ndjson")
+            .build();
+    HttpResponse<String> r = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode(), r.body());
+    assertFalse(Json.MAPPER.readTree(r.body()).path("errors").asBoolean(), path);
+  }
+
   /** A server on a free port holding indexes of both store kinds in {@code dir}. */
   static SearchServer bothKinds(Path dir) throws Exception {
     return SearchServer.start(

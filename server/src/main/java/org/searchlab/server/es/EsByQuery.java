@@ -290,12 +290,15 @@ final class EsByQuery {
     }
   }
 
-  /** Updates what {@code job}'s query matches in {@code h}; the caller holds its lease. */
-  static void update(IndexHandle h, Job job, Progress p) throws IOException {
-    SearchService service = h.service();
+  /**
+   * What {@code job}'s query matches in {@code h}, for {@link #update}; refused when it is more
+   * than one search can return, so that a caller can check every index before it writes to any. The
+   * caller holds the index's lease.
+   */
+  static List<Hit> matchesToUpdate(IndexHandle h, Job job) throws IOException {
     int window = (int) Math.min(job.maxDocs(), SearchRequest.MAX_WINDOW);
     SearchRequest request = job.search().request().withFetchDocuments(true).withPage(0, window);
-    SearchResult res = service.search(request, job.search().embedTexts());
+    SearchResult res = h.service().search(request, job.search().embedTexts());
     long total = Math.min(res.total().value(), job.maxDocs());
     if (total > SearchRequest.MAX_WINDOW) {
       throw new InvalidRequestException(
@@ -307,8 +310,16 @@ final class EsByQuery {
               + SearchRequest.MAX_WINDOW
               + " (index.max_result_window) per request: narrow the query or set max_docs");
     }
-    p.total += total;
-    List<Hit> hits = res.hits().subList(0, (int) Math.min(total, res.hits().size()));
+    return List.copyOf(res.hits().subList(0, (int) Math.min(total, res.hits().size())));
+  }
+
+  /**
+   * Updates {@code hits}, what {@link #matchesToUpdate} found in {@code h}; the caller holds its
+   * lease.
+   */
+  static void update(IndexHandle h, List<Hit> hits, Job job, Progress p) throws IOException {
+    SearchService service = h.service();
+    p.total += hits.size();
     Set<String> skipped = new HashSet<>();
     for (int from = 0; from < hits.size() && !p.aborted; from += job.batch()) {
       List<Hit> batch = hits.subList(from, Math.min(hits.size(), from + job.batch()));

@@ -562,13 +562,21 @@ public final class EsDialect implements Dialect {
     EsByQuery.Job job = EsByQuery.parse(r, config.limits().maxQueryDepth(), update);
     List<IndexHandle> targets = indices.resolve(expression);
     EsByQuery.Progress p = new EsByQuery.Progress();
-    for (IndexHandle h : targets) {
-      if (p.aborted) {
-        break;
+    // An update finds every index's matches before it writes to any, so that one refused for
+    // matching too many leaves the others untouched.
+    List<List<Hit>> matches = new ArrayList<>();
+    if (update) {
+      for (IndexHandle h : targets) {
+        try (IndexHandle.Lease l = h.lease()) {
+          matches.add(EsByQuery.matchesToUpdate(h, job));
+        }
       }
+    }
+    for (int i = 0; i < targets.size() && !p.aborted; i++) {
+      IndexHandle h = targets.get(i);
       try (IndexHandle.Lease l = h.lease()) {
         if (update) {
-          EsByQuery.update(h, job, p);
+          EsByQuery.update(h, matches.get(i), job, p);
         } else {
           EsByQuery.delete(h, job, p);
         }
