@@ -3,10 +3,16 @@
 Usage: python3 make_track.py [SEED]   (standard library only; run it in this folder)
 
 Two indexes with mappings of their own (articles: text, keyword, date, integer and a dense
-vector; events: keyword, text, date, long, boolean), documents without ids, and nine searches in
-one parallel step. Each search whose hit count depends neither on analysis nor on a vector graph
-asserts that count (esrally --enable-assertions), computed here from the documents. Rally
-checks document-count and uncompressed-bytes against the files, so they are written together.
+vector; events: keyword, text, date, long, boolean), documents without ids, and thirteen searches
+in one parallel step: nine plain ones, two faceted searches (terms, range, date_histogram and
+metric aggregations, sorted by a field) and two paginated searches (Rally's paginated-search:
+sorted, paged with search_after until the last page). Each search whose hit count depends neither
+on analysis nor on a vector graph asserts that count (esrally --enable-assertions), computed here
+from the documents; a paginated search also asserts its page count. Rally cannot assert on
+aggregations, so the faceted searches' exact buckets, metrics and sort values go to
+expected-aggregations.json, which RallyTrackTest compares with the server's answers after each
+race. Rally checks document-count and uncompressed-bytes against the files, so they are written
+together.
 """
 
 import json
@@ -41,6 +47,63 @@ def unit(rng):
 
 def iso(t):
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def epoch_ms(text):
+    return int(datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()) * 1000
+
+
+def terms(docs, field, size=10):
+    """Elasticsearch's terms buckets: by count descending, ties by key ascending."""
+    counts = {}
+    for d in docs:
+        counts[d[field]] = counts.get(d[field], 0) + 1
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:size]
+    return [{"key": k, "doc_count": c} for k, c in ordered]
+
+
+def ranges(docs, field, bounds):
+    """Range buckets over [from, to) in the order given, keyed as Elasticsearch keys them."""
+    out = []
+    for lo, hi in bounds:
+        key = ("*" if lo is None else f"{float(lo)}") + "-" + ("*" if hi is None else f"{float(hi)}")
+        n = sum(1 for d in docs if (lo is None or d[field] >= lo) and (hi is None or d[field] < hi))
+        out.append({"key": key, "doc_count": n})
+    return out
+
+
+def histogram(keys):
+    """Date histogram buckets, gaps between the first and last filled (min_doc_count 0)."""
+    counts = {}
+    for k in keys:
+        counts[k] = counts.get(k, 0) + 1
+    return counts
+
+
+def month_start(text):
+    t = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    return datetime(t.year, t.month, 1, tzinfo=timezone.utc)
+
+
+def months(docs, field):
+    counts = histogram(month_start(d[field]) for d in docs)
+    out = []
+    t, last = min(counts), max(counts)
+    while t <= last:
+        out.append({"key": int(t.timestamp()) * 1000, "doc_count": counts.get(t, 0)})
+        t = datetime(t.year + t.month // 12, t.month % 12 + 1, 1, tzinfo=timezone.utc)
+    return out
+
+
+def days(docs, field):
+    day = 86_400_000
+    counts = histogram(epoch_ms(d[field]) // day * day for d in docs)
+    return [{"key": k, "doc_count": counts.get(k, 0)} for k in range(min(counts), max(counts) + 1, day)]
+
+
+def stats(docs, field):
+    values = [d[field] for d in docs]
+    return {"count": len(values), "min": min(values), "max": max(values), "sum": sum(values)}
 
 
 def main():
@@ -87,17 +150,67 @@ def main():
     may = (iso(START + timedelta(days=120)), iso(START + timedelta(days=180)))
     week = (iso(START + timedelta(days=7)), iso(START + timedelta(days=14)))
 
-    def search(name, index, body, hits=None):
+    def search(name, index, body, hits=None, per_page=None):
         op = {
             "name": name,
-            "operation-type": "search",
+            "operation-type": "search" if per_page is None else "paginated-search",
             "index": index,
             "detailed-results": True,
             "body": body,
         }
         if hits is not None:
             op["assertions"] = [{"property": "hits", "condition": "==", "value": hits}]
+        if per_page is not None:
+            op["results-per-page"] = per_page
+            op["pages"] = "all"
+            pages = max(1, -(-hits // per_page))
+            op["assertions"].append({"property": "pages", "condition": "==", "value": pages})
         return {"name": name, "operation": op, "clients": 1, "warmup-iterations": 2, "iterations": 10}
+
+    # The faceted searches: a query whose matches are exact (a term, a date range), the buckets
+    # and metrics over all its matches, and the top hits by a field.
+    faceted_articles = [d for d in articles if d["section"] == probe["section"]]
+    views_bounds = [(None, 2500), (2500, 5000), (5000, 7500), (7500, None)]
+    week_events = [d for d in events if week[0] <= d["@timestamp"] < week[1]]
+    duration_bounds = [(None, 1000), (1000, 3000), (3000, None)]
+    errors = [d for d in events if d["level"] == "error"]
+    expected = {
+        "articles-facets": {
+            "hits": len(faceted_articles),
+            "sort": [[v] for v in sorted((d["views"] for d in faceted_articles), reverse=True)[:5]],
+            "buckets": {
+                "authors": terms(faceted_articles, "author"),
+                "views": ranges(faceted_articles, "views", views_bounds),
+                "months": months(faceted_articles, "published"),
+            },
+            "stats": {"views_stats": stats(faceted_articles, "views")},
+        },
+        "events-facets": {
+            "hits": len(week_events),
+            "sort": [
+                [epoch_ms(d["@timestamp"]), d["duration_ms"]]
+                for d in sorted(week_events, key=lambda d: (d["@timestamp"], -d["duration_ms"]), reverse=True)[:5]
+            ],
+            "buckets": {
+                "hosts": terms(week_events, "host"),
+                "levels": terms(week_events, "level"),
+                "days": days(week_events, "@timestamp"),
+                "durations": ranges(week_events, "duration_ms", duration_bounds),
+            },
+            "stats": {"duration_stats": stats(week_events, "duration_ms")},
+        },
+    }
+
+    def range_agg(field, bounds):
+        out = []
+        for lo, hi in bounds:
+            r = {}
+            if lo is not None:
+                r["from"] = lo
+            if hi is not None:
+                r["to"] = hi
+            out.append(r)
+        return {"range": {"field": field, "ranges": out}}
 
     searches = [
         search(
@@ -186,12 +299,80 @@ def main():
             "events",
             {"query": {"match": {"message": events[3]["message"].split()[0]}}},
         ),
+        search(
+            "articles-facets",
+            "articles",
+            {
+                "track_total_hits": True,
+                "size": 5,
+                "_source": False,
+                "query": {"term": {"section": probe["section"]}},
+                "sort": [{"views": "desc"}],
+                "aggs": {
+                    "authors": {
+                        "terms": {"field": "author", "size": 10},
+                        "aggs": {"top_views": {"max": {"field": "views"}}},
+                    },
+                    "views": range_agg("views", views_bounds),
+                    "months": {"date_histogram": {"field": "published", "calendar_interval": "month"}},
+                    "views_stats": {"stats": {"field": "views"}},
+                },
+            },
+            expected["articles-facets"]["hits"],
+        ),
+        search(
+            "events-facets",
+            "events",
+            {
+                "track_total_hits": True,
+                "size": 5,
+                "_source": False,
+                "query": {"range": {"@timestamp": {"gte": week[0], "lt": week[1]}}},
+                "sort": [{"@timestamp": "desc"}, {"duration_ms": "asc"}],
+                "aggs": {
+                    "hosts": {
+                        "terms": {"field": "host", "size": 10},
+                        "aggs": {"avg_duration": {"avg": {"field": "duration_ms"}}},
+                    },
+                    "levels": {"terms": {"field": "level", "size": 10}},
+                    "days": {"date_histogram": {"field": "@timestamp", "fixed_interval": "1d"}},
+                    "durations": range_agg("duration_ms", duration_bounds),
+                    "duration_stats": {"stats": {"field": "duration_ms"}},
+                },
+            },
+            expected["events-facets"]["hits"],
+        ),
+        search(
+            "articles-paginated",
+            "articles",
+            {
+                "track_total_hits": True,
+                "_source": False,
+                "query": {"match_all": {}},
+                "sort": [{"published": "asc"}, "_doc"],
+            },
+            ARTICLES,
+            per_page=50,
+        ),
+        search(
+            "events-paginated",
+            "events",
+            {
+                "track_total_hits": True,
+                "_source": False,
+                "query": {"term": {"level": "error"}},
+                "sort": [{"duration_ms": "desc"}, "_doc"],
+            },
+            len(errors),
+            per_page=25,
+        ),
     ]
 
     track = {
         "version": 2,
         "description": "Two indexes with mappings of their own (generated by make_track.py,"
-        f" seed {seed}): bulk without ids, refresh, force-merge, nine searches",
+        f" seed {seed}): bulk without ids, refresh, force-merge, thirteen searches (two faceted, two"
+        " paginated with search_after)",
         "indices": [
             {"name": "articles", "body": "articles-index.json"},
             {"name": "events", "body": "events-index.json"},
@@ -239,6 +420,9 @@ def main():
     }
     with open("track.json", "w", encoding="utf-8") as f:
         json.dump(track, f, indent=2)
+        f.write("\n")
+    with open("expected-aggregations.json", "w", encoding="utf-8") as f:
+        json.dump(expected, f, indent=2)
         f.write("\n")
 
 

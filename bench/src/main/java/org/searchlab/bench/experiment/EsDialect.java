@@ -47,6 +47,19 @@ final class EsDialect implements SearchDialect {
   @Override
   public HttpRequest search(
       URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting) {
+    return Json.postJson(
+        base.resolve("/" + mapping.index() + "/_search/"), body(q, type, filtered, setting));
+  }
+
+  /** The lexical request with the facets' {@code aggs} after its other keys. */
+  @Override
+  public HttpRequest faceted(URI base, BenchQuery q, boolean filtered, Facets facets) {
+    ObjectNode body = body(q, QueryType.LEXICAL, filtered, Setting.BENCHMARK);
+    body.set("aggs", facets.aggs());
+    return Json.postJson(base.resolve("/" + mapping.index() + "/_search/"), body);
+  }
+
+  private ObjectNode body(BenchQuery q, QueryType type, boolean filtered, Setting setting) {
     ObjectNode body = Json.object();
     body.put("size", 10);
     body.put("_source", false);
@@ -72,7 +85,7 @@ final class EsDialect implements SearchDialect {
       }
       body.set("knn", knn);
     }
-    return Json.postJson(base.resolve("/" + mapping.index() + "/_search/"), body);
+    return body;
   }
 
   @Override

@@ -73,6 +73,11 @@ public final class ExactSearch {
    * {@value #VECTOR_K} with the same filter; both parts' scores summed.
    */
   private SearchRequest mappedRequest(BenchQuery q, QueryType type, boolean filtered, int k) {
+    return mappedBuilder(q, type, filtered, k).build();
+  }
+
+  private SearchRequest.Builder mappedBuilder(
+      BenchQuery q, QueryType type, boolean filtered, int k) {
     List<Query> filters =
         filtered ? List.of(Query.Term.of(mapping.filterField(), q.category())) : List.of();
     SearchRequest.Builder b = SearchRequest.builder().hits(k);
@@ -89,7 +94,21 @@ public final class ExactSearch {
       b.addKnn(
           new Knn(mapping.vectorField(), q.vector(), VECTOR_K, VECTOR_K, knnFilter, null, 1f, 0));
     }
-    return b.build();
+    return b;
+  }
+
+  /**
+   * The exact buckets of a faceted query ({@link Facets#buckets(java.util.Map)}): the facets'
+   * aggregations over every match of the lexical query as the Elasticsearch dialect sends it
+   * ({@code multi_match} best_fields over the text fields, the {@code term} filter when filtered),
+   * on this truth's mapping, the product's included.
+   */
+  public List<String> facetBuckets(BenchQuery q, boolean filtered, Facets facets) {
+    SearchRequest r =
+        mappedBuilder(q, QueryType.LEXICAL, filtered, 10)
+            .aggregations(facets.aggregations())
+            .build();
+    return Facets.buckets(corpus.search(r).aggregations());
   }
 
   /** Every hit of a mapped query with its exact score, up to the request window. */

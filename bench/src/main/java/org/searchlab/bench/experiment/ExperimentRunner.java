@@ -108,7 +108,10 @@ public final class ExperimentRunner {
     long feedDocs = 0;
     int nv = variants.size();
     if (profile.mainPhases()) {
-      cells += PairedRounds.cells(profile, nv) + Calibration.cells(profile, nv);
+      cells +=
+          PairedRounds.cells(profile, nv)
+              + FacetedRounds.cells(profile, nv)
+              + Calibration.cells(profile, nv);
       planned += cells * PairedRounds.seconds(profile);
       int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
       feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
@@ -145,7 +148,10 @@ public final class ExperimentRunner {
     }
     Progress progress = new Progress(log, cells, planned, feedDocs);
     if (profile.mainPhases()) {
-      progress.planChecks(Calibration.checks(profile, nv) + PairedRounds.checks(profile, nv));
+      progress.planChecks(
+          Calibration.checks(profile, nv)
+              + PairedRounds.checks(profile, nv)
+              + FacetedRounds.checks(profile, nv));
     }
     progress.step(
         "plan",
@@ -271,6 +277,7 @@ public final class ExperimentRunner {
       Calibration calibration = new Calibration(ctx, corpus, calibrationQueries, exact, servers);
       calibration.run();
       new PairedRounds(ctx, corpus, quality, exact, servers, calibration).run();
+      new FacetedRounds(ctx, corpus, quality, exact, servers).run();
       for (Map.Entry<String, Session> w : servers.writers().entrySet()) {
         new ProcedureRun(ctx, corpus).writes(w.getValue(), w.getKey());
       }

@@ -21,6 +21,11 @@ final class OsDialect implements SearchDialect {
   @Override
   public HttpRequest search(
       URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting) {
+    return post(base, OpenSearchDialect.searchBody(request(q, type, filtered, setting)));
+  }
+
+  private static SearchRequest request(
+      BenchQuery q, QueryType type, boolean filtered, Setting setting) {
     RankProfile profile =
         switch (type) {
           case LEXICAL -> RankProfile.BM25;
@@ -42,7 +47,22 @@ final class OsDialect implements SearchDialect {
     if (filtered) {
       b.filter(Filter.category(q.category()));
     }
-    return post(base, OpenSearchDialect.searchBody(b.build()));
+    return b.build();
+  }
+
+  /** The lexical request with the facets' {@code aggs} added (OpenSearch answers them as ES). */
+  @Override
+  public HttpRequest faceted(URI base, BenchQuery q, boolean filtered, Facets facets) {
+    String lexical =
+        OpenSearchDialect.searchBody(request(q, QueryType.LEXICAL, filtered, Setting.BENCHMARK));
+    try {
+      com.fasterxml.jackson.databind.node.ObjectNode body =
+          (com.fasterxml.jackson.databind.node.ObjectNode) Json.MAPPER.readTree(lexical);
+      body.set("aggs", facets.aggs());
+      return post(base, Json.MAPPER.writeValueAsString(body));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("OpenSearch's lexical body is not JSON: " + lexical, e);
+    }
   }
 
   @Override

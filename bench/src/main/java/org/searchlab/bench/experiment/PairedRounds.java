@@ -238,12 +238,7 @@ final class PairedRounds {
         }
         truth.put(t.label() + (f ? "_filtered" : ""), q.exact());
         for (Variant v : variants) {
-          String pair =
-              pairs.stream()
-                  .filter(x -> x.get(0).equals(v.label()))
-                  .findFirst()
-                  .map(x -> x.get(0) + "|" + x.get(1))
-                  .orElse("");
+          String pair = pairKey(pairs, v);
           // A carrier row for the four measures; the summary rows copy them.
           // With several feeds, recall is the lowest over them (each ran at its own beam, and
           // the lowest is the one the target is checked against); overlap is the first feed's.
@@ -633,7 +628,7 @@ final class PairedRounds {
   /** The file the exact top-10s of the quality queries go to. */
   static final String GROUND_TRUTH = "ground-truth.jsonl";
 
-  private static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+  static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
 
   /**
    * Overlap pairs, one per variant at most (its row's overlap@10): each segmented variant against
@@ -668,6 +663,15 @@ final class PairedRounds {
       }
     }
     return out;
+  }
+
+  /** The key of {@code v}'s overlap pair in a quality check ({@code "a|b"}), "" without one. */
+  static String pairKey(List<List<String>> pairs, Variant v) {
+    return pairs.stream()
+        .filter(x -> x.get(0).equals(v.label()))
+        .findFirst()
+        .map(x -> x.get(0) + "|" + x.get(1))
+        .orElse("");
   }
 
   static String phaseOf(Variant v) {
@@ -739,12 +743,12 @@ final class PairedRounds {
     return reached.isEmpty() ? highest : reached.stream().min(Double::compare).get();
   }
 
-  private static double[] values(List<ResultRow> rows, ToDoubleFunction<ResultRow> f) {
+  static double[] values(List<ResultRow> rows, ToDoubleFunction<ResultRow> f) {
     return rows.stream().mapToDouble(f).toArray();
   }
 
   /** Per-metric medians over the rounds (requests and errors summed). */
-  private static CellStats median(List<ResultRow> rows) {
+  static CellStats median(List<ResultRow> rows) {
     return new CellStats(
         rows.stream().mapToLong(ResultRow::requests).sum(),
         rows.stream().mapToLong(ResultRow::errors).sum(),

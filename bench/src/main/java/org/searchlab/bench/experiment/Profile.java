@@ -1,3 +1,5 @@
+// Over 500 lines: one record, its builder and the built-in profiles, each component documented
+// where it is declared.
 package org.searchlab.bench.experiment;
 
 import java.time.Duration;
@@ -71,6 +73,9 @@ import org.searchlab.core.VectorQuantization;
  *     a recall check per variant and a timed curve cell (default {@link Calibration#VECTOR_GRID}).
  *     A finer grid puts the calibrated beam closer to the target; one reaching higher serves a
  *     target the default's 400 does not reach
+ * @param facetClientCounts client counts of the faceted cells ({@link FacetedRounds}): 0 for every
+ *     one of {@code clients}, n for the largest n of them (the quick profile's 1 keeps its cells
+ *     within its budget); the profile of where faceting time goes runs at the largest
  */
 public record Profile(
     String name,
@@ -98,7 +103,8 @@ public record Profile(
     int feeds,
     double refeedClientNiceness,
     int refeedRounds,
-    List<Integer> vectorBeams) {
+    List<Integer> vectorBeams,
+    int facetClientCounts) {
 
   /** The largest vector beam of the grid: Elasticsearch's limit of {@code num_candidates}. */
   public static final int MAX_BEAM = 10_000;
@@ -152,9 +158,21 @@ public record Profile(
                 + vectorBeams.get(i - 1));
       }
     }
+    if (facetClientCounts < 0) {
+      throw new IllegalArgumentException(
+          "faceted client counts must be 0 (all) or more; got " + facetClientCounts);
+    }
     if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
       throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
     }
+  }
+
+  /** The client counts of the faceted cells, ascending: {@link #facetClientCounts} of them. */
+  public List<Integer> facetClients() {
+    List<Integer> all = clients.stream().sorted().toList();
+    return facetClientCounts == 0 || facetClientCounts >= all.size()
+        ? all
+        : all.subList(all.size() - facetClientCounts, all.size());
   }
 
   /** The default {@link #refeedClientNiceness}: the nicest, Linux nice 19. */
@@ -184,6 +202,7 @@ public record Profile(
         .sweepSegments(List.of(10, 5, 1))
         .sweepClients(List.of(1, 16))
         .sweepDuration(Duration.ofMillis(700))
+        .facetClientCounts(1)
         .gridDocs(0)
         .serverHeap("1g")
         .mainPhases(true)
@@ -332,6 +351,7 @@ public record Profile(
     b.feeds = feeds;
     b.refeedClientNiceness = refeedClientNiceness;
     b.refeedRounds = refeedRounds;
+    b.facetClientCounts = facetClientCounts;
     b.vectorBeams = vectorBeams;
     return b;
   }
@@ -366,6 +386,7 @@ public record Profile(
     private int feeds = 1;
     private double refeedClientNiceness = DEFAULT_REFEED_CLIENT_NICENESS;
     private int refeedRounds = 1;
+    private int facetClientCounts;
     private List<Integer> vectorBeams = Calibration.VECTOR_GRID;
 
     private Builder() {}
@@ -377,6 +398,11 @@ public record Profile(
 
     public Builder refeedClientNiceness(double v) {
       refeedClientNiceness = v;
+      return this;
+    }
+
+    public Builder facetClientCounts(int v) {
+      facetClientCounts = v;
       return this;
     }
 
@@ -527,7 +553,8 @@ public record Profile(
           feeds,
           refeedClientNiceness,
           refeedRounds,
-          vectorBeams);
+          vectorBeams,
+          facetClientCounts);
     }
   }
 }

@@ -18,10 +18,24 @@ final class Rows {
       Integer segments,
       String searchThreads,
       CellStats s) {
+    return query(info, variant, phase, type.label(), filtered, clients, segments, searchThreads, s);
+  }
+
+  /** A query row of a type by its label ({@link FacetedRounds#LABEL} has no {@link QueryType}). */
+  static ResultRow query(
+      RunInfo info,
+      String variant,
+      String phase,
+      String type,
+      boolean filtered,
+      int clients,
+      Integer segments,
+      String searchThreads,
+      CellStats s) {
     return new ResultRow(
             variant,
             phase,
-            type.label(),
+            type,
             filtered,
             clients,
             segments,

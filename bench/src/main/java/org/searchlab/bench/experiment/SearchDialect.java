@@ -25,6 +25,17 @@ public interface SearchDialect {
   HttpRequest search(URI base, BenchQuery q, QueryType type, boolean filtered, Setting setting);
 
   /**
+   * The faceted request: the lexical request ({@link QueryType#LEXICAL}, 10 hits, ids only) plus
+   * the facets' aggregations. The Vespa dialect has none yet (its grouping is not built): it throws
+   * {@link UnsupportedOperationException}, and a run skips the faceted cells of Vespa targets and
+   * sends searchlab's servers the Elasticsearch dialect's body instead.
+   */
+  default HttpRequest faceted(URI base, BenchQuery q, boolean filtered, Facets facets) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + ": no faceted request (Vespa grouping is not built yet)");
+  }
+
+  /**
    * A vector query with an explicit beam, for the HNSW grid: {@code k} neighbours exploring {@code
    * ef} candidates (Elasticsearch {@code num_candidates}, Vespa {@code targetHits +
    * exploreAdditionalHits}).

@@ -141,6 +141,11 @@ public final class ServerProcess implements AutoCloseable {
     return base;
   }
 
+  /** The child JVM's pid. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** The child's CPU-time reader. */
   public ProcessCpu cpu() {
     return new ProcessCpu(process.pid());

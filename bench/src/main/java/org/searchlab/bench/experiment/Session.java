@@ -232,6 +232,26 @@ final class Session implements AutoCloseable {
   /** The same, for requests in a given dialect. */
   List<List<String>> ids(List<HttpRequest> requests, SearchDialect dialect)
       throws IOException, InterruptedException {
+    List<List<String>> out = new ArrayList<>(requests.size());
+    for (HttpResponse<byte[]> resp : responses(requests)) {
+      if (resp.statusCode() != 200) {
+        throw new IOException(
+            "search answered "
+                + resp.statusCode()
+                + ": "
+                + new String(resp.body(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+      out.add(dialect.ids(resp.body()));
+    }
+    return out;
+  }
+
+  /**
+   * Sends each request once, up to {@link #CHECK_IN_FLIGHT} at a time, and returns the answers
+   * whatever their status, in the order of the requests.
+   */
+  List<HttpResponse<byte[]>> responses(List<HttpRequest> requests)
+      throws IOException, InterruptedException {
     java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(CHECK_IN_FLIGHT);
     List<java.util.concurrent.CompletableFuture<HttpResponse<byte[]>>> sent =
         new ArrayList<>(requests.size());
@@ -243,7 +263,7 @@ final class Session implements AutoCloseable {
                 .sendAsync(r, HttpResponse.BodyHandlers.ofByteArray())
                 .whenComplete((x, e) -> slots.release()));
       }
-      List<List<String>> out = new ArrayList<>(requests.size());
+      List<HttpResponse<byte[]>> out = new ArrayList<>(requests.size());
       for (int i = 0; i < sent.size(); i++) {
         HttpResponse<byte[]> resp;
         try {
@@ -255,14 +275,7 @@ final class Session implements AutoCloseable {
           // The server answered and the JDK client lost it: ask again, once.
           resp = load.http().send(requests.get(i), HttpResponse.BodyHandlers.ofByteArray());
         }
-        if (resp.statusCode() != 200) {
-          throw new IOException(
-              "search answered "
-                  + resp.statusCode()
-                  + ": "
-                  + new String(resp.body(), java.nio.charset.StandardCharsets.UTF_8));
-        }
-        out.add(dialect.ids(resp.body()));
+        out.add(resp);
       }
       return out;
     } finally {
@@ -276,6 +289,13 @@ final class Session implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** The pid of the server's JVM when it is a searchlab server this session started, else empty. */
+  java.util.OptionalLong serverPid() {
+    return owner instanceof ServerProcess p
+        ? java.util.OptionalLong.of(p.pid())
+        : java.util.OptionalLong.empty();
   }
 
   /** Runs one closed-loop cell against this server. */

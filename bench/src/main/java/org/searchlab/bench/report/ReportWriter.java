@@ -159,6 +159,7 @@ public final class ReportWriter {
     new EngineSection(idx).write(md);
     writesSection(md, idx);
     queryTables(md, idx);
+    facetsSection(md);
     ratioTables(md, idx, setups);
     refeedSection(md, idx);
     sweepSection(md, idx);
@@ -316,9 +317,35 @@ public final class ReportWriter {
     md.append('\n');
   }
 
+  /**
+   * The faceted query type's section ({@code facets.md}, written by the run's faceted cells): the
+   * facets, each variant's state and bucket exactness, and where faceting time goes.
+   */
+  private void facetsSection(StringBuilder md) throws IOException {
+    Path facets = dir.resolve(FACETS_SECTION);
+    if (Files.exists(facets)) {
+      md.append(Files.readString(facets));
+    }
+  }
+
+  /** The file of the faceted section, which the experiment's faceted cells write. */
+  static final String FACETS_SECTION = "facets.md";
+
+  /** The faceted query type's label in results. */
+  static final String FACETED = "faceted";
+
+  /** The benchmark's query types, and the faceted one where the run measured it. */
+  private static List<String> types(RowIndex idx) {
+    List<String> out = new ArrayList<>(List.of(TYPES));
+    if (idx.all().stream().anyMatch(r -> r.isQueryCell() && FACETED.equals(r.queryType()))) {
+      out.add(FACETED);
+    }
+    return out;
+  }
+
   private void queryTables(StringBuilder md, RowIndex idx) {
     md.append("## Queries after flush (and after force-merge)\n\n");
-    for (String t : TYPES) {
+    for (String t : types(idx)) {
       for (boolean filtered : new boolean[] {false, true}) {
         md.append("### ")
             .append(t)
@@ -798,8 +825,8 @@ public final class ReportWriter {
       md.append(c).append(" cl | ");
     }
     md.append("\n|---|").append("---:|".repeat(clients.size())).append('\n');
-    for (String t : TYPES) {
-      if (!withLexical && t.equals("lexical")) {
+    for (String t : types(idx)) {
+      if (!withLexical && (t.equals("lexical") || t.equals(FACETED))) {
         continue;
       }
       for (boolean filtered : new boolean[] {false, true}) {
@@ -889,7 +916,12 @@ public final class ReportWriter {
                     + " query.%n%n",
                 first.docs()));
     List<Integer> clients = idx.sweepClients();
-    for (String t : new String[] {"vector", "lexical", "hybrid"}) {
+    List<String> sweepTypes = new ArrayList<>(List.of("vector", "lexical", "hybrid"));
+    if (idx.all().stream()
+        .anyMatch(r -> r.phase().equals("sweep") && FACETED.equals(r.queryType()))) {
+      sweepTypes.add(FACETED);
+    }
+    for (String t : sweepTypes) {
       md.append("### ").append(t).append(" filtered\n\n| segments | recall@10 |");
       StringBuilder sep = new StringBuilder("|---:|---:|");
       for (int c : clients) {

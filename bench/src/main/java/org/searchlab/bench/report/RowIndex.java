@@ -132,6 +132,7 @@ final class RowIndex {
                 r.isQueryCell()
                     && r.round() != null
                     && !r.queryType().equals("lexical")
+                    && !r.queryType().equals(ReportWriter.FACETED)
                     && !r.phase().equals(AT_TARGET)
                     && !r.phase().equals(BELOW_BEAM))
         .map(ResultRow::recallTarget)

@@ -20,13 +20,13 @@ import org.searchlab.core.VectorQuantization;
 
 /**
  * Every request the default experiment (the product mapping) sends, pinned byte for byte against
- * {@code default-bodies.txt}: the search bodies of every dialect and setting, the {@code _bulk} and
- * Vespa feed bodies of a put and of the price update, the admin calls with the index body each
- * engine is given, and the server flags of each store. The requests go through the runner's own
- * code ({@link SearchDialect#ofStore}, {@link Feeder}, {@link ServerAdmin}, {@link ServerOptions})
- * over an HTTP client that records instead of sending. A change that moves any byte of the default
- * run fails here; when a change is meant to, the new transcript is written to {@code
- * target/default-bodies.txt} to review and copy over.
+ * {@code default-bodies.txt}: the search bodies of every dialect and setting (the faceted ones
+ * last), the {@code _bulk} and Vespa feed bodies of a put and of the price update, the admin calls
+ * with the index body each engine is given, and the server flags of each store. The requests go
+ * through the runner's own code ({@link SearchDialect#ofStore}, {@link Feeder}, {@link
+ * ServerAdmin}, {@link ServerOptions}) over an HTTP client that records instead of sending. A
+ * change that moves any byte of the default run fails here; when a change is meant to, the new
+ * transcript is written to {@code target/default-bodies.txt} to review and copy over.
  *
  * <p>The corpus is a fixed seed (not a test seed): the transcript depends on its bytes.
  */
@@ -42,6 +42,9 @@ class DefaultBodiesTest {
     feeds(corpus, out);
     admin(corpus, out);
     flags(out);
+    // Added with the faceted query type (issue 67), after every older request so that those stay
+    // byte for byte where they were.
+    faceted(corpus, out);
     String actual = String.join("\n----\n", out) + "\n";
     String expected;
     try (InputStream in = DefaultBodiesTest.class.getResourceAsStream("default-bodies.txt")) {
@@ -81,6 +84,23 @@ class DefaultBodiesTest {
         }
         out.add(RecordingHttp.describe(d.vectorSearch(BASE, q, 10, 100)));
         out.add(RecordingHttp.describe(d.vectorSearch(BASE, q, 100, 50)));
+      }
+    }
+  }
+
+  /**
+   * The faceted bodies: the lexical body plus the facets' {@code aggs}, in the Elasticsearch
+   * dialect (which searchlab's mutable server is sent too) and OpenSearch's.
+   */
+  private static void faceted(Corpus corpus, List<String> out) {
+    Facets facets = Facets.of(BenchMapping.PRODUCT, corpus.docs());
+    out.add("facets " + facets.describe());
+    for (SearchDialect d : List.of(SearchDialect.ofStore("segmented", false), new OsDialect())) {
+      for (BenchQuery q : corpus.queries()) {
+        for (boolean filtered : new boolean[] {false, true}) {
+          out.add(d.getClass().getSimpleName() + " faceted " + filtered);
+          out.add(RecordingHttp.describe(d.faceted(BASE, q, filtered, facets)));
+        }
       }
     }
   }

@@ -91,7 +91,26 @@ class MappedExperimentTest {
           assertTrue(r.docsPerSec() > 0, r.toString());
         }
       }
-      assertTrue(judged >= 6, "every query type, filtered and not, is judged: " + judged);
+      assertTrue(judged >= 8, "every query type, filtered and not, is judged: " + judged);
+      // The faceted cells facet on the mapping's filter and update fields, and the exact store's
+      // buckets are the oracle's.
+      assertTrue(
+          rows.stream()
+              .anyMatch(
+                  r ->
+                      r.isQueryCell()
+                          && FacetedRounds.LABEL.equals(r.queryType())
+                          && Boolean.TRUE.equals(r.filtered())
+                          && r.round() == null
+                          && r.qps() > 0),
+          "a faceted filtered summary row");
+      JsonNode facets = Json.MAPPER.readTree(out.resolve(FacetedRounds.FILE_JSON).toFile());
+      assertTrue(facets.path("facets").asText().contains("`terms` on `brand`"), facets.toString());
+      assertTrue(facets.path("facets").asText().contains("`range` on `stock`"), facets.toString());
+      JsonNode exactTarget = facets.path("variants").get(0);
+      assertEquals("measured", exactTarget.path("state").asText(), facets.toString());
+      assertEquals(1.0, exactTarget.path("buckets_exact").asDouble(), facets.toString());
+      assertEquals(1.0, exactTarget.path("buckets_exact_filtered").asDouble(), facets.toString());
       assertTrue(updated, "an update row");
 
       // The update operation adds 100 to the update field of the index the run created.
