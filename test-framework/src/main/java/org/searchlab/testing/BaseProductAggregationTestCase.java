@@ -60,14 +60,25 @@ public abstract class BaseProductAggregationTestCase extends AggregationTestCase
     return docs;
   }
 
+  /**
+   * Another document's fields with a unique price and its vector moved a little: an exact copy of a
+   * vector would tie two documents at the k-th place of a kNN search, where which one is in the top
+   * k is each engine's own choice (Lucene's lower doc id, the oracle's lower id).
+   */
   @Override
   protected Document replacement(Document fields, String id, int i) {
-    return product(fields, id, fields.category(), 2 * PRICES + i);
+    float[] v = fields.embedding().clone();
+    v[i % v.length] += 0.01f * (1 + i % 7);
+    return product(fields, id, fields.category(), 2 * PRICES + i, SyntheticCorpus.normalize(v));
   }
 
   private static Document product(Document d, String id, String category, int price) {
-    return new Document(
-        id, d.title(), d.description(), category, price, d.averageRating(), d.embedding());
+    return product(d, id, category, price, d.embedding());
+  }
+
+  private static Document product(
+      Document d, String id, String category, int price, float[] vector) {
+    return new Document(id, d.title(), d.description(), category, price, d.averageRating(), vector);
   }
 
   @Override
