@@ -232,6 +232,23 @@ public record SearchRequest(
   }
 
   /**
+   * This request without its aggregations, sort and {@code search_after}: the search whose matches
+   * they read, as a top-k search ({@link ProductShape#of} reads its shape).
+   */
+  public SearchRequest withoutAggregationsAndSort() {
+    return new SearchRequest(
+        query,
+        knn,
+        rank,
+        hits,
+        offset,
+        approximate,
+        trackTotalHitsUpTo,
+        thresholds,
+        fetchDocuments);
+  }
+
+  /**
    * Whether the request names a sort (even {@code _score} alone): its hits then carry their sort
    * values, for {@code search_after}.
    */

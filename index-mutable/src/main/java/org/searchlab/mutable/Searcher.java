@@ -1,3 +1,6 @@
+// Over 500 lines: the product store's plans, top-k and every match, share the point-in-time view
+// of a search (its serial, filter and accept predicate) and the lexical and vector parts built on
+// it.
 package org.searchlab.mutable;
 
 import java.util.ArrayList;
@@ -399,6 +402,131 @@ final class Searcher {
         TotalHits.exact(count),
         new QueryPlan(QueryPlan.FILTER_SCAN, QueryPlan.NONE),
         new Timings(nanos, 0, 0, 0));
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Every match (aggregations, sorts)
+
+  /**
+   * A search that needs every match ({@link SearchRequest#needsEveryMatch()}: aggregations or a
+   * sort), of a request whose query and kNN search have the benchmark's shape: every match with the
+   * score the top-k path gives it ({@link #everyMatch}), then {@link EveryMatchSearch} aggregates
+   * and sorts them. The top-k profiles above never run this.
+   *
+   * @throws org.searchlab.core.InvalidRequestException when the query and kNN search do not have
+   *     the benchmark's shape
+   */
+  SearchResult searchEveryMatch(SearchRequest request, org.searchlab.core.mapping.Mapping mapping) {
+    long start = System.nanoTime();
+    SearchRequest plain = EveryMatchSearch.withoutAggregationsAndSort(request);
+    try (var guard = parts.generations.enter()) {
+      View view = new View(plain.filter());
+      Ranked ranked = everyMatch(plain, view);
+      return EveryMatchSearch.finish(
+          request, parts, mapping, plain.filter(), view.category, view.limit, ranked, start);
+    }
+  }
+
+  /**
+   * Every match in the top-k path's ranking order (best first, ties by lower local id).
+   *
+   * @param docs local ids
+   * @param scores their scores
+   * @param plan the plan of each part
+   */
+  record Ranked(int[] docs, float[] scores, QueryPlan plan) {}
+
+  /**
+   * Every match of a request of the benchmark's shape, scored as the top-k path scores it: lexical
+   * = every document matching a term that passes the filter; kNN = its top {@code k}
+   * (Elasticsearch's rule: a kNN search matches its k nearest); hybrid = the union, the lexical
+   * score (0 when it matches no term) plus the vector score (0 outside the k), or reciprocal rank
+   * fusion over the windows, 0 for a document outside every window (it still matches, as in
+   * Elasticsearch); unranked = every document passing the filter, score 1.
+   */
+  private Ranked everyMatch(SearchRequest r, View view) {
+    return switch (r.rankProfile()) {
+      case BM25 -> {
+        TopHits.Sorted lex = everyLexicalMatch(view, prepare(r));
+        yield new Ranked(
+            lex.docs(), lex.scores(), new QueryPlan(QueryPlan.EXHAUSTIVE, QueryPlan.NONE));
+      }
+      case CLOSENESS -> {
+        VectorPart.Result v = vector(r, view, r.targetHits());
+        yield new Ranked(v.docs(), v.scores(), new QueryPlan(QueryPlan.NONE, v.plan()));
+      }
+      case HYBRID -> everyHybridMatch(r, view);
+      case UNRANKED -> {
+        int[] docs = new int[16];
+        int n = 0;
+        if (!view.empty) {
+          VectorPart.IdStream c = view.candidates(0, view.limit);
+          for (int d = c.next(); d >= 0; d = c.next()) {
+            if (view.accept.test(d)) {
+              if (n == docs.length) {
+                docs = Arrays.copyOf(docs, n * 2);
+              }
+              docs[n++] = d;
+            }
+          }
+        }
+        float[] ones = new float[n];
+        Arrays.fill(ones, 1f);
+        yield new Ranked(
+            Arrays.copyOf(docs, n), ones, new QueryPlan(QueryPlan.FILTER_SCAN, QueryPlan.NONE));
+      }
+    };
+  }
+
+  /**
+   * Every lexical match, best first: the same run as the top-k path's with room for every id and no
+   * pruning (every match is counted before any could be skipped), so each score is computed as that
+   * path computes it.
+   */
+  private TopHits.Sorted everyLexicalMatch(View view, LexicalQuery q) {
+    if (view.empty || q.isEmpty()) {
+      return new TopHits(0).sorted();
+    }
+    int all = Math.max(1, view.limit);
+    return q.run(view.filterIds(), view.accept, all, Integer.MAX_VALUE, 0, view.limit, null)
+        .top()
+        .sorted();
+  }
+
+  /** {@link #hybrid}'s fusion over every lexical match instead of its top window. */
+  private Ranked everyHybridMatch(SearchRequest r, View view) {
+    VectorPart.Result v = vector(r, view, r.targetHits());
+    LexicalQuery q = prepare(r);
+    TopHits.Sorted lex = everyLexicalMatch(view, q);
+    Map<Integer, Float> fused = new HashMap<>();
+    if (r.fusion() == Fusion.SUM) {
+      for (int i = 0; i < lex.size(); i++) {
+        fused.put(lex.docs()[i], lex.scores()[i]);
+      }
+      // As the top-k path: the vector hits' lexical scores scored by id, then the vector score.
+      int[] byId = v.docs().clone();
+      Arrays.sort(byId);
+      float[] lexOfVec = q.isEmpty() ? new float[byId.length] : q.scoreDocs(byId);
+      for (int i = 0; i < v.docs().length; i++) {
+        int d = v.docs()[i];
+        fused.put(d, lexOfVec[Arrays.binarySearch(byId, d)] + v.scores()[i]);
+      }
+    } else {
+      // The request's rank constant (Elasticsearch's), which is the top-k path's RRF_K unless the
+      // request names another.
+      int window = r.rrfWindow();
+      int c = r.rank().rankConstant();
+      for (int[] part : new int[][] {lex.docs(), v.docs()}) {
+        for (int i = 0; i < part.length; i++) {
+          float s = i < window ? 1f / (c + i + 1) : 0f;
+          fused.merge(part[i], s, Float::sum);
+        }
+      }
+    }
+    TopHits top = new TopHits(fused.size());
+    fused.forEach(top::insert);
+    TopHits.Sorted s = top.sorted();
+    return new Ranked(s.docs(), s.scores(), new QueryPlan(QueryPlan.EXHAUSTIVE, v.plan()));
   }
 
   // ------------------------------------------------------------------------------------------

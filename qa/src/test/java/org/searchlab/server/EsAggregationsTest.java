@@ -62,11 +62,125 @@ class EsAggregationsTest {
     return Json.MAPPER.readTree(r.body());
   }
 
-  private static String indexBody(String store) {
+  private static String indexBody(String store, org.searchlab.core.mapping.Mapping mapping) {
     ObjectNode body = Json.MAPPER.createObjectNode();
     body.putObject("settings").putObject("index").put("number_of_replicas", 0).put("store", store);
-    body.set("mappings", MappingJson.render(CatalogCorpus.mapping()));
+    body.set("mappings", MappingJson.render(mapping));
     return body.toString();
+  }
+
+  private SearchServer server() throws Exception {
+    return SearchServer.start(
+        ServerConfig.builder().port(0).build(),
+        tmp.resolve("data"),
+        TestKinds.all(),
+        "segmented",
+        Optional.empty(),
+        Optional.empty());
+  }
+
+  /** Creates an index of {@code mapping} for each kind and feeds it {@code docs}. */
+  private void feed(
+      SearchServer s,
+      String prefix,
+      org.searchlab.core.mapping.Mapping mapping,
+      List<String> kinds,
+      List<Document> docs)
+      throws Exception {
+    for (String kind : kinds) {
+      ok(s, "PUT", "/" + prefix + kind, indexBody(kind, mapping));
+      for (int from = 0; from < docs.size(); from += 100) {
+        StringBuilder bulk = new StringBuilder();
+        for (Document d : docs.subList(from, Math.min(docs.size(), from + 100))) {
+          bulk.append("{\"index\":{\"_index\":\"" + prefix + kind + "\",\"_id\":\"")
+              .append(d.id())
+              .append("\"}}\n")
+              .append(SourceJson.json(d.source()))
+              .append('\n');
+        }
+        JsonNode answer = ok(s, "POST", "/_bulk?refresh=true", bulk.toString());
+        assertTrue(!answer.get("errors").asBoolean(), answer.toString());
+      }
+    }
+  }
+
+  /** Each store's answer to {@code body} equals the exact store's: aggregations, hits, total. */
+  private void sameAsExact(SearchServer s, String prefix, String body, long seed) throws Exception {
+    JsonNode want = ok(s, "POST", "/" + prefix + "exact/_search?typed_keys=true", body);
+    for (String kind : List.of("mutable", "segmented")) {
+      JsonNode got = ok(s, "POST", "/" + prefix + kind + "/_search?typed_keys=true", body);
+      assertEquals(
+          strip(want.get("aggregations")),
+          strip(got.get("aggregations")),
+          kind + " seed " + seed + " body " + body);
+      assertEquals(sortValues(want), sortValues(got), kind + " seed " + seed + " " + body);
+      assertEquals(want.at("/hits/total"), got.at("/hits/total"), kind + " " + body);
+    }
+  }
+
+  private static final List<String> PRODUCT_BODIES =
+      List.of(
+          // the experiment's faceted query: lexical with the category filter, categories and
+          // price buckets beside ten hits (sorted by price, so that the hits compare exactly)
+          "{\"size\":10,\"query\":{\"bool\":{\"must\":{\"multi_match\":{\"query\":"
+              + "\"%s\",\"fields\":[\"title\",\"description\"]}},\"filter\":"
+              + "[{\"range\":{\"price\":{\"gte\":200}}}]}},\"sort\":[{\"price\":\"asc\"}],"
+              + "\"aggs\":{\"cats\":{\"terms\":{\"field\":\"category\",\"size\":5}},"
+              + "\"prices\":{\"range\":{\"field\":\"price\",\"ranges\":[{\"to\":500},"
+              + "{\"from\":500,\"to\":1000},{\"from\":1000}]}}}}",
+          // a range query as the query (the server runs it as the benchmark's filter), a sort
+          // and metrics on both numbers
+          "{\"size\":20,\"query\":{\"range\":{\"price\":{\"gt\":800.5}}},"
+              + "\"sort\":[{\"average_rating\":\"desc\"},{\"price\":\"asc\"}],"
+              + "\"aggs\":{\"r\":{\"stats\":{\"field\":\"average_rating\"}},"
+              + "\"p\":{\"avg\":{\"field\":\"price\"}},"
+              + "\"c\":{\"cardinality\":{\"field\":\"category\"}}}}",
+          // every document: categories by key with a sub-aggregation, a histogram, a filter
+          "{\"size\":0,\"aggs\":{\"cats\":{\"terms\":{\"field\":\"category\",\"size\":50,"
+              + "\"order\":{\"_key\":\"asc\"}},\"aggs\":{\"top\":{\"top_hits\":{\"size\":2,"
+              + "\"sort\":[{\"price\":\"desc\"}]}}}},\"stars\":{\"histogram\":{\"field\":"
+              + "\"average_rating\",\"interval\":1}},\"cheap\":{\"filter\":{\"range\":"
+              + "{\"price\":{\"lt\":400}}}}}}");
+
+  @Test
+  void productIndexesFacetAsTheExactStore() throws Exception {
+    long seed = TestSeeds.seed("EsAggregationsTest.product");
+    org.searchlab.testing.data.SyntheticCorpus corpus =
+        new org.searchlab.testing.data.SyntheticCorpus(
+            seed,
+            4,
+            org.searchlab.testing.data.SyntheticCorpus.Params.builder().vocabulary(300).build());
+    // Unique prices: sorts ending with price have one order on every store.
+    List<Document> docs = new ArrayList<>();
+    for (Document d : corpus.documents(DOCS)) {
+      docs.add(
+          new Document(
+              d.id(),
+              d.title(),
+              d.description(),
+              d.category(),
+              100 + (int) ((docs.size() * 7919L) % 2003),
+              d.averageRating(),
+              d.embedding()));
+    }
+    List<String> kinds = List.of("exact", "mutable", "segmented");
+    try (SearchServer s = server()) {
+      feed(s, "facets-", org.searchlab.core.mapping.Mapping.product(4), kinds, docs);
+      String text = corpus.randomQueryText(new java.util.SplittableRandom(seed), 2);
+      for (String body : PRODUCT_BODIES) {
+        sameAsExact(s, "facets-", body.replace("%s", text), seed);
+      }
+      // A term query is scored (BM25 of the term), which the product index has no plan for.
+      HttpResponse<String> term =
+          call(
+              s,
+              "POST",
+              "/facets-mutable/_search",
+              "{\"query\":{\"term\":{\"category\":\"cat-0\"}},"
+                  + "\"aggs\":{\"p\":{\"max\":{\"field\":\"price\"}}}}");
+      assertEquals(400, term.statusCode(), term.body());
+      assertTrue(term.body().contains("request shape"), term.body());
+    }
   }
 
   private static final List<String> BODIES =
@@ -109,40 +223,10 @@ class EsAggregationsTest {
       docs.add(new Document(d.id(), source));
     }
     List<String> kinds = List.of("exact", "mutable", "segmented");
-    try (SearchServer s =
-        SearchServer.start(
-            ServerConfig.builder().port(0).build(),
-            tmp.resolve("data"),
-            TestKinds.all(),
-            "segmented",
-            Optional.empty(),
-            Optional.empty())) {
-      for (String kind : kinds) {
-        ok(s, "PUT", "/agg-" + kind, indexBody(kind));
-        for (int from = 0; from < DOCS; from += 100) {
-          StringBuilder bulk = new StringBuilder();
-          for (Document d : docs.subList(from, from + 100)) {
-            bulk.append("{\"index\":{\"_index\":\"agg-" + kind + "\",\"_id\":\"")
-                .append(d.id())
-                .append("\"}}\n")
-                .append(SourceJson.json(d.source()))
-                .append('\n');
-          }
-          JsonNode answer = ok(s, "POST", "/_bulk?refresh=true", bulk.toString());
-          assertTrue(!answer.get("errors").asBoolean(), answer.toString());
-        }
-      }
+    try (SearchServer s = server()) {
+      feed(s, "agg-", CatalogCorpus.mapping(), kinds, docs);
       for (String body : BODIES) {
-        JsonNode want = ok(s, "POST", "/agg-exact/_search?typed_keys=true", body);
-        for (String kind : List.of("mutable", "segmented")) {
-          JsonNode got = ok(s, "POST", "/agg-" + kind + "/_search?typed_keys=true", body);
-          assertEquals(
-              strip(want.get("aggregations")),
-              strip(got.get("aggregations")),
-              kind + " seed " + seed + " body " + body);
-          assertEquals(sortValues(want), sortValues(got), kind + " seed " + seed + " " + body);
-          assertEquals(want.at("/hits/total"), got.at("/hits/total"), kind + " " + body);
-        }
+        sameAsExact(s, "agg-", body, seed);
       }
       // The response shape, read once from the exact store.
       JsonNode facets = ok(s, "POST", "/agg-segmented/_search?typed_keys=true", BODIES.get(0));

@@ -1,54 +1,22 @@
-// Over 500 lines: the random generator of every aggregation and sort the contract has, and the
-// comparison of their results, kept in one suite so that every store runs exactly the same.
 package org.searchlab.testing;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
-import org.searchlab.core.BulkItemResult;
 import org.searchlab.core.Document;
-import org.searchlab.core.Hit;
-import org.searchlab.core.InvalidRequestException;
-import org.searchlab.core.Operation;
-import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
-import org.searchlab.core.SearchResult;
-import org.searchlab.core.agg.Aggregation;
-import org.searchlab.core.agg.Aggregation.BucketOrder;
-import org.searchlab.core.agg.AggregationResult;
+import org.searchlab.core.mapping.IndexSettings;
+import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.query.Query;
-import org.searchlab.core.query.SortKey;
 import org.searchlab.testing.data.CatalogCorpus;
 
 /**
- * The conformance suite of aggregations and sorts, over the {@link CatalogCorpus} mapping: every
- * store subclasses it and passes it unchanged. Random requests (a query, then one to three
- * aggregations of every type with random options, bucket aggregations with sub-aggregations) must
- * give the {@link ExactIndex} oracle's results: the same buckets in the same order (ties by key),
- * counts, keys and min, max and counts exactly, sums and averages within a relative {@value
- * #RELATIVE}; random sorts must give the oracle's sort values hit for hit, and paging by {@code
- * search_after} must walk the same sequence. Seeds are printed; {@code -Dtests.seed} reproduces
- * one.
+ * The conformance suite of aggregations and sorts ({@link AggregationTestCase}) over the {@link
+ * CatalogCorpus} mapping: keyword arrays, integers, doubles, floats, a date, a boolean, object
+ * fields and dynamically mapped ones. Every store subclasses it and passes it unchanged.
  */
-public abstract class BaseAggregationTestCase {
-  /** Sums and averages: the stores compensate their sums, the oracle does not. */
-  protected static final double RELATIVE = 1e-9;
-
+public abstract class BaseAggregationTestCase extends AggregationTestCase {
   private static final String[] KEYWORDS = {"brand", "tags", "meta.origin", "label.keyword"};
   private static final String[] NUMBERS = {"stock", "weight", "rating", "meta.rank", "extra.score"};
   // Fields every corpus of a few hundred documents maps (the dynamic ones may be absent).
@@ -64,459 +32,113 @@ public abstract class BaseAggregationTestCase {
     "available"
   };
 
-  @TempDir protected Path tmp;
-  protected long seed;
-  protected SplittableRandom random;
   protected CatalogCorpus corpus;
-  private final List<SearchIndex> opened = new ArrayList<>();
 
-  /** Opens the store under test in {@code dir} with the catalog mapping. */
-  protected abstract SearchIndex openIndex(
-      Path dir,
-      org.searchlab.core.mapping.IndexSettings settings,
-      org.searchlab.core.mapping.Mapping mapping)
-      throws IOException;
-
-  @BeforeEach
-  void seedTest(TestInfo info) {
-    seed = TestSeeds.seed(getClass().getSimpleName() + "." + info.getDisplayName());
-    random = new SplittableRandom(seed);
+  @Override
+  protected void makeCorpus(long seed) {
     corpus = new CatalogCorpus(seed);
   }
 
-  @AfterEach
-  void closeAll() throws IOException {
-    for (SearchIndex i : opened) {
-      try {
-        i.close();
-      } catch (IllegalStateException alreadyClosed) {
-        // closed by the test itself
-      }
-    }
+  @Override
+  protected Mapping mapping() {
+    return CatalogCorpus.mapping();
   }
 
-  private SearchIndex[] storeAndOracle(int n) throws IOException {
-    // meta.rank made unique (the corpus draws it at random, so two documents may share one): a
-    // sort ending with it then has one order, and ids can be compared.
+  @Override
+  protected IndexSettings settings() {
+    return CatalogCorpus.settings();
+  }
+
+  @Override
+  protected List<Document> documents(int n) {
+    // meta.rank made unique (the corpus draws it at random, so two documents may share one).
     List<Document> docs = new ArrayList<>();
     int i = 0;
     for (Document d : corpus.documents(n)) {
-      Map<String, Object> source = new LinkedHashMap<>(d.source());
-      @SuppressWarnings("unchecked")
-      Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) source.get("meta"));
-      meta.put("rank", (i++ * 104_729L) % 1_000_003L);
-      source.put("meta", meta);
-      docs.add(new Document(d.id(), source));
+      docs.add(withRank(d, d.id(), (i++ * 104_729L) % 1_000_003L));
     }
-    SearchIndex store =
-        openIndex(tmp.resolve("idx"), CatalogCorpus.settings(), CatalogCorpus.mapping());
-    opened.add(store);
-    ExactIndex oracle =
-        ExactIndex.open(tmp.resolve("oracle"), CatalogCorpus.settings(), CatalogCorpus.mapping());
-    opened.add(oracle);
-    for (SearchIndex index : List.of(store, oracle)) {
-      for (int from = 0; from < docs.size(); from += 200) {
-        List<Operation> ops = new ArrayList<>();
-        for (Document d : docs.subList(from, Math.min(docs.size(), from + 200))) {
-          ops.add(Operation.put(d));
-        }
-        for (BulkItemResult r : index.bulk(ops)) {
-          assertFalse(r.failed(), () -> "bulk item failed: " + r.error());
-        }
-        index.refresh(); // several segments in a segmented store
-      }
-    }
-    return new SearchIndex[] {store, oracle};
+    return docs;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Random requests
+  @Override
+  protected Document replacement(Document fields, String id, int i) {
+    return withRank(fields, id, 2_000_000L + i);
+  }
 
-  private Query randomQuery() {
-    return switch (random.nextInt(5)) {
-      case 0 -> Query.MatchAll.INSTANCE;
-      case 1 -> Query.Match.of("body", corpus.text(random, 2));
-      case 2 ->
-          new Query.Term(
-              "brand", CatalogCorpus.BRANDS[random.nextInt(CatalogCorpus.BRANDS.length)], 1f);
-      case 3 -> new Query.Range("stock", null, (long) random.nextInt(200), null, null, null, 1f);
-      default -> Query.Match.of("name", corpus.text(random, 1));
+  private static Document withRank(Document d, String id, long rank) {
+    Map<String, Object> source = new LinkedHashMap<>(d.source());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) source.get("meta"));
+    meta.put("rank", rank);
+    source.put("meta", meta);
+    return new Document(id, source);
+  }
+
+  @Override
+  protected String uniqueField() {
+    return "meta.rank";
+  }
+
+  @Override
+  protected String[] keywords() {
+    return KEYWORDS;
+  }
+
+  @Override
+  protected String[] numbers() {
+    return NUMBERS;
+  }
+
+  @Override
+  protected String[] sortable() {
+    return SORTABLE;
+  }
+
+  @Override
+  protected String[] otherTermsFields() {
+    return new String[] {"stock", "available", "released", "rating"};
+  }
+
+  @Override
+  protected String[] missingKeyword() {
+    return new String[] {"tags", "untagged"};
+  }
+
+  @Override
+  protected String textField() {
+    return "body";
+  }
+
+  @Override
+  protected String dateField() {
+    return "released";
+  }
+
+  @Override
+  protected Object[] rangeField() {
+    return new Object[] {random.nextBoolean() ? "weight" : "stock", 60};
+  }
+
+  @Override
+  protected Query randomFilter() {
+    return switch (random.nextInt(3)) {
+      case 0 -> new Query.Term("tags", pick(CatalogCorpus.TAGS), 1f);
+      case 1 -> new Query.Term("brand", pick(CatalogCorpus.BRANDS), 1f);
+      default -> new Query.Range("weight", null, 10.0, 50.0, null, null, 1f);
     };
   }
 
-  private String pick(String[] a) {
-    return a[random.nextInt(a.length)];
-  }
-
-  private Map<String, Aggregation> randomAggs(int depth) {
-    Map<String, Aggregation> out = new LinkedHashMap<>();
-    int n = 1 + random.nextInt(depth == 0 ? 3 : 2);
-    for (int i = 0; i < n; i++) {
-      out.put(
-          "a" + depth + "_" + i,
-          depth == 0 || random.nextInt(3) > 0 ? randomAgg(depth) : randomMetric());
-    }
-    return out;
-  }
-
-  private Map<String, Aggregation> subs(int depth) {
-    if (depth >= 1 || random.nextInt(2) == 0) {
-      return Map.of();
-    }
-    Map<String, Aggregation> out = new LinkedHashMap<>();
-    out.put("m", randomMetric());
-    if (random.nextInt(3) == 0) {
-      out.put("inner", randomAgg(depth + 1));
-    }
-    return out;
-  }
-
-  private Aggregation randomAgg(int depth) {
-    return switch (random.nextInt(depth == 0 ? 7 : 4)) {
-      case 0 -> terms(depth);
-      case 1 -> {
-        List<Aggregation.RangeSpec> ranges = new ArrayList<>();
-        for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-          Double from = random.nextInt(3) == 0 ? null : (double) random.nextInt(60);
-          Double to =
-              random.nextInt(3) == 0 ? null : (from == null ? 0 : from) + random.nextInt(60);
-          ranges.add(new Aggregation.RangeSpec(random.nextInt(4) == 0 ? "k" + i : null, from, to));
-        }
-        yield new Aggregation.Range(
-            random.nextBoolean() ? "weight" : "stock", ranges, random.nextInt(4) == 0, subs(depth));
-      }
-      case 2 ->
-          new Aggregation.Histogram(
-              random.nextBoolean() ? "weight" : "stock",
-              random.nextBoolean() ? 10 : 2.5,
-              random.nextInt(3) == 0 ? 1 : 0,
-              random.nextInt(2),
-              random.nextInt(4) == 0 ? -20.0 : null,
-              random.nextInt(4) == 0 ? 600.0 : null,
-              false,
-              subs(depth));
-      case 3 -> {
-        String cal =
-            random.nextInt(3) == 0
-                ? null
-                : pick(new String[] {"month", "1w", "quarter", "year", "day"});
-        yield new Aggregation.DateHistogram(
-            "released",
-            cal,
-            cal == null ? 30L * 86_400_000 : 0,
-            random.nextBoolean() ? "UTC" : "Europe/Berlin",
-            null,
-            random.nextInt(2),
-            null,
-            null,
-            false,
-            subs(depth));
-      }
-      case 4 ->
-          new Aggregation.Filter(new Query.Term("tags", pick(CatalogCorpus.TAGS), 1f), subs(depth));
-      case 5 -> {
-        Map<String, Query> f = new LinkedHashMap<>();
-        f.put("z", new Query.Term("brand", pick(CatalogCorpus.BRANDS), 1f));
-        f.put("b", new Query.Range("weight", null, 10.0, 50.0, null, null, 1f));
-        yield new Aggregation.Filters(
-            f, random.nextBoolean(), random.nextBoolean() ? "_other_" : null, subs(depth));
-      }
-      default -> terms(depth);
-    };
-  }
-
-  private Aggregation terms(int depth) {
-    String field =
-        random.nextInt(3) == 0
-            ? pick(new String[] {"stock", "available", "released", "rating"})
-            : pick(KEYWORDS);
-    Map<String, Aggregation> subs = subs(depth);
-    List<BucketOrder> order = new ArrayList<>();
-    switch (random.nextInt(5)) {
-      case 0 -> order.add(BucketOrder.KEY_ASC);
-      case 1 -> order.add(new BucketOrder("_key", false));
-      case 2 -> order.add(new BucketOrder("_count", true));
-      case 3 -> {
-        if (subs.get("m") instanceof Aggregation.Metric m
-            && m.kind() != Aggregation.MetricKind.STATS) {
-          order.add(new BucketOrder("m", random.nextBoolean()));
-        }
-      }
-      default -> {}
-    }
-    Object missing = random.nextInt(4) == 0 && field.equals("tags") ? "untagged" : null;
-    return new Aggregation.Terms(
-        field, 1 + random.nextInt(8), 0, order, 1 + random.nextInt(2), missing, subs);
-  }
-
-  private Aggregation randomMetric() {
-    return switch (random.nextInt(5)) {
-      case 0 ->
-          new Aggregation.Cardinality(
-              random.nextBoolean() ? pick(KEYWORDS) : pick(NUMBERS), 3000, null);
-      case 1 -> new Aggregation.Metric(Aggregation.MetricKind.VALUE_COUNT, pick(KEYWORDS), null);
-      case 2 ->
-          new Aggregation.TopHits(
-              0,
-              1 + random.nextInt(3),
-              List.of(new SortKey("meta.rank", false, false, null)),
-              true);
-      case 3 ->
-          new Aggregation.Metric(
-              Aggregation.MetricKind.STATS,
-              random.nextBoolean() ? "released" : pick(NUMBERS),
-              null);
-      default ->
-          new Aggregation.Metric(
-              Aggregation.MetricKind.values()[random.nextInt(4)],
-              pick(NUMBERS),
-              random.nextInt(5) == 0 ? 7 : null);
-    };
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Comparison
-
-  private void assertAggs(
-      Map<String, AggregationResult> want, Map<String, AggregationResult> got, String path) {
-    assertEquals(want.keySet(), got.keySet(), path + ": names, seed " + seed);
-    for (String name : want.keySet()) {
-      assertAgg(want.get(name), got.get(name), path + ">" + name);
-    }
-  }
-
-  private void assertAgg(AggregationResult want, AggregationResult got, String path) {
-    String where = path + ", seed " + seed;
-    assertNotNull(got, where);
-    assertEquals(want.getClass(), got.getClass(), where);
-    switch (want) {
-      case AggregationResult.Buckets w -> {
-        AggregationResult.Buckets g = (AggregationResult.Buckets) got;
-        assertEquals(
-            w.buckets().stream().map(b -> b.key() + "=" + b.docCount()).toList(),
-            g.buckets().stream().map(b -> b.key() + "=" + b.docCount()).toList(),
-            where);
-        assertEquals(w.sumOtherDocCount(), g.sumOtherDocCount(), where + ": sum_other_doc_count");
-        assertEquals(w.keyed(), g.keyed(), where);
-        for (int i = 0; i < w.buckets().size(); i++) {
-          var wb = w.buckets().get(i);
-          var gb = g.buckets().get(i);
-          assertEquals(wb.keyAsString(), gb.keyAsString(), where + "[" + i + "] key_as_string");
-          assertEquals(wb.from(), gb.from(), where);
-          assertEquals(wb.to(), gb.to(), where);
-          assertAggs(wb.subAggregations(), gb.subAggregations(), path + "[" + wb.key() + "]");
-        }
-      }
-      case AggregationResult.SingleBucket w -> {
-        AggregationResult.SingleBucket g = (AggregationResult.SingleBucket) got;
-        assertEquals(w.docCount(), g.docCount(), where);
-        assertAggs(w.subAggregations(), g.subAggregations(), path);
-      }
-      case AggregationResult.Value w -> {
-        AggregationResult.Value g = (AggregationResult.Value) got;
-        assertEquals(w.type(), g.type(), where);
-        if (w.value() == null || w.type().equals("min") || w.type().equals("max")) {
-          assertEquals(w.value(), g.value(), where);
-          assertEquals(w.valueAsString(), g.valueAsString(), where);
-        } else {
-          assertClose(w.value(), g.value(), where);
-        }
-      }
-      case AggregationResult.Count w ->
-          assertEquals(w.value(), ((AggregationResult.Count) got).value(), where);
-      case AggregationResult.Stats w -> {
-        AggregationResult.Stats g = (AggregationResult.Stats) got;
-        assertEquals(w.count(), g.count(), where);
-        assertEquals(w.min(), g.min(), where);
-        assertEquals(w.max(), g.max(), where);
-        assertClose(w.sum(), g.sum(), where);
-      }
-      case AggregationResult.TopHitsResult w -> {
-        AggregationResult.TopHitsResult g = (AggregationResult.TopHitsResult) got;
-        assertEquals(w.total(), g.total(), where);
-        assertEquals(
-            w.hits().stream().map(Hit::id).toList(),
-            g.hits().stream().map(Hit::id).toList(),
-            where);
-        for (Hit h : g.hits()) {
-          assertNotNull(h.document(), where + ": top_hits carry their documents");
-        }
-      }
-    }
-  }
-
-  private static void assertClose(double want, double got, String where) {
-    assertTrue(
-        Math.abs(want - got) <= RELATIVE * Math.max(1, Math.abs(want)),
-        where + ": " + got + ", expected " + want);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Tests
-
-  @Test
-  public void randomAggregationsEqualTheOracle() throws IOException {
-    SearchIndex[] both = storeAndOracle(500);
-    for (int round = 0; round < 60; round++) {
-      SearchRequest r =
-          SearchRequest.builder()
-              .query(randomQuery())
-              .hits(random.nextInt(3))
-              .aggregations(randomAggs(0))
-              .fetchDocuments(true)
-              .build();
-      String where = "round " + round + " " + r;
-      SearchResult want = both[1].search(r);
-      SearchResult got = both[0].search(r);
-      assertEquals(want.total(), got.total(), where + ", seed " + seed);
-      assertAggs(want.aggregations(), got.aggregations(), where);
-    }
-  }
-
-  @Test
-  public void aggregationsSkipDeletedAndReplacedDocuments() throws IOException {
-    SearchIndex[] both = storeAndOracle(300);
-    List<Document> again = corpus.documents(300);
-    for (SearchIndex index : both) {
-      for (int i = 0; i < 300; i += 3) {
-        index.delete(again.get(i).id());
-      }
-      for (int i = 1; i < 300; i += 7) {
-        // Another document's fields under this id, with a rank of its own: ranks stay unique, so
-        // top_hits sorted by rank has one order.
-        Map<String, Object> source = new LinkedHashMap<>(again.get((i * 13) % 300).source());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) source.get("meta"));
-        meta.put("rank", 2_000_000L + i);
-        source.put("meta", meta);
-        index.put(new Document(again.get(i).id(), source));
-      }
-      index.refresh();
-    }
-    for (int round = 0; round < 20; round++) {
-      SearchRequest r =
-          SearchRequest.builder().query(randomQuery()).hits(0).aggregations(randomAggs(0)).build();
-      assertAggs(
-          both[1].search(r).aggregations(),
-          both[0].search(r).aggregations(),
-          "round " + round + " " + r);
-    }
-  }
-
-  @Test
-  public void sortsAndSearchAfterPagesEqualTheOracle() throws IOException {
-    SearchIndex[] both = storeAndOracle(400);
-    for (int round = 0; round < 25; round++) {
-      Query q = randomQuery();
-      // _score only over constant-score queries, whose scores the stores give bit for bit.
-      boolean constant = !(q instanceof Query.Match);
-      List<SortKey> keys = new ArrayList<>();
-      for (int i = 0, n = 1 + random.nextInt(2); i < n; i++) {
-        String field = constant && random.nextInt(5) == 0 ? SortKey.SCORE : pick(SORTABLE);
-        keys.add(
-            new SortKey(
-                field,
-                random.nextBoolean(),
-                random.nextInt(3) == 0,
-                random.nextInt(3) == 0 ? "max" : null));
-      }
-      // A unique last key: the order is then total and ids must match too.
-      boolean total = random.nextBoolean();
-      if (total) {
-        keys.add(new SortKey("meta.rank", random.nextBoolean(), false, null));
-      }
-      SearchRequest all = SearchRequest.builder().query(q).hits(400).sort(keys).build();
-      List<Hit> want = both[1].search(all).hits();
-      List<Hit> got = both[0].search(all).hits();
-      String where = "round " + round + " sort " + keys + ", seed " + seed;
-      assertSameSort(want, got, total, where);
-      // Walk the same sequence a page at a time through search_after.
-      List<Hit> paged = new ArrayList<>();
-      List<Object> after = List.of();
-      for (int page = 0; page < 100; page++) {
-        SearchResult p =
-            both[0].search(
-                SearchRequest.builder().query(q).hits(37).sort(keys).searchAfter(after).build());
-        if (p.hits().isEmpty()) {
-          break;
-        }
-        paged.addAll(p.hits());
-        after = p.hits().get(p.hits().size() - 1).sortValues();
-      }
-      if (total) {
-        assertSameSort(want, paged, true, where + " paged");
-      } else {
-        // Ties at a page boundary are skipped by search_after, as in Elasticsearch.
-        assertTrue(
-            paged.size() <= want.size(),
-            where
-                + ": paged "
-                + paged.size()
-                + " of "
-                + want.size()
-                + " "
-                + paged.stream().map(Hit::sortValues).toList());
-      }
-    }
-  }
-
-  private static void assertSameSort(List<Hit> want, List<Hit> got, boolean ids, String where) {
-    assertEquals(want.size(), got.size(), where + ": hits");
-    for (int i = 0; i < want.size(); i++) {
-      List<Object> w = want.get(i).sortValues();
-      List<Object> g = got.get(i).sortValues();
-      assertEquals(w.size(), g.size(), where);
-      for (int k = 0; k < w.size(); k++) {
-        if (w.get(k) instanceof Float x && g.get(k) instanceof Float y) {
-          assertEquals(
-              x,
-              y,
-              SearchAssertions.SCORE_TOLERANCE * Math.max(1, Math.abs(x)),
-              where + " [" + i + "]");
-        } else {
-          assertEquals(w.get(k), g.get(k), where + " [" + i + "] key " + k);
-        }
-      }
-      if (ids) {
-        assertEquals(want.get(i).id(), got.get(i).id(), where + " [" + i + "]");
-      }
-    }
-  }
-
-  @Test
-  public void badAggregationsAndSortsAreRefusedAsElasticsearchRefusesThem() throws IOException {
-    SearchIndex[] both = storeAndOracle(20);
-    SearchIndex store = both[0];
-    InvalidRequestException e =
-        assertThrows(
-            InvalidRequestException.class,
-            () ->
-                store.search(
-                    SearchRequest.builder()
-                        .aggregations(Map.of("t", Aggregation.Terms.of("body")))
-                        .build()));
-    assertTrue(e.getMessage().startsWith("Fielddata is disabled on [body]"), e.getMessage());
-    e =
-        assertThrows(
-            InvalidRequestException.class,
-            () ->
-                store.search(
-                    SearchRequest.builder()
-                        .aggregations(
-                            Map.of(
-                                "h",
-                                new Aggregation.Histogram(
-                                    "weight", 1e-6, 0, 0, null, null, false, Map.of())))
-                        .build()));
-    assertEquals("too_many_buckets_exception", e.type());
-    e =
-        assertThrows(
-            InvalidRequestException.class,
-            () ->
-                store.search(
-                    SearchRequest.builder()
-                        .sort(List.of(new SortKey("body", true, false, null)))
-                        .build()));
-    assertTrue(e.getMessage().startsWith("Fielddata is disabled on [body]"), e.getMessage());
+  @Override
+  protected RandomSearch randomSearch(boolean sorted) {
+    Query q =
+        switch (random.nextInt(5)) {
+          case 0 -> Query.MatchAll.INSTANCE;
+          case 1 -> Query.Match.of("body", corpus.text(random, 2));
+          case 2 -> new Query.Term("brand", pick(CatalogCorpus.BRANDS), 1f);
+          case 3 ->
+              new Query.Range("stock", null, (long) random.nextInt(200), null, null, null, 1f);
+          default -> Query.Match.of("name", corpus.text(random, 1));
+        };
+    return new RandomSearch(() -> SearchRequest.builder().query(q), !(q instanceof Query.Match));
   }
 }

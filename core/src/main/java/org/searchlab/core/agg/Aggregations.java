@@ -2,8 +2,10 @@ package org.searchlab.core.agg;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.SearchRequest;
 import org.searchlab.core.mapping.Mapping;
 
 /**
@@ -32,6 +34,38 @@ public final class Aggregations {
       return Map.of();
     }
     return new AggregationEngine(mapping, source).all(aggs, matches);
+  }
+
+  /**
+   * What a search that needs every match reports from them: its aggregations, and its hits in the
+   * request's sort order when it names a sort.
+   *
+   * @param aggregations by name in request order
+   * @param sorted the first {@code offset + hits} matches in sort order after {@code search_after},
+   *     or null when the request names no sort (the store's ranking by score stands)
+   */
+  public record Outcome(Map<String, AggregationResult> aggregations, List<Sorting.Sorted> sorted) {}
+
+  /**
+   * The aggregations of {@code request} over {@code matches} ({@link #compute}) and, when it is
+   * sorted, its first {@code offset + hits} matches in sort order ({@link Sorting#top}): what a
+   * store without collectors of its own (the mutable store) runs once it has every match.
+   */
+  public static Outcome apply(
+      SearchRequest request, Mapping mapping, AggregationSource source, MatchSet matches)
+      throws IOException {
+    Map<String, AggregationResult> aggs = compute(request.aggregations(), mapping, source, matches);
+    List<Sorting.Sorted> sorted =
+        request.sorted()
+            ? Sorting.top(
+                request.sort(),
+                request.searchAfter(),
+                mapping,
+                source,
+                matches,
+                request.offset() + request.hits())
+            : null;
+    return new Outcome(aggs, sorted);
   }
 
   /** Elasticsearch's error for a response with too many buckets. */

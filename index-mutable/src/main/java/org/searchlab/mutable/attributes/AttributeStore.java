@@ -183,9 +183,36 @@ public final class AttributeStore {
     }
   }
 
-  /** The number of categories in the dictionary. */
+  /**
+   * Reads every column of a document as one seqlock-consistent row into {@code categories[at]},
+   * {@code prices[at]} and {@code ratings[at]}: the values of one moment, never a category of one
+   * write beside the price of another. Lock-free; for searches that read several columns of a
+   * document more than once (aggregations), which then read this row instead of the columns.
+   */
+  public void readRow(int doc, int at, int[] categories, int[] prices, float[] ratings) {
+    while (true) {
+      int v1 = seq.getAcquire(doc);
+      int c = category.get(doc);
+      int p = price.get(doc);
+      float r = rating.get(doc);
+      VarHandle.loadLoadFence();
+      int v2 = seq.get(doc);
+      if ((v1 & 1) == 0 && v1 == v2) {
+        categories[at] = c;
+        prices[at] = p;
+        ratings[at] = r;
+        return;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * The number of categories in the dictionary; lock-free (the names of these ordinals are
+   * published before the count).
+   */
   public int categoryCardinality() {
-    return categoryBits.size();
+    return bitsByOrdinal.length;
   }
 
   public long ramBytesUsed() {

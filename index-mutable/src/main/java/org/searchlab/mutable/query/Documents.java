@@ -325,19 +325,12 @@ public final class Documents {
       }
       org.searchlab.core.agg.MatchSet matches = b.build();
       try {
-        aggs =
-            org.searchlab.core.agg.Aggregations.compute(
-                request.aggregations(), mapping, source, matches);
-        if (request.sorted()) {
+        org.searchlab.core.agg.Aggregations.Outcome o =
+            org.searchlab.core.agg.Aggregations.apply(request, mapping, source, matches);
+        aggs = o.aggregations();
+        if (o.sorted() != null) {
           List<Hit> sorted = new ArrayList<>();
-          for (org.searchlab.core.agg.Sorting.Sorted x :
-              org.searchlab.core.agg.Sorting.top(
-                  request.sort(),
-                  request.searchAfter(),
-                  mapping,
-                  source,
-                  matches,
-                  request.offset() + request.hits())) {
+          for (org.searchlab.core.agg.Sorting.Sorted x : o.sorted()) {
             sorted.add(new Hit(docs.get(x.doc()).id(), x.score(), null, x.values()));
           }
           ranked = sorted;

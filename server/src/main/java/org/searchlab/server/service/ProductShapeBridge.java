@@ -53,10 +53,17 @@ final class ProductShapeBridge {
 
   /** Runs {@code request} on {@code index}, through the benchmark's shape when it can. */
   static SearchResult search(SearchIndex index, SearchRequest request) throws IOException {
-    if (ProductShape.of(request).isPresent() || request.needsEveryMatch()) {
-      return index.search(request); // a rewrite would drop aggregations and sorts
+    if (ProductShape.of(request).isPresent()) {
+      return index.search(request);
     }
     Mapping mapping = index.mapping();
+    if (request.needsEveryMatch()) {
+      if (productFields(mapping)) {
+        request.validate(mapping); // the store's own errors first, as it would give them
+        return index.search(everyMatch(request, mapping));
+      }
+      return index.search(request);
+    }
     Optional<Rewrite> rewrite = Optional.empty();
     if (productFields(mapping)) {
       request.validate(mapping); // the store's own errors first, as it would give them
@@ -86,6 +93,39 @@ final class ProductShapeBridge {
    * @param score the score every hit has in the original, or null when the scores are the same
    */
   record Rewrite(SearchRequest request, Float score) {}
+
+  /**
+   * A request that needs every match (aggregations, a sort) with its query and kNN search rewritten
+   * to the benchmark's shape, its aggregations, sort and {@code search_after} unchanged, when the
+   * rewrite gives every match the score the original gives it: the product store then aggregates it
+   * from its columns. A rewrite whose matches score another constant than the store's 1 would
+   * change {@code _score} sort values and {@code top_hits} scores, so it is not made; the request
+   * is then returned as it is.
+   */
+  static SearchRequest everyMatch(SearchRequest r, Mapping mapping) {
+    SearchRequest plain = r.withoutAggregationsAndSort();
+    if (ProductShape.of(plain).isPresent()) {
+      return r;
+    }
+    Optional<Rewrite> w = rewrite(plain, mapping);
+    if (w.isEmpty() || (w.get().score != null && w.get().score != 1f)) {
+      return r;
+    }
+    SearchRequest q = w.get().request;
+    return new SearchRequest(
+        q.query(),
+        q.knn(),
+        q.rank(),
+        q.hits(),
+        q.offset(),
+        q.approximate(),
+        q.trackTotalHitsUpTo(),
+        q.thresholds(),
+        q.fetchDocuments(),
+        r.aggregations(),
+        r.sort(),
+        r.searchAfter());
+  }
 
   private static boolean productFields(Mapping m) {
     return m.leaf(Schema.CATEGORY) instanceof FieldType.Keyword

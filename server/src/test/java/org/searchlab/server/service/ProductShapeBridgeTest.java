@@ -2,21 +2,25 @@ package org.searchlab.server.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.Filter;
 import org.searchlab.core.ProductShape;
 import org.searchlab.core.RankProfile;
 import org.searchlab.core.SearchRequest;
+import org.searchlab.core.agg.Aggregation;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.query.Knn;
 import org.searchlab.core.query.Query;
 import org.searchlab.core.query.Query.Bool;
 import org.searchlab.core.query.Query.Range;
 import org.searchlab.core.query.Query.Term;
+import org.searchlab.core.query.SortKey;
 
 /**
  * The rewrites that let the product-shaped stores run equivalent general requests: each gives a
@@ -136,5 +140,38 @@ class ProductShapeBridgeTest {
             req(new Query.Exists("price", 1f)))) {
       assertTrue(ProductShapeBridge.rewrite(r, PRODUCT).isEmpty(), r.toString());
     }
+  }
+
+  @Test
+  void requestsThatNeedEveryMatchKeepTheirAggregationsAndSortThroughARewrite() {
+    Map<String, Aggregation> aggs = Map.of("c", Aggregation.Terms.of("category"));
+    List<SortKey> sort = List.of(new SortKey("price", true, false, null));
+    SearchRequest r =
+        SearchRequest.builder()
+            .query(new Range("price", null, 10L, null, null, null, 1f))
+            .aggregations(aggs)
+            .sort(sort)
+            .searchAfter(List.of(12L))
+            .build();
+    SearchRequest w = ProductShapeBridge.everyMatch(r, PRODUCT);
+    assertEquals(aggs, w.aggregations());
+    assertEquals(sort, w.sort());
+    assertEquals(List.of(12L), w.searchAfter());
+    ProductShape shape = ProductShape.of(w.withoutAggregationsAndSort()).orElseThrow();
+    assertEquals(
+        Filter.ALL.withPrice(new Filter.PriceRange(10, Integer.MAX_VALUE)), shape.filter());
+    assertEquals(RankProfile.UNRANKED, shape.profile(), "a range scores 1, as the store's filter");
+    // A bool of filters scores 0, not the store's 1: a _score sort or top_hits would differ.
+    SearchRequest zero =
+        SearchRequest.builder()
+            .query(
+                new Bool(
+                    List.of(), List.of(Term.of("category", "a")), List.of(), List.of(), null, 1f))
+            .aggregations(aggs)
+            .build();
+    assertSame(zero, ProductShapeBridge.everyMatch(zero, PRODUCT));
+    // The benchmark's own shape is left as it is.
+    SearchRequest text = SearchRequest.builder().text("red").aggregations(aggs).build();
+    assertSame(text, ProductShapeBridge.everyMatch(text, PRODUCT));
   }
 }
