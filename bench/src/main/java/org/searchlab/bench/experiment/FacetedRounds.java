@@ -29,13 +29,13 @@ import org.searchlab.bench.report.ResultRow;
  * variant whose buckets differ fails the run, after {@value #FILE_MD} says which. recall@10 of the
  * hits is the lexical query's, measured on the same answers.
  *
- * <p>A variant that refuses the body (a 4xx, such as the mutable store's product index before its
- * columnar aggregations) is reported as refused, with the answer's status and the start of its
- * message, and gets no cells; a Vespa-dialect target is skipped (the dialect's grouping is not
- * built yet). searchlab's own mutable server, which speaks the Vespa dialect for the other types,
- * gets the Elasticsearch dialect's body (it answers both). In the last round, the cells at the
- * largest faceted client count carry a flight recording of each searchlab server ({@link
- * FacetProfile}): where its faceting time goes. Runs on the caller's thread; not thread-safe.
+ * <p>A variant that refuses the body (a 4xx) is reported as refused, with the answer's status and
+ * the start of its message, and gets no cells; a Vespa-dialect target is skipped (the runner does
+ * not write Vespa grouping requests yet). searchlab's own mutable server, which speaks the Vespa
+ * dialect for the other types, gets the Elasticsearch dialect's body (it answers both). In the last
+ * round, the cells at the largest faceted client count carry a flight recording of each searchlab
+ * server ({@link FacetProfile}): where its faceting time goes. Runs on the caller's thread; not
+ * thread-safe.
  */
 final class FacetedRounds {
   /** The query type's name in results. */
@@ -111,8 +111,8 @@ final class FacetedRounds {
               v,
               new Status(
                   "skipped",
-                  "a Vespa-dialect target: the Vespa dialect's grouping is not built yet, so no"
-                      + " faceted request is sent"));
+                  "a Vespa-dialect target: this runner does not write Vespa grouping requests yet,"
+                      + " so no faceted request is sent"));
           continue;
         }
         // searchlab's mutable server answers the Elasticsearch dialect too.

@@ -26,13 +26,14 @@ public interface SearchDialect {
 
   /**
    * The faceted request: the lexical request ({@link QueryType#LEXICAL}, 10 hits, ids only) plus
-   * the facets' aggregations. The Vespa dialect has none yet (its grouping is not built): it throws
-   * {@link UnsupportedOperationException}, and a run skips the faceted cells of Vespa targets and
-   * sends searchlab's servers the Elasticsearch dialect's body instead.
+   * the facets' aggregations. The Vespa dialect has none yet (no grouping request is written): it
+   * throws {@link UnsupportedOperationException}, and a run skips the faceted cells of Vespa
+   * targets and sends searchlab's servers the Elasticsearch dialect's body instead.
    */
   default HttpRequest faceted(URI base, BenchQuery q, boolean filtered, Facets facets) {
     throw new UnsupportedOperationException(
-        getClass().getSimpleName() + ": no faceted request (Vespa grouping is not built yet)");
+        getClass().getSimpleName()
+            + ": no faceted request (Vespa grouping requests are not written yet)");
   }
 
   /**
