@@ -361,11 +361,12 @@ final class Searcher {
         fused.put(d, lexScore.get(d) + v.scores()[i]);
       }
     } else {
+      int c = r.rank().rankConstant(); // Elasticsearch's 60 unless the request names another
       for (int i = 0; i < Math.min(window, lex.top.size()); i++) {
-        fused.merge(lex.top.docs()[i], 1f / (Fusion.RRF_K + i + 1), Float::sum);
+        fused.merge(lex.top.docs()[i], 1f / (c + i + 1), Float::sum);
       }
       for (int i = 0; i < Math.min(window, v.docs().length); i++) {
-        fused.merge(v.docs()[i], 1f / (Fusion.RRF_K + i + 1), Float::sum);
+        fused.merge(v.docs()[i], 1f / (c + i + 1), Float::sum);
       }
     }
     TopHits top = new TopHits(r.offset() + r.hits());

@@ -176,7 +176,7 @@ final class SegmentedSearcher {
           Part vec =
               collect(searcher, vector, Math.max(1, Math.min(rrfWindow, req.targetHits())), req);
           TotalHits union = collect(searcher, both, 1, req).total;
-          result = new Part(rrf(lex.docs, vec.docs, rrfWindow), union);
+          result = new Part(rrf(lex.docs, vec.docs, rrfWindow, req.rank().rankConstant()), union);
           lexicalPlan = lexicalPlan(lex.total);
         }
         lexicalNanos = System.nanoTime() - lexStart;
@@ -295,12 +295,15 @@ final class SegmentedSearcher {
         oversample == 0 ? 0 : req.rescoreWindow(oversample));
   }
 
-  /** Reciprocal rank fusion: Σ 1 / (k + rank) over the top {@code window} of each list. */
-  private static ScoreDoc[] rrf(ScoreDoc[] lexical, ScoreDoc[] vector, int window) {
+  /**
+   * Reciprocal rank fusion: Σ 1 / (constant + rank) over the top {@code window} of each list; the
+   * constant is the request's (Elasticsearch's 60 unless it names another).
+   */
+  private static ScoreDoc[] rrf(ScoreDoc[] lexical, ScoreDoc[] vector, int window, int constant) {
     Map<Integer, Float> scores = new HashMap<>();
     for (ScoreDoc[] list : List.of(lexical, vector)) {
       for (int i = 0; i < Math.min(window, list.length); i++) {
-        scores.merge(list[i].doc, 1f / (Fusion.RRF_K + i + 1), Float::sum);
+        scores.merge(list[i].doc, 1f / (constant + i + 1), Float::sum);
       }
     }
     ScoreDoc[] fused = new ScoreDoc[scores.size()];

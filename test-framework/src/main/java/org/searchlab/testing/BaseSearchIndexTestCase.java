@@ -242,11 +242,14 @@ public abstract class BaseSearchIndexTestCase extends BaseWriteContractTestCase 
     feed(index, docs);
     int checked = 0;
     for (int q = 0; q < 40; q++) {
+      // Elasticsearch's default rank constant, and others a request may name.
+      int constant = q % 2 == 0 ? Fusion.RRF_K : 1 + random.nextInt(120);
       SearchRequest rrf =
           corpus
               .query(random.nextInt(docs.size()), false)
               .targetHits(20)
               .fusion(Fusion.RRF)
+              .rank(org.searchlab.core.query.Rank.rrf(constant, 0))
               .build();
       List<Hit> lex = index.search(lexicalOnly(rrf).toBuilder().hits(20).build()).hits();
       List<Hit> vec =
@@ -257,14 +260,14 @@ public abstract class BaseSearchIndexTestCase extends BaseWriteContractTestCase 
       Map<String, Float> expected = new HashMap<>();
       for (List<Hit> part : List.of(lex, vec)) {
         for (int i = 0; i < part.size(); i++) {
-          expected.merge(part.get(i).id(), 1f / (Fusion.RRF_K + i + 1), Float::sum);
+          expected.merge(part.get(i).id(), 1f / (constant + i + 1), Float::sum);
         }
       }
       List<Hit> ranking = new ArrayList<>();
       expected.forEach((id, s) -> ranking.add(new Hit(id, s)));
       ranking.sort(ExactCorpus.BY_SCORE);
       assertScoresMatch(
-          "rrf " + rrf.text(),
+          "rrf constant " + constant + " " + rrf.text(),
           ranking.subList(0, Math.min(10, ranking.size())),
           index.search(rrf).hits(),
           expected);
