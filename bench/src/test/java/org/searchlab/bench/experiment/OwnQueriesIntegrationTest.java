@@ -125,13 +125,15 @@ class OwnQueriesIntegrationTest {
       if (n.get("phase").asText().startsWith("after_") && n.get("round").isNull()) {
         summaries++;
         assertTrue(n.get("recall_at_10").isNumber(), n.toString());
-        if (n.get("query_type").asText().equals("lexical")) {
+        if (n.get("query_type").asText().equals("lexical")
+            || n.get("query_type").asText().equals(FacetedRounds.LABEL)) {
           assertEquals(1.0, n.get("recall_at_10").asDouble(), 1e-9, n.toString());
         }
       }
     }
-    // 2 variants × 3 query types × 2 filter settings × 1 client count
-    assertEquals(12, summaries);
+    // 2 variants × 4 query types (lexical, vector, hybrid, faceted) × 2 filter settings × 1
+    // client count
+    assertEquals(16, summaries);
     // the calibration curve ran on the grid given with --vector-beams
     assertEquals(List.of(10, 20, 40, 100, 400), vectorBeams);
   }
