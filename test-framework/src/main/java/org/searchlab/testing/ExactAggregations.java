@@ -331,13 +331,18 @@ final class ExactAggregations {
         double e = round.applyAsDouble(h.extendedMax());
         hi = hi == null ? e : Math.max(hi, e);
       }
-      for (Double k = lo;
-          k != null && hi != null && k <= hi;
-          k = round.applyAsDouble(k + h.interval())) {
+      // Elasticsearch's InternalHistogram.nextKey: round(key + interval + interval / 2), since
+      // round(key + interval) can give key back for an interval inexact in binary.
+      for (Double k = lo; k != null && hi != null && k <= hi; ) {
         byKey.computeIfAbsent(k, x -> new ArrayList<>());
         if (byKey.size() > Aggregation.MAX_BUCKETS) {
           throw new InvalidRequestException("too_many_buckets_exception", "too many buckets");
         }
+        double next = round.applyAsDouble(k + h.interval() + h.interval() / 2);
+        if (next <= k) {
+          break;
+        }
+        k = next;
       }
     }
     List<Bucket> out = new ArrayList<>();

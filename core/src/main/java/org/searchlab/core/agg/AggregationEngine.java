@@ -479,8 +479,13 @@ final class AggregationEngine {
         }
         for (double k = lo; k <= hi; ) {
           byKey.computeIfAbsent(k, x -> new Candidate(x, null));
-          double next = round.applyAsDouble(k + interval);
-          k = next > k ? next : Math.nextUp(k); // an interval below the keys' precision
+          // Elasticsearch's next key: rounding k + interval can give k back when the interval is
+          // not exact in binary (1/3 after 10.0), so it rounds from half an interval further.
+          double next = round.applyAsDouble(k + interval + interval / 2);
+          if (next <= k) {
+            break; // an interval below the keys' precision: no further key is representable
+          }
+          k = next;
         }
       }
     }

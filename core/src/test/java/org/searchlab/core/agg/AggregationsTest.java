@@ -299,6 +299,25 @@ class AggregationsTest {
   }
 
   @Test
+  void histogramGapsStepByWholeIntervalsWhenTheIntervalIsInexact() throws IOException {
+    catalogue();
+    // 5/3 is not exact in binary: rounding 10.0 + 5/3 gives 10.0 back. Every filled key must be
+    // a real bucket key, one interval after the last: indexes 3 (5) to 180 (300), 178 buckets.
+    double interval = 5.0 / 3;
+    Aggregation.Histogram h =
+        new Aggregation.Histogram("price", interval, 0, 0, null, null, false, Map.of());
+    List<Bucket> buckets = ((Buckets) run("h", h).get("h")).buckets();
+    assertEquals(178, buckets.size(), keysAndCounts(run("h", h).get("h")).toString());
+    double last = Double.NEGATIVE_INFINITY;
+    for (Bucket b : buckets) {
+      double k = ((Number) b.key()).doubleValue();
+      assertEquals(Math.floor(k / interval) * interval, k, 0.0, "a bucket key: " + k);
+      assertTrue(k - last > interval / 2, last + " then " + k);
+      last = k;
+    }
+  }
+
+  @Test
   void dateHistogramRoundsByCalendarAndWritesKeysAsElasticsearch() throws IOException {
     catalogue();
     Aggregation.DateHistogram month =
