@@ -3,7 +3,6 @@ package org.searchlab.mutable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.searchlab.core.Filter;
 import org.searchlab.core.Hit;
@@ -17,10 +16,11 @@ import org.searchlab.core.agg.Aggregations;
 import org.searchlab.core.agg.MatchSet;
 import org.searchlab.core.agg.Sorting;
 import org.searchlab.core.mapping.Mapping;
+import org.searchlab.mutable.postings.TopHits;
 
 /**
  * The second half of the product store's searches that need every match (aggregations, sorts):
- * given every match in ranking order ({@link Searcher.Ranked}), reads each one's row of attribute
+ * given every match in id order ({@link Searcher.Matches}), reads each one's row of attribute
  * columns once, keeps those whose row passes the filter, and aggregates and sorts them through the
  * shared engine ({@link Aggregations#apply}) over a {@link ColumnAggregationSource}. Stateless.
  */
@@ -46,7 +46,9 @@ final class EveryMatchSearch {
   }
 
   /**
-   * Aggregates and sorts every match and returns the page.
+   * Aggregates and sorts every match and returns the page. The matches come in id order, the
+   * columns' order, so each row is read once in order; without a sort only the page's {@code offset
+   * + hits} best matches are ranked (a heap of that size, not a sort of every match).
    *
    * @param filter the request's filter, checked again on each match's row: a match that a
    *     concurrent in-place write moved out of it after the filter was first asked is left out, so
@@ -54,6 +56,7 @@ final class EveryMatchSearch {
    * @param category the filter's category ordinal, or {@link
    *     org.searchlab.mutable.attributes.AttributeStore#NO_CATEGORY}
    * @param limit the ids' limit at the search's start
+   * @param matches every match, in increasing id order
    */
   static SearchResult finish(
       SearchRequest request,
@@ -62,42 +65,30 @@ final class EveryMatchSearch {
       Filter filter,
       int category,
       int limit,
-      Searcher.Ranked ranked,
+      Searcher.Matches matches,
       long start) {
-    int n = ranked.docs().length;
-    // By local id, keeping each match's rank: the rows are read in id order (the columns' order)
-    // and the source looks them up by id.
-    long[] byDoc = new long[n];
-    for (int i = 0; i < n; i++) {
-      byDoc[i] = ((long) ranked.docs()[i] << 32) | i;
-    }
-    Arrays.sort(byDoc);
+    int n = matches.count();
     int[] docs = new int[n];
+    float[] scores = new float[n];
     int[] categories = new int[n];
     int[] prices = new int[n];
     float[] ratings = new float[n];
-    boolean[] kept = new boolean[n];
     int count = 0;
-    for (long key : byDoc) {
-      int doc = (int) (key >>> 32);
+    for (int i = 0; i < n; i++) {
+      int doc = matches.docs()[i];
       parts.attributes.readRow(doc, count, categories, prices, ratings);
       if (passes(filter, category, categories[count], prices[count])) {
-        docs[count++] = doc;
-        kept[(int) key] = true;
+        docs[count] = doc;
+        scores[count++] = matches.scores()[i];
       }
     }
-    MatchSet.Builder b = new MatchSet.Builder();
-    for (int i = 0; i < n; i++) {
-      if (kept[i]) {
-        b.add(0, ranked.docs()[i], ranked.scores()[i]);
-      }
-    }
+    MatchSet set = MatchSet.ofLeaf(0, docs, scores, count);
     ColumnAggregationSource source =
         new ColumnAggregationSource(
             parts, mapping, limit, docs, categories, prices, ratings, count);
     Aggregations.Outcome outcome;
     try {
-      outcome = Aggregations.apply(request, mapping, source, b.build());
+      outcome = Aggregations.apply(request, mapping, source, set);
     } catch (IOException e) {
       throw new UncheckedIOException(e); // reads of the heap only; never thrown
     }
@@ -110,11 +101,15 @@ final class EveryMatchSearch {
         Sorting.Sorted x = sorted.get(i);
         page.add(hit(request, parts, x.doc(), x.score(), x.values()));
       }
-    } else {
-      for (int i = 0, rank = 0; i < n && rank < to; i++) {
-        if (kept[i] && rank++ >= from) {
-          page.add(hit(request, parts, ranked.docs()[i], ranked.scores()[i], null));
-        }
+    } else if (from < Math.min(to, count)) {
+      // Best first, equal scores by lower id: the top-k path's order.
+      TopHits top = new TopHits(Math.min(to, count));
+      for (int i = 0; i < count; i++) {
+        top.insert(docs[i], scores[i]);
+      }
+      TopHits.Sorted best = top.sorted();
+      for (int i = from; i < best.size(); i++) {
+        page.add(hit(request, parts, best.docs()[i], best.scores()[i], null));
       }
     }
     int track = request.trackTotalHitsUpTo();
@@ -125,7 +120,7 @@ final class EveryMatchSearch {
     return new SearchResult(
         page,
         total,
-        ranked.plan(),
+        matches.plan(),
         new Timings(System.nanoTime() - start, 0, 0, 0),
         outcome.aggregations());
   }

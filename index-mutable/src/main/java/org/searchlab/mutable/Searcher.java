@@ -422,20 +422,23 @@ final class Searcher {
     SearchRequest plain = EveryMatchSearch.withoutAggregationsAndSort(request);
     try (var guard = parts.generations.enter()) {
       View view = new View(plain.filter());
-      Ranked ranked = everyMatch(plain, view);
+      Matches matches = everyMatch(plain, view);
       return EveryMatchSearch.finish(
-          request, parts, mapping, plain.filter(), view.category, view.limit, ranked, start);
+          request, parts, mapping, plain.filter(), view.category, view.limit, matches, start);
     }
   }
 
   /**
-   * Every match in the top-k path's ranking order (best first, ties by lower local id).
+   * Every match in increasing local id order (the columns' order), each with the score the top-k
+   * path gives it. Not ranked: aggregations read the set, and {@link EveryMatchSearch} ranks only
+   * the page it returns.
    *
-   * @param docs local ids
+   * @param docs local ids, {@code docs[0..count)} increasing
    * @param scores their scores
+   * @param count how many
    * @param plan the plan of each part
    */
-  record Ranked(int[] docs, float[] scores, QueryPlan plan) {}
+  record Matches(int[] docs, float[] scores, int count, QueryPlan plan) {}
 
   /**
    * Every match of a request of the benchmark's shape, scored as the top-k path scores it: lexical
@@ -445,23 +448,34 @@ final class Searcher {
    * fusion over the windows, 0 for a document outside every window (it still matches, as in
    * Elasticsearch); unranked = every document passing the filter, score 1.
    */
-  private Ranked everyMatch(SearchRequest r, View view) {
+  private Matches everyMatch(SearchRequest r, View view) {
     return switch (r.rankProfile()) {
       case BM25 -> {
-        TopHits.Sorted lex = everyLexicalMatch(view, prepare(r));
-        yield new Ranked(
-            lex.docs(), lex.scores(), new QueryPlan(QueryPlan.EXHAUSTIVE, QueryPlan.NONE));
+        LexicalQuery.Matches lex = everyLexicalMatch(view, prepare(r));
+        yield new Matches(
+            lex.docs(),
+            lex.scores(),
+            lex.count(),
+            new QueryPlan(QueryPlan.EXHAUSTIVE, QueryPlan.NONE));
       }
       case CLOSENESS -> {
         VectorPart.Result v = vector(r, view, r.targetHits());
-        yield new Ranked(v.docs(), v.scores(), new QueryPlan(QueryPlan.NONE, v.plan()));
+        int n = v.docs().length;
+        int[] docs = new int[n];
+        float[] scores = new float[n];
+        int[] order = byDoc(v.docs());
+        for (int i = 0; i < n; i++) {
+          docs[i] = v.docs()[order[i]];
+          scores[i] = v.scores()[order[i]];
+        }
+        yield new Matches(docs, scores, n, new QueryPlan(QueryPlan.NONE, v.plan()));
       }
       case HYBRID -> everyHybridMatch(r, view);
       case UNRANKED -> {
         int[] docs = new int[16];
         int n = 0;
         if (!view.empty) {
-          VectorPart.IdStream c = view.candidates(0, view.limit);
+          VectorPart.IdStream c = view.candidates(0, view.limit); // increasing ids
           for (int d = c.next(); d >= 0; d = c.next()) {
             if (view.accept.test(d)) {
               if (n == docs.length) {
@@ -473,61 +487,122 @@ final class Searcher {
         }
         float[] ones = new float[n];
         Arrays.fill(ones, 1f);
-        yield new Ranked(
-            Arrays.copyOf(docs, n), ones, new QueryPlan(QueryPlan.FILTER_SCAN, QueryPlan.NONE));
+        yield new Matches(docs, ones, n, new QueryPlan(QueryPlan.FILTER_SCAN, QueryPlan.NONE));
       }
     };
   }
 
   /**
-   * Every lexical match, best first: the same run as the top-k path's with room for every id and no
-   * pruning (every match is counted before any could be skipped), so each score is computed as that
-   * path computes it.
+   * Every lexical match in id order: the top-k path's scoring with nothing pruned (every match is
+   * counted before any could be skipped), so each score is computed as that path computes it.
    */
-  private TopHits.Sorted everyLexicalMatch(View view, LexicalQuery q) {
+  private LexicalQuery.Matches everyLexicalMatch(View view, LexicalQuery q) {
     if (view.empty || q.isEmpty()) {
-      return new TopHits(0).sorted();
+      return LexicalQuery.Matches.NONE;
     }
-    int all = Math.max(1, view.limit);
-    return q.run(view.filterIds(), view.accept, all, Integer.MAX_VALUE, 0, view.limit, null)
-        .top()
-        .sorted();
+    return q.collectAll(view.filterIds(), view.accept, 0, view.limit);
   }
 
-  /** {@link #hybrid}'s fusion over every lexical match instead of its top window. */
-  private Ranked everyHybridMatch(SearchRequest r, View view) {
+  /** The positions of {@code docs} (distinct local ids) in increasing id order. */
+  private static int[] byDoc(int[] docs) {
+    long[] keys = new long[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      keys[i] = ((long) docs[i] << 32) | i;
+    }
+    Arrays.sort(keys);
+    int[] order = new int[docs.length];
+    for (int i = 0; i < docs.length; i++) {
+      order[i] = (int) keys[i];
+    }
+    return order;
+  }
+
+  /**
+   * {@link #hybrid}'s fusion over every lexical match instead of its top window, merged in id
+   * order: each vector hit (at most k) is looked up in the lexical matches, never a map of every
+   * match. Scores add as the top-k path adds them: the lexical part first, then the vector part.
+   */
+  private Matches everyHybridMatch(SearchRequest r, View view) {
     VectorPart.Result v = vector(r, view, r.targetHits());
     LexicalQuery q = prepare(r);
-    TopHits.Sorted lex = everyLexicalMatch(view, q);
-    Map<Integer, Float> fused = new HashMap<>();
+    LexicalQuery.Matches lex = everyLexicalMatch(view, q);
+    int[] ld = lex.docs();
+    int ln = lex.count();
+    int vn = v.docs().length;
+    int[] order = byDoc(v.docs());
+    int[] vd = new int[vn];
+    float[] vs = new float[vn];
+    // The lexical part of each match, and the vector part of each vector hit (by id).
+    float[] lexPart;
     if (r.fusion() == Fusion.SUM) {
-      for (int i = 0; i < lex.size(); i++) {
-        fused.put(lex.docs()[i], lex.scores()[i]);
+      lexPart = Arrays.copyOf(lex.scores(), ln);
+      for (int i = 0; i < vn; i++) {
+        vd[i] = v.docs()[order[i]];
+        vs[i] = v.scores()[order[i]];
       }
-      // As the top-k path: the vector hits' lexical scores scored by id, then the vector score.
-      int[] byId = v.docs().clone();
-      Arrays.sort(byId);
-      float[] lexOfVec = q.isEmpty() ? new float[byId.length] : q.scoreDocs(byId);
-      for (int i = 0; i < v.docs().length; i++) {
-        int d = v.docs()[i];
-        fused.put(d, lexOfVec[Arrays.binarySearch(byId, d)] + v.scores()[i]);
-      }
-    } else {
-      // The request's rank constant (Elasticsearch's), which is the top-k path's RRF_K unless the
-      // request names another.
-      int window = r.rrfWindow();
-      int c = r.rank().rankConstant();
-      for (int[] part : new int[][] {lex.docs(), v.docs()}) {
-        for (int i = 0; i < part.length; i++) {
-          float s = i < window ? 1f / (c + i + 1) : 0f;
-          fused.merge(part[i], s, Float::sum);
+      // As the top-k path: a vector hit's lexical score is scored by id, not taken from the run.
+      float[] lexOfVec = q.isEmpty() ? new float[vn] : q.scoreDocs(vd);
+      for (int i = 0; i < vn; i++) {
+        int at = Arrays.binarySearch(ld, 0, ln, vd[i]);
+        if (at >= 0) {
+          lexPart[at] = lexOfVec[i];
         }
       }
+      return merge(ld, lexPart, ln, vd, vs, vn, lexOfVec, v.plan());
     }
-    TopHits top = new TopHits(fused.size());
-    fused.forEach(top::insert);
-    TopHits.Sorted s = top.sorted();
-    return new Ranked(s.docs(), s.scores(), new QueryPlan(QueryPlan.EXHAUSTIVE, v.plan()));
+    // Reciprocal rank fusion with the request's rank constant over each part's window; a match
+    // outside both windows fuses to 0 and still matches.
+    int window = r.rrfWindow();
+    int c = r.rank().rankConstant();
+    lexPart = new float[ln];
+    TopHits top = new TopHits(Math.min(window, ln));
+    for (int i = 0; i < ln; i++) {
+      top.insert(ld[i], lex.scores()[i]);
+    }
+    TopHits.Sorted ranked = top.sorted();
+    for (int rank = 0; rank < ranked.size(); rank++) {
+      lexPart[Arrays.binarySearch(ld, 0, ln, ranked.docs()[rank])] = 1f / (c + rank + 1);
+    }
+    for (int i = 0; i < vn; i++) {
+      int rank = order[i];
+      vd[i] = v.docs()[rank];
+      vs[i] = rank < window ? 1f / (c + rank + 1) : 0f;
+    }
+    return merge(ld, lexPart, ln, vd, vs, vn, new float[vn], v.plan());
+  }
+
+  /**
+   * The union of two id-ordered lists: a lexical match's score is its lexical part, plus the vector
+   * part when it is also a vector hit; a vector hit that matched no term scores {@code
+   * vecOnlyLex[i]} plus its vector part.
+   */
+  private static Matches merge(
+      int[] ld,
+      float[] lp,
+      int ln,
+      int[] vd,
+      float[] vs,
+      int vn,
+      float[] vecOnlyLex,
+      String vectorPlan) {
+    int[] docs = new int[ln + vn];
+    float[] scores = new float[ln + vn];
+    int n = 0;
+    int i = 0;
+    int j = 0;
+    while (i < ln || j < vn) {
+      if (j == vn || (i < ln && ld[i] < vd[j])) {
+        docs[n] = ld[i];
+        scores[n++] = lp[i++];
+      } else if (i == ln || vd[j] < ld[i]) {
+        docs[n] = vd[j];
+        scores[n++] = vecOnlyLex[j] + vs[j++];
+      } else {
+        docs[n] = ld[i];
+        scores[n++] = lp[i++] + vs[j++];
+      }
+    }
+    return new Matches(docs, scores, n, new QueryPlan(QueryPlan.EXHAUSTIVE, vectorPlan));
   }
 
   // ------------------------------------------------------------------------------------------

@@ -25,6 +25,25 @@ public final class MatchSet {
     this.size = n;
   }
 
+  /**
+   * One leaf's matches, already in increasing document order (a store that collects them in that
+   * order skips {@link Builder}'s copy and check of every key); the arrays are taken, not copied.
+   *
+   * @throws IllegalArgumentException when {@code docs[0..count)} is not strictly increasing
+   */
+  public static MatchSet ofLeaf(int leaf, int[] docs, float[] scores, int count) {
+    if (leaf < 0 || count < 0 || count > docs.length || count > scores.length) {
+      throw new IllegalArgumentException("leaf " + leaf + ", count " + count + ": out of range");
+    }
+    for (int i = 0; i < count; i++) {
+      if (docs[i] < 0 || (i > 0 && docs[i] <= docs[i - 1])) {
+        throw new IllegalArgumentException(
+            "doc " + docs[i] + " at " + i + ": not increasing and non-negative");
+      }
+    }
+    return count == 0 ? EMPTY : new MatchSet(List.of(new LeafMatches(leaf, docs, scores, count)));
+  }
+
   /** No documents. */
   public static final MatchSet EMPTY = new MatchSet(List.of());
 

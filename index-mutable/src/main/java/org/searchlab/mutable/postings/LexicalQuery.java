@@ -217,25 +217,9 @@ public final class LexicalQuery {
       firstEssential = partition(prefix, theta);
     }
     while (firstEssential < n) {
-      int d = PostingCursor.NO_MORE;
-      for (int i = firstEssential; i < n; i++) {
-        d = Math.min(d, cur[i].doc());
-      }
+      int d = nextCandidate(cur, firstEssential, filter, maxDoc);
       if (d >= maxDoc) {
         break;
-      }
-      int next = filter.advance(d);
-      if (next != d) {
-        // Leap-frog: no essential term can match before the filter's next id.
-        if (next >= maxDoc) {
-          break;
-        }
-        for (int i = firstEssential; i < n; i++) {
-          if (cur[i].doc() < next) {
-            cur[i].advance(next);
-          }
-        }
-        continue;
       }
       if (pruning) {
         // Block-max check: the block bounds of the terms on d (and of the non-essential terms'
@@ -329,6 +313,100 @@ public final class LexicalQuery {
       }
     }
     return new Outcome(top, matches, exact && !pruning, scored);
+  }
+
+  /**
+   * Every match, in increasing local id order, each with its score.
+   *
+   * @param docs {@code docs[0..count)} increasing
+   * @param scores their scores
+   * @param count how many
+   */
+  public record Matches(int[] docs, float[] scores, int count) {
+    /** No match. */
+    public static final Matches NONE = new Matches(new int[0], new float[0], 0);
+  }
+
+  /**
+   * Every document among ids in [minDoc, maxDoc) that matches, that {@code filter} lists and that
+   * {@code accept} takes, in increasing id order, with the score {@link #run} gives it: what an
+   * aggregation reads. Nothing is ranked or pruned, so no heap of every match is built and sorted;
+   * the filter leap-frogs with the postings as in {@link #run}.
+   */
+  public Matches collectAll(FilterIds filter, IntPredicate accept, int minDoc, int maxDoc) {
+    int n = lists.length;
+    if (n == 0 || minDoc >= maxDoc) {
+      return Matches.NONE;
+    }
+    PostingCursor[] cur = new PostingCursor[n];
+    for (int i = 0; i < n; i++) {
+      cur[i] = new PostingCursor(lists[i]);
+      cur[i].advance(minDoc);
+    }
+    double[] sums = new double[fieldCount];
+    int[] docs = new int[256];
+    float[] scores = new float[256];
+    int count = 0;
+    while (true) {
+      int d = nextCandidate(cur, 0, filter, maxDoc);
+      if (d >= maxDoc) {
+        break;
+      }
+      if (!accept.test(d)) {
+        advanceOn(cur, 0, d);
+        continue;
+      }
+      java.util.Arrays.fill(sums, 0);
+      for (int i = 0; i < n; i++) {
+        PostingCursor c = cur[i];
+        if (c.doc() == d) {
+          sums[fields[i]] += score(i, c.freq(), d);
+        }
+      }
+      advanceOn(cur, 0, d);
+      if (count == docs.length) {
+        docs = java.util.Arrays.copyOf(docs, count * 2);
+        scores = java.util.Arrays.copyOf(scores, count * 2);
+      }
+      docs[count] = d;
+      scores[count] = max(sums);
+      count++;
+    }
+    return new Matches(docs, scores, count);
+  }
+
+  /**
+   * The next id below {@code maxDoc} on a cursor from {@code from} on that the filter lists, or
+   * {@link PostingCursor#NO_MORE}: leap-frogs the cursors with the filter, since no term on them
+   * can match before the filter's next id.
+   */
+  private static int nextCandidate(PostingCursor[] cur, int from, FilterIds filter, int maxDoc) {
+    while (true) {
+      int d = PostingCursor.NO_MORE;
+      for (int i = from; i < cur.length; i++) {
+        d = Math.min(d, cur[i].doc());
+      }
+      if (d >= maxDoc) {
+        return PostingCursor.NO_MORE;
+      }
+      int next = filter.advance(d);
+      if (next == d) {
+        return d;
+      }
+      if (next >= maxDoc) {
+        return PostingCursor.NO_MORE;
+      }
+      advanceAll(cur, from, next);
+    }
+  }
+
+  /** Moves the cursors from {@code from} on that are before {@code target} to it or past it. */
+  private static void advanceAll(PostingCursor[] cur, int from, int target) {
+    for (int i = from; i < cur.length; i++) {
+      if (cur[i].doc() < target) {
+        cur[i].advance(target);
+      }
+    }
   }
 
   private static void advanceOn(PostingCursor[] cur, int from, int d) {

@@ -113,25 +113,38 @@ public final class TopHits {
     }
   }
 
-  /** The hits, best first: local ids in {@code docsOut}, scores returned in parallel. */
+  /**
+   * The hits, best first, equal scores by lower local id. Sorted as primitive keys (the score's
+   * order-preserving bits, inverted so that higher scores come first, above the id), so sorting a
+   * large heap (every match of an aggregating search's ranking window) neither boxes nor compares
+   * through a lambda; the order is {@link Float#compare}'s, then the id's.
+   */
   public Sorted sorted() {
-    Integer[] order = new Integer[size];
+    long[] keys = new long[size];
     for (int i = 0; i < size; i++) {
-      order[i] = i;
+      keys[i] = key(scores[i], docs[i]);
     }
-    Arrays.sort(
-        order,
-        (a, b) -> {
-          int c = Float.compare(scores[b], scores[a]);
-          return c != 0 ? c : Integer.compare(docs[a], docs[b]);
-        });
+    Arrays.sort(keys);
     int[] d = new int[size];
     float[] s = new float[size];
     for (int i = 0; i < size; i++) {
-      d[i] = docs[order[i]];
-      s[i] = scores[order[i]];
+      d[i] = (int) keys[i];
+      s[i] = scoreOf(keys[i]);
     }
     return new Sorted(d, s);
+  }
+
+  /** A key whose ascending order is descending score, then ascending id (ids are ≥ 0). */
+  static long key(float score, int doc) {
+    int bits = Float.floatToIntBits(score);
+    int sortable = bits ^ ((bits >> 31) & 0x7fffffff); // ascending ints ⇔ ascending floats
+    return ((long) ~sortable << 32) | (doc & 0xffffffffL);
+  }
+
+  /** The score {@link #key} encoded. */
+  static float scoreOf(long key) {
+    int sortable = ~(int) (key >>> 32);
+    return Float.intBitsToFloat(sortable ^ ((sortable >> 31) & 0x7fffffff));
   }
 
   /**

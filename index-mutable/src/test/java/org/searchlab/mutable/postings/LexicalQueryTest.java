@@ -152,6 +152,28 @@ class LexicalQueryTest {
         assertTopK(oracle, masked.top().sorted(), k, what + " (filter bits)");
         assertMatches(oracle, masked, track, what + " (filter bits)");
 
+        // Every match in id order (what aggregations read): the oracle's set, each score the one
+        // the top-k runs give it, with the filter as ids and as bits.
+        for (FilterIds f : new FilterIds[] {FilterIds.ALL, bitsOf(filter, limit)}) {
+          LexicalQuery.Matches all = lq.collectAll(f, accept, 0, limit);
+          assertEquals(oracle.size(), all.count(), what + " collectAll: every match");
+          for (int i = 0; i < all.count(); i++) {
+            int d = all.docs()[i];
+            assertTrue(i == 0 || d > all.docs()[i - 1], what + " collectAll: id order at " + i);
+            Float want = oracle.get(d);
+            assertTrue(want != null, what + " collectAll: " + d + " does not match");
+            assertEquals(want, all.scores()[i], tolerance(want), what + " collectAll " + d);
+          }
+          for (TopHits.Sorted top : List.of(one.top().sorted(), daat.top().sorted())) {
+            for (int i = 0; i < top.size(); i++) {
+              int at = java.util.Arrays.binarySearch(all.docs(), 0, all.count(), top.docs()[i]);
+              assertTrue(at >= 0, what + " collectAll lacks top hit " + top.docs()[i]);
+              assertEquals(
+                  top.scores()[i], all.scores()[at], 0f, what + " collectAll: the run's score");
+            }
+          }
+        }
+
         // Two disjoint ranges on two threads, sharing the k-th score, merged.
         LexicalQuery.SharedThreshold shared = new LexicalQuery.SharedThreshold();
         int mid = r.nextInt(limit + 1);
