@@ -12,6 +12,7 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.HitQueue;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.LeafCollector;
 import org.apache.lucene.search.Query;
@@ -115,7 +116,11 @@ final class SortedSearch {
         aggs);
   }
 
-  /** The page of the best scores, ties by document number (the order Lucene's top-k keeps). */
+  /**
+   * The page of the best scores, ties by document number (the order Lucene's top-k keeps): the best
+   * {@code offset + hits} through Lucene's {@link HitQueue}, as its top-score collector keeps them,
+   * not a sort of every match.
+   */
   private static List<Hit> scoredHits(
       IndexSearcher searcher,
       SearchRequest req,
@@ -123,14 +128,19 @@ final class SortedSearch {
       Matches all,
       List<LeafReaderContext> leaves)
       throws IOException {
-    ScoreDoc[] docs = new ScoreDoc[all.count];
-    for (int i = 0; i < all.count; i++) {
-      docs[i] = new ScoreDoc(leaves.get(all.leaf[i]).docBase + all.doc[i], all.scores[i]);
+    int window = Math.min(all.count, req.offset() + req.hits());
+    if (window <= 0) {
+      return SegmentedSearcher.hits(searcher, new ScoreDoc[0], req, fields);
     }
-    Arrays.sort(
-        docs,
-        (a, b) ->
-            a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
+    HitQueue queue = new HitQueue(window, false);
+    for (int i = 0; i < all.count; i++) {
+      queue.insertWithOverflow(
+          new ScoreDoc(leaves.get(all.leaf[i]).docBase + all.doc[i], all.scores[i]));
+    }
+    ScoreDoc[] docs = new ScoreDoc[queue.size()];
+    for (int i = docs.length - 1; i >= 0; i--) {
+      docs[i] = queue.pop();
+    }
     return SegmentedSearcher.hits(searcher, docs, req, fields);
   }
 
@@ -290,14 +300,33 @@ final class SortedSearch {
       };
     }
 
+    /**
+     * The slices' matches in (leaf, document) order: each slice visits its leaves in order and a
+     * leaf's documents in order, so its matches are runs of one leaf each; the runs are put in leaf
+     * order (a few per slice), so the {@link MatchSet} built from them finds them sorted.
+     */
     @Override
     public Matches reduce(Collection<Collector> collectors) {
-      Matches out = new Matches();
+      List<int[]> runs = new ArrayList<>(); // {slice, from, to, leaf}
+      List<Matches> all;
       synchronized (slices) {
-        for (Matches m : slices) {
-          for (int i = 0; i < m.count; i++) {
-            out.add(m.leaf[i], m.doc[i], m.scores[i]);
+        all = List.copyOf(slices);
+      }
+      for (int s = 0; s < all.size(); s++) {
+        Matches m = all.get(s);
+        for (int from = 0, i = 1; i <= m.count; i++) {
+          if (i == m.count || m.leaf[i] != m.leaf[from]) {
+            runs.add(new int[] {s, from, i, m.leaf[from]});
+            from = i;
           }
+        }
+      }
+      runs.sort((a, b) -> Integer.compare(a[3], b[3]));
+      Matches out = new Matches();
+      for (int[] run : runs) {
+        Matches m = all.get(run[0]);
+        for (int i = run[1]; i < run[2]; i++) {
+          out.add(m.leaf[i], m.doc[i], m.scores[i]);
         }
       }
       return out;
