@@ -37,10 +37,23 @@ final class JmhCommand implements Callable<Integer> {
     if (list) {
       args.add("-l");
     }
-    // Forked benchmark JVMs need the SIMD module like every other searchlab JVM.
-    if (!jmhOptions.contains("-jvmArgsAppend")) {
-      args.addAll(
-          List.of("-jvmArgsAppend", "--add-modules jdk.incubator.vector -Djava.awt.headless=true"));
+    // The forked benchmark JVMs' own flags, instead of JMH's default of copying this JVM's: the
+    // launcher runs its commands with assertions on (-ea), and a fork that inherited them measured
+    // every assert of Lucene's and ours (Lucene's postings check each block's order with a stream
+    // in VectorUtil.findNextGEQ: 17% of a faceted segmented search's time), which the servers
+    // never run. Given as -jvmArgs, not -jvmArgsAppend, so that each benchmark's @Fork flags (its
+    // heap) still apply. The SIMD module and huge pages as every other searchlab JVM has them.
+    if (!jmhOptions.contains("-jvmArgs")) {
+      List<String> fork =
+          new ArrayList<>(
+              List.of(
+                  "--add-modules",
+                  "jdk.incubator.vector",
+                  "--enable-native-access=ALL-UNNAMED",
+                  "-Djava.awt.headless=true",
+                  "-da"));
+      fork.addAll(org.searchlab.bench.report.HugePages.childFlags());
+      args.addAll(List.of("-jvmArgs", String.join(" ", fork)));
     }
     args.addAll(jmhOptions);
     org.openjdk.jmh.Main.main(args.toArray(String[]::new));

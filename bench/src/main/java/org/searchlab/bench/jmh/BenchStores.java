@@ -55,6 +55,25 @@ final class BenchStores {
     };
   }
 
+  /**
+   * A fresh, empty store of the product mapping, opened as the server opens it: the segmented
+   * store's index of the schema shortcut neither aggregates nor sorts, its index of the mapping
+   * does (the mutable store's product index does both either way).
+   */
+  static SearchIndex openMapped(String store, Path dir, Schema schema) throws IOException {
+    if (!store.equals("segmented")) {
+      return open(store, dir, schema);
+    }
+    return LuceneSegmentedIndex.open(
+        dir,
+        org.searchlab.core.mapping.IndexSettings.DEFAULT,
+        org.searchlab.core.mapping.Mapping.product(schema.dimension()),
+        SegmentedConfig.DEFAULT.toBuilder()
+            .wal(ASYNC_WAL)
+            .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+            .build());
+  }
+
   /** The first {@code n} documents of the seeded synthetic corpus. */
   static List<Document> corpus(long seed, int n, int dimension) {
     SyntheticCorpus c = new SyntheticCorpus(seed, dimension);

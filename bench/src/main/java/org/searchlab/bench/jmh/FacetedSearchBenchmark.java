@@ -91,7 +91,7 @@ public class FacetedSearchBenchmark {
     List<Document> corpus = BenchStores.corpus(7, docs, 16);
     List<BenchQuery> queries = Corpus.sampleQueries(corpus, 500, 13);
     dir = BenchStores.tempDir("faceted");
-    index = BenchStores.open(store, dir, new Schema(16));
+    index = BenchStores.openMapped(store, dir, new Schema(16));
     BenchStores.load(index, corpus);
     index.forceMerge(1);
     index.refresh();
