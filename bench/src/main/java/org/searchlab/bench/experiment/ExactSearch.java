@@ -29,6 +29,8 @@ public final class ExactSearch {
 
   private final ExactCorpus corpus;
   private final BenchMapping mapping;
+  // Each document id's ordinal, for the exact answers' compact score tables (ScoreTable).
+  private final Map<String, Integer> ordinals = new HashMap<>();
 
   /**
    * @param docs the corpus
@@ -54,6 +56,7 @@ public final class ExactSearch {
             : new ExactCorpus(mapping.mapping(), mapping.settings().defaultAnalyzer());
     for (Document d : docs) {
       corpus.put(d);
+      ordinals.putIfAbsent(d.id(), ordinals.size());
     }
   }
 
@@ -149,13 +152,13 @@ public final class ExactSearch {
   public ExactAnswer answer(BenchQuery q, QueryType type, boolean filtered, int k) {
     if (!mapping.product()) {
       Map<String, Float> scores = mappedScores(q, type, filtered);
-      return new ExactAnswer(best(scores, k), id -> orNaN(scores.get(id)));
+      return answer(scores, k);
     }
     Filter filter = filtered ? Filter.category(q.category()) : Filter.ALL;
     return switch (type) {
       case LEXICAL -> {
         Map<String, Float> lexical = corpus.lexicalScores(q.text(), filter);
-        yield new ExactAnswer(best(lexical, k), id -> orNaN(lexical.get(id)));
+        yield answer(lexical, k);
       }
       case VECTOR ->
           new ExactAnswer(
@@ -174,22 +177,38 @@ public final class ExactSearch {
         }
         Map<String, Float> fused = new HashMap<>(lexical);
         vector.forEach((id, s) -> fused.merge(id, s, Float::sum));
-        yield new ExactAnswer(best(fused, k), id -> orNaN(fused.get(id)));
+        yield answer(fused, k);
       }
     };
   }
 
-  /** The {@code k} best of a score map, in the oracle's order (score, then id). */
-  private static List<Hit> best(Map<String, Float> scores, int k) {
-    return scores.entrySet().stream()
-        .map(e -> new Hit(e.getKey(), e.getValue()))
-        .sorted(ExactCorpus.BY_SCORE)
-        .limit(k)
-        .toList();
+  /**
+   * The answer of a query's exact scores: its {@code k} best, and every score kept in a {@link
+   * ScoreTable} rather than the map, which the answer would otherwise hold for its whole life.
+   */
+  private ExactAnswer answer(Map<String, Float> scores, int k) {
+    return new ExactAnswer(best(scores, k), new ScoreTable(scores, ordinals));
   }
 
-  private static double orNaN(Float f) {
-    return f == null ? Double.NaN : f;
+  /**
+   * The {@code k} best of a score map, in the oracle's order (score, then id): a heap of {@code k},
+   * not a sorted copy of every match.
+   */
+  private static List<Hit> best(Map<String, Float> scores, int k) {
+    java.util.PriorityQueue<Hit> worstFirst =
+        new java.util.PriorityQueue<>(Math.max(1, k) + 1, ExactCorpus.BY_SCORE.reversed());
+    for (Map.Entry<String, Float> e : scores.entrySet()) {
+      Hit h = new Hit(e.getKey(), e.getValue());
+      if (worstFirst.size() < k) {
+        worstFirst.add(h);
+      } else if (k > 0 && ExactCorpus.BY_SCORE.compare(h, worstFirst.peek()) < 0) {
+        worstFirst.poll();
+        worstFirst.add(h);
+      }
+    }
+    List<Hit> out = new java.util.ArrayList<>(worstFirst);
+    out.sort(ExactCorpus.BY_SCORE);
+    return out;
   }
 
   /** The exact {@code k} nearest neighbours (unfiltered), for the HNSW grid. */
