@@ -1,3 +1,6 @@
+// Over 500 lines: the top-k run (block-max MaxScore, leap-frogging with a filter), the every-match
+// collection aggregations read and the exact per-id scoring share the bound terms, cursors and
+// scoring helpers below; split apart they would each need the query's private arrays.
 package org.searchlab.mutable.postings;
 
 import java.util.ArrayList;
