@@ -77,12 +77,35 @@ public record IndexStats(
   }
 
   /**
-   * One segment.
+   * One searchable segment.
    *
-   * @param name the segment's name
+   * @param name the segment's name (Lucene's {@code _N}, N in base 36)
    * @param docs documents in it, live or deleted ({@code maxDoc})
    * @param deletedDocs deleted documents in it
    * @param bytes its size on disk
+   * @param committed whether the last commit holds it (a restart would find it without a replay)
+   * @param version the Lucene version that wrote it; empty for a store without Lucene segments
+   * @param compound whether its files are packed in one compound file
+   * @param attributes the codec's attributes of it (Lucene's {@code SegmentInfo.getAttributes()},
+   *     such as the stored fields' compression mode)
    */
-  public record SegmentStats(String name, int docs, int deletedDocs, long bytes) {}
+  public record SegmentStats(
+      String name,
+      int docs,
+      int deletedDocs,
+      long bytes,
+      boolean committed,
+      String version,
+      boolean compound,
+      Map<String, String> attributes) {
+
+    public SegmentStats {
+      attributes = Map.copyOf(attributes);
+    }
+
+    /** A segment of which only the counts and size are known: not committed, no version. */
+    public SegmentStats(String name, int docs, int deletedDocs, long bytes) {
+      this(name, docs, deletedDocs, bytes, false, "", false, Map.of());
+    }
+  }
 }

@@ -107,14 +107,16 @@ final class SegmentedOpener {
       LuceneFields fields)
       throws IOException {
     Files.createDirectories(dir);
-    ExecutorService hnswMergeExecutor =
-        config.hnswMergeWorkers() > 1
-            ? Executors.newFixedThreadPool(config.hnswMergeWorkers(), daemon("hnsw-merge"))
-            : null;
     org.searchlab.core.BackgroundErrors errors =
         new org.searchlab.core.BackgroundErrors("segmented index in " + dir);
     CountingMergeScheduler mergeScheduler =
         new CountingMergeScheduler(config.mergeThreads(), errors);
+    // The workers' CPU time counts as merge CPU: they build merged segments' graphs.
+    ExecutorService hnswMergeExecutor =
+        config.hnswMergeWorkers() > 1
+            ? mergeScheduler.cpuTimed(config.hnswMergeWorkers(), daemon("hnsw-merge"))
+            : null;
+    WrittenSegments written = new WrittenSegments();
     Directory directory = indexDirectory.apply(FSDirectory.open(dir.resolve("index")));
     MergePolicies.HeldDuringRecovery merges = MergePolicies.create(config);
     IndexWriter writer = null;
@@ -123,7 +125,8 @@ final class SegmentedOpener {
     try {
       writer =
           new IndexWriter(
-              directory, writerConfig(config, merges, mergeScheduler, hnswMergeExecutor, fields));
+              directory,
+              writerConfig(config, merges, mergeScheduler, hnswMergeExecutor, fields, written));
       long committed = committedSerial(writer);
       log = WriteAheadLog.open(dir.resolve("wal"), config.wal(), walFiles);
       // If the log was lost or trimmed past the commit, never reuse the commit's serials.
@@ -135,7 +138,8 @@ final class SegmentedOpener {
       SearcherManager manager =
           new SearcherManager(writer, new Factory(config, searchExecutor, fields));
       LiveVersionMap versionMap = new LiveVersionMap();
-      SegmentedStats stats = new SegmentedStats(committed, errors, merges);
+      SegmentedStats stats = new SegmentedStats(committed, errors, merges, written);
+      stats.readCommit(directory); // the commit the writer opened, if any
       // The version map first: its old entries must be retired before anything reacts to a refresh.
       manager.addListener(versionMap);
       manager.addListener(stats.refreshCounter());
@@ -317,12 +321,13 @@ final class SegmentedOpener {
       MergePolicies.HeldDuringRecovery merges,
       CountingMergeScheduler mergeScheduler,
       ExecutorService hnswMergeExecutor,
-      LuceneFields fields) {
+      LuceneFields fields,
+      WrittenSegments written) {
     IndexWriterConfig iwc = new IndexWriterConfig(fields.analyzer());
     iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
     // Norms do not depend on k1 and b, so one BM25 indexes every field's norms.
     iwc.setSimilarity(new BM25Similarity(Bm25.K1, Bm25.B));
-    iwc.setCodec(codec(config, hnswMergeExecutor, fields.vectors()));
+    iwc.setCodec(written.wrap(codec(config, hnswMergeExecutor, fields.vectors())));
     iwc.setMergePolicy(merges);
     iwc.setMergeScheduler(mergeScheduler);
     iwc.setRAMBufferSizeMB(config.ramBufferMB());

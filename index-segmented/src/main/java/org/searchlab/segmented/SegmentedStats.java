@@ -2,36 +2,63 @@ package org.searchlab.segmented;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.codecs.KnnVectorsReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.IndexNotFoundException;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ReferenceManager;
+import org.apache.lucene.store.Directory;
 import org.searchlab.core.IndexStats;
 import org.searchlab.core.Schema;
 
 /**
  * The segmented store's counters and the {@link IndexStats} report built from them and from the
- * current reader: one {@link IndexStats.SegmentStats} per segment of the last refresh, memory
- * ({@code indexing_buffer}, {@code version_map}) and the counters {@code refreshes}, {@code
- * last_refresh_epoch_ms}, {@code flushes}, {@code merges_running}, {@code merges_pending}, {@code
- * merges_done}, {@code merges_held}, {@code docvalues_updates}, {@code reindex_updates}, {@code
- * noops}, {@code replayed_operations}, {@code wal_fsyncs}, {@code version_map_entries}, and {@code
- * open_<phase>_ms} for each phase of the last open ({@code replay}, {@code refresh}, {@code
- * commit}).
+ * current reader: one {@link IndexStats.SegmentStats} per segment of the last refresh (whether the
+ * last commit holds it, the Lucene version that wrote it, compound or not, its attributes), memory
+ * ({@code indexing_buffer}, {@code version_map}) and the counters:
  *
- * <p>Thread-safe: the counters are atomics or volatile, bumped by the writer, the opener and the
- * searcher manager's refresh listener; a report reads them without locks, so its numbers are each
- * current but not one consistent cut.
+ * <ul>
+ *   <li>refreshes that opened a new reader ({@code refreshes}) and the time spent in them ({@code
+ *       refresh_time_ms}), {@code last_refresh_epoch_ms};
+ *   <li>commits ({@code flushes}; {@code size_flushes}, {@code idle_flushes}), the time spent in
+ *       them with and without waiting for another commit to finish ({@code flush_time_ms}, {@code
+ *       flush_time_excluding_lock_ms}), and the segments the newest commit holds ({@code
+ *       committed_segments});
+ *   <li>merges as Elasticsearch counts them ({@link CountingMergeScheduler}): {@code
+ *       merges_running}, {@code merges_running_docs}, {@code merges_running_bytes}, {@code
+ *       merges_done}, {@code merges_time_ms}, {@code merges_docs}, {@code merges_input_bytes},
+ *       {@code merges_stopped_ms}, {@code merges_throttled_ms}, {@code
+ *       merges_auto_throttle_bytes_per_sec}; and searchlab's own: {@code merges_input_segments},
+ *       {@code merges_cpu_ms} (where the JVM measures thread CPU time), {@code
+ *       merges_written_segments} and {@code merges_written_bytes} (the merged segments as written),
+ *       {@code flushed_segments} and {@code flushed_segment_bytes} (the segments flushes wrote),
+ *       from {@link WrittenSegments};
+ *   <li>{@code merges_pending}, {@code merges_held}, {@code docvalues_updates}, {@code
+ *       reindex_updates}, {@code noops}, {@code replayed_operations}, {@code wal_fsyncs}, {@code
+ *       version_map_entries}, {@code background_errors}, and {@code open_<phase>_ms} for each phase
+ *       of the last open ({@code replay}, {@code refresh}, {@code commit}).
+ * </ul>
+ *
+ * Every count and time starts at zero when the store opens, as Elasticsearch's do when a node
+ * restarts; times are summed in nanoseconds and reported in whole milliseconds.
+ *
+ * <p>Thread-safe: the counters are atomics or volatile, bumped by the writer, the opener, the merge
+ * threads and the searcher manager's refresh listener; a report reads them without locks, so its
+ * numbers are each current but not one consistent cut.
  */
 final class SegmentedStats {
   final AtomicLong flushes = new AtomicLong();
@@ -42,7 +69,23 @@ final class SegmentedStats {
   final AtomicLong sizeFlushes = new AtomicLong();
   final AtomicLong idleFlushes = new AtomicLong();
   private final AtomicLong refreshes = new AtomicLong();
+  private final AtomicLong refreshNanos = new AtomicLong();
   private volatile long lastRefreshEpochMs;
+
+  /** Time in {@link SegmentedWriter#flush()}, from its call, and from holding its mutex. */
+  final AtomicLong flushNanos = new AtomicLong();
+
+  final AtomicLong flushLockedNanos = new AtomicLong();
+
+  /**
+   * The names of the segments the newest commit holds (empty before the first commit); empty when
+   * the commit could not be read ({@link #readCommit}).
+   */
+  private volatile Optional<Set<String>> committedSegments = Optional.of(Set.of());
+
+  /** The segments flushes and merges wrote. */
+  final WrittenSegments written;
+
   private final Map<String, Long> openMillis = new LinkedHashMap<>();
 
   /** The serial of the newest commit; written by {@link SegmentedWriter#flush()}. */
@@ -60,10 +103,33 @@ final class SegmentedStats {
   SegmentedStats(
       long committedSerial,
       org.searchlab.core.BackgroundErrors errors,
-      MergePolicies.HeldDuringRecovery heldMerges) {
+      MergePolicies.HeldDuringRecovery heldMerges,
+      WrittenSegments written) {
     this.flushedSerial = committedSerial;
     this.errors = errors;
     this.heldMerges = heldMerges;
+    this.written = written;
+  }
+
+  /**
+   * Reads which segments the newest commit in {@code dir} holds; called once the store opened and
+   * after each commit, under the commit mutex, so no commit runs meanwhile. A commit that cannot be
+   * read leaves them unknown (and counts a background error) rather than failing the commit, which
+   * succeeded.
+   */
+  void readCommit(Directory dir) {
+    try {
+      Set<String> names = new HashSet<>();
+      for (SegmentCommitInfo info : SegmentInfos.readLatestCommit(dir)) {
+        names.add(info.info.name);
+      }
+      committedSegments = Optional.of(Set.copyOf(names));
+    } catch (IndexNotFoundException none) {
+      committedSegments = Optional.of(Set.of()); // a new index: no commit yet
+    } catch (IOException e) {
+      committedSegments = Optional.empty();
+      errors.record("reading the segments of the last commit", e);
+    }
   }
 
   /** Records how long a phase of opening the store took, in milliseconds. */
@@ -75,15 +141,28 @@ final class SegmentedStats {
     return new LinkedHashMap<>(openMillis);
   }
 
-  /** Counts the refreshes that opened a new reader and records when the last one finished. */
+  /**
+   * Counts the refreshes that opened a new reader, adds up their time (Elasticsearch's refresh
+   * metric times the same span: from the reader manager's before- to its after-refresh call) and
+   * records when the last one finished. A refresh that found nothing new is neither counted nor
+   * timed: the periodic refresh calls every interval, where Elasticsearch's first checks whether a
+   * refresh is needed.
+   */
   ReferenceManager.RefreshListener refreshCounter() {
     return new ReferenceManager.RefreshListener() {
+      // Written and read only under the reader manager's refresh lock, which one thread holds
+      // from the before- to the after-refresh call.
+      private long startNanos;
+
       @Override
-      public void beforeRefresh() {}
+      public void beforeRefresh() {
+        startNanos = System.nanoTime();
+      }
 
       @Override
       public void afterRefresh(boolean didRefresh) {
         if (didRefresh) {
+          refreshNanos.addAndGet(System.nanoTime() - startNanos);
           refreshes.incrementAndGet();
           lastRefreshEpochMs = System.currentTimeMillis();
         }
@@ -121,28 +200,40 @@ final class SegmentedStats {
       List<IndexStats.SegmentStats> segments = new ArrayList<>();
       Map<String, Long> vectorFiles = new LinkedHashMap<>();
       long vectors = 0;
+      Set<String> committed = c.committedSegments.orElse(Set.of());
       for (LeafReaderContext leaf : reader.leaves()) {
         SegmentReader sr = (SegmentReader) FilterLeafReader.unwrap(leaf.reader());
         vectors += vectorFileBytes(sr, vectorFiles);
         SegmentCommitInfo info = sr.getSegmentInfo();
         segments.add(
             new IndexStats.SegmentStats(
-                info.info.name, sr.maxDoc(), sr.numDeletedDocs(), info.sizeInBytes()));
+                info.info.name,
+                sr.maxDoc(),
+                sr.numDeletedDocs(),
+                info.sizeInBytes(),
+                committed.contains(info.info.name),
+                info.info.getVersion().toString(),
+                info.info.getUseCompoundFile(),
+                info.info.getAttributes()));
       }
       Map<String, Long> memory = new LinkedHashMap<>();
       memory.put("indexing_buffer", indexingBufferBytes(parts.indexWriter));
       memory.put("version_map", parts.versionMap.ramBytesUsed());
       Map<String, Long> counters = new LinkedHashMap<>();
       counters.put("refreshes", c.refreshes.get());
+      counters.put("refresh_time_ms", ms(c.refreshNanos.get()));
       counters.put("last_refresh_epoch_ms", c.lastRefreshEpochMs);
       counters.put("flushes", c.flushes.get());
+      counters.put("flush_time_ms", ms(c.flushNanos.get()));
+      counters.put("flush_time_excluding_lock_ms", ms(c.flushLockedNanos.get()));
       counters.put("size_flushes", c.sizeFlushes.get());
       counters.put("idle_flushes", c.idleFlushes.get());
-      counters.put("merges_running", parts.mergeScheduler.running());
+      c.committedSegments.ifPresent(
+          names -> counters.put("committed_segments", (long) names.size()));
+      mergeCounters(parts.mergeScheduler, c.written, counters);
       // Merges the policy chose that no merge thread runs yet: with merges_running, 0 and 0
       // means the index's structure is settled (what the experiment waits for after a feed).
       counters.put("merges_pending", pendingMerges(parts.indexWriter));
-      counters.put("merges_done", parts.mergeScheduler.done());
       // 1 for a second after a restart that replayed: merges wait, so 0 running and 0 pending do
       // not yet mean settled.
       counters.put("merges_held", c.heldMerges.held() ? 1L : 0L);
@@ -169,6 +260,35 @@ final class SegmentedStats {
     } finally {
       parts.manager.release(s);
     }
+  }
+
+  private static long ms(long nanos) {
+    return nanos / 1_000_000;
+  }
+
+  /** The merge counters of the class comment, read from the scheduler and the written segments. */
+  private static void mergeCounters(
+      CountingMergeScheduler m, WrittenSegments w, Map<String, Long> counters) {
+    // Running first: a merge joins the totals before it leaves the running counts, so when this
+    // reads 0 running, the totals read after it hold every merge begun so far.
+    counters.put("merges_running", m.running());
+    counters.put("merges_running_docs", m.runningDocs());
+    counters.put("merges_running_bytes", m.runningBytes());
+    counters.put("merges_done", m.done());
+    counters.put("merges_time_ms", ms(m.nanos()));
+    counters.put("merges_docs", m.docs());
+    counters.put("merges_input_bytes", m.inputBytes());
+    counters.put("merges_input_segments", m.inputSegments());
+    counters.put("merges_stopped_ms", ms(m.stoppedNanos()));
+    counters.put("merges_throttled_ms", ms(m.throttledNanos()));
+    if (CountingMergeScheduler.measuresCpu()) {
+      counters.put("merges_cpu_ms", ms(m.cpuNanos()));
+    }
+    counters.put("merges_written_segments", w.merged());
+    counters.put("merges_written_bytes", w.mergedBytes());
+    counters.put("flushed_segments", w.flushed());
+    counters.put("flushed_segment_bytes", w.flushedBytes());
+    counters.put("merges_auto_throttle_bytes_per_sec", m.autoThrottleBytesPerSec());
   }
 
   /**

@@ -71,6 +71,7 @@ final class SegmentedWriter {
   private final LiveVersionMap versionMap;
   private final SegmentedStats stats;
   private final CountingMergeScheduler mergeScheduler;
+  private final org.apache.lucene.store.Directory directory;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final ReentrantReadWriteLock flushLock = new ReentrantReadWriteLock();
   private final ReentrantLock flushMutex = new ReentrantLock();
@@ -97,6 +98,7 @@ final class SegmentedWriter {
     this.versionMap = parts.versionMap;
     this.stats = parts.stats;
     this.mergeScheduler = parts.mergeScheduler;
+    this.directory = parts.directory;
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -408,9 +410,14 @@ final class SegmentedWriter {
    *       which recovery re-applies harmlessly ({@link SegmentedOpener});
    *   <li>trim the log up to S.
    * </ol>
+   *
+   * A commit that succeeds is counted and timed (Elasticsearch's {@code flush} total and time, with
+   * and without the wait for a commit already running), and the segments it holds are read.
    */
   void flush() throws IOException {
+    long called = System.nanoTime();
     flushMutex.lock();
+    long locked = System.nanoTime();
     try {
       long serial;
       long bytes;
@@ -431,10 +438,18 @@ final class SegmentedWriter {
         flushLock.writeLock().unlock();
       }
       writer.commit();
-      stats.flushedSerial = serial;
-      stats.flushes.incrementAndGet();
-      wal.trimUpTo(serial);
-      logBytesSinceCommit.addAndGet(-bytes); // what was written after S stays counted
+      try {
+        stats.flushedSerial = serial;
+        stats.readCommit(directory);
+        wal.trimUpTo(serial);
+        logBytesSinceCommit.addAndGet(-bytes); // what was written after S stays counted
+      } finally {
+        // The commit happened: counted even if trimming the log failed.
+        long end = System.nanoTime();
+        stats.flushNanos.addAndGet(end - called);
+        stats.flushLockedNanos.addAndGet(end - locked);
+        stats.flushes.incrementAndGet();
+      }
     } finally {
       flushMutex.unlock();
     }

@@ -17,7 +17,10 @@
  * executors, WAL replay after the committed serial); {@code SegmentedWriter} validates, logs and
  * applies writes under per-id stripe locks, commits and force-merges; {@code SegmentedSearcher}
  * runs a request on one point-in-time searcher; {@code SegmentedStats} holds the counters and
- * builds the stats report; {@code SegmentedParts} holds what they share.
+ * builds the stats report, with Elasticsearch's merge accounting from {@code
+ * CountingMergeScheduler} (Lucene's merge scheduler) and the bytes flushes and merges wrote from
+ * {@code WrittenSegments} (Lucene's segment-info writes); {@code SegmentedParts} holds what they
+ * share.
  *
  * <p>Mappings: an index opened with an {@code IndexMapping} (through {@link
  * org.searchlab.segmented.SegmentedStoreKind}) indexes whatever it says, as Elasticsearch maps each

@@ -33,10 +33,11 @@ import org.searchlab.server.service.TaskRegistry;
  * The Elasticsearch cluster-level routes, for the tools that check a cluster before and after they
  * use it (Rally, the official clients): {@code /_cluster/health}, {@code /_cluster/settings},
  * {@code /_cluster/state/master_node}, {@code /_nodes} (info and stats), {@code /_tasks}, {@code
- * [/{index}]/_stats}, {@code [/{index}]/_forcemerge?wait_for_completion=false}, and a {@code
- * _search} or {@code _count} over an index expression that matches no index (200 with nothing, as
- * Elasticsearch answers with {@code allow_no_indices}). {@link EsDialect} hands it every request
- * {@link #owns} says is its own; everything per index comes through {@link IndicesView}.
+ * [/{index}]/_stats}, {@code [/{index}]/_segments}, {@code
+ * [/{index}]/_forcemerge?wait_for_completion=false}, and a {@code _search} or {@code _count} over
+ * an index expression that matches no index (200 with nothing, as Elasticsearch answers with {@code
+ * allow_no_indices}). {@link EsDialect} hands it every request {@link #owns} says is its own;
+ * everything per index comes through {@link IndicesView}.
  *
  * <p>Waiting: a health request with conditions, or a task request with {@code
  * wait_for_completion=true}, does not hold a thread while it waits: its answer is a future ({@link
@@ -123,12 +124,12 @@ public final class EsClusterApi implements AutoCloseable {
       return false;
     }
     switch (s[0]) {
-      case "_cluster", "_nodes", "_tasks", "_stats" -> {
+      case "_cluster", "_nodes", "_tasks", "_stats", "_segments" -> {
         return true;
       }
       default -> {}
     }
-    if (s.length >= 2 && s[1].equals("_stats")) {
+    if (s.length >= 2 && (s[1].equals("_stats") || s[1].equals("_segments"))) {
       return true;
     }
     boolean background = "false".equals(r.param("wait_for_completion"));
@@ -219,9 +220,13 @@ public final class EsClusterApi implements AutoCloseable {
       }
       case "_tasks" -> tasksRoute(r, rest);
       case "_stats" -> done(stats(r, "_all", rest));
+      case "_segments" -> done(segments(r, "_all", rest.length));
       default -> {
         if (s.length >= 2 && s[1].equals("_stats")) {
           yield done(stats(r, s[0], Arrays.copyOfRange(s, 2, s.length)));
+        }
+        if (s.length >= 2 && s[1].equals("_segments")) {
+          yield done(segments(r, s[0], s.length - 2));
         }
         if (s[s.length - 1].equals("_forcemerge")) {
           EsParams.method(r, HttpMethod.POST);
@@ -472,6 +477,23 @@ public final class EsClusterApi implements AutoCloseable {
         r,
         EsIndexStats.render(EsIndexStats.read(indices, names), metrics, level, node.id()),
         "_stats");
+  }
+
+  // ---- _segments ------------------------------------------------------------------------------
+
+  /** {@code GET [/{index}]/_segments}; {@code extra} path segments after it are no route. */
+  private ApiResponse segments(ApiRequest r, String expression, int extra) throws IOException {
+    if (extra > 0) {
+      throw EsParams.unknownEndpoint(r);
+    }
+    EsParams.method(r, HttpMethod.GET);
+    EsParams.allowOnly(r, IndexExpression.PARAMS);
+    List<String> names =
+        IndexExpression.resolve(
+            expression,
+            indices.names(),
+            IndexExpression.Options.of(r, IndexExpression.Options.LENIENT_WILDCARDS));
+    return ok(r, EsSegments.render(EsIndexStats.read(indices, names), node.id()), "_segments");
   }
 
   // ---- searches over no index -----------------------------------------------------------------

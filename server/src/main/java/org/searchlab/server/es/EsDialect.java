@@ -48,9 +48,10 @@ import org.searchlab.server.service.SearchService;
  * {@code _create}, {@code _update}, {@code _source}, {@code _bulk} over any indexes), searches and
  * counts over index expressions ({@code a,b}, {@code logs-*}, {@code _all}), {@code _mget}, {@code
  * _msearch}, {@code _delete_by_query} and {@code _update_by_query}, and {@code _refresh}, {@code
- * _flush}, {@code _forcemerge}, {@code _segments}. A write to an index that does not exist creates
- * it with dynamic mapping, as Elasticsearch's {@code action.auto_create_index} does. It answers
- * every path the other dialects do not own. Thread-safe (stateless over the indexes).
+ * _flush}, {@code _forcemerge} ({@code _segments} and the other cluster-level routes are {@link
+ * EsClusterApi}'s). A write to an index that does not exist creates it with dynamic mapping, as
+ * Elasticsearch's {@code action.auto_create_index} does. It answers every path the other dialects
+ * do not own. Thread-safe (stateless over the indexes).
  */
 public final class EsDialect implements Dialect {
   private static final Pattern COMPATIBLE =
@@ -127,7 +128,6 @@ public final class EsDialect implements Dialect {
         case "_forcemerge" -> single(s, r, () -> forceMerge(r, "_all"));
         case "_mapping", "_mappings" -> single(s, r, () -> getMapping(r, "_all"));
         case "_settings" -> single(s, r, () -> getSettings(r, "_all"));
-        case "_segments" -> single(s, r, () -> segments(r, "_all"));
         case "_cat" -> cat(r, s);
         default -> {
           // PUT /_x is an index creation with a name Elasticsearch refuses, not an unknown API.
@@ -155,7 +155,6 @@ public final class EsDialect implements Dialect {
         case "_refresh" -> refresh(r, name);
         case "_flush" -> flush(r, name);
         case "_forcemerge" -> forceMerge(r, name);
-        case "_segments" -> segments(r, name);
         case "_mapping", "_mappings" ->
             r.method().equals(HttpMethod.GET) ? getMapping(r, name) : putMapping(r, name);
         case "_settings" -> getSettings(r, name);
@@ -711,37 +710,6 @@ public final class EsDialect implements Dialect {
 
   private static ObjectNode shards(int n) {
     return Json.MAPPER.createObjectNode().put("total", n).put("successful", n).put("failed", 0);
-  }
-
-  private ApiResponse segments(ApiRequest r, String expression) throws IOException {
-    method(r, HttpMethod.GET);
-    List<IndexHandle> targets = indices.resolve(expression);
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.set("_shards", shards(targets.size()));
-    ObjectNode byIndex = o.putObject("indices");
-    for (IndexHandle h : targets) {
-      IndexStats st;
-      try (IndexHandle.Lease l = h.lease()) {
-        st = h.service().stats();
-      }
-      ObjectNode shard = byIndex.putObject(h.name()).putObject("shards").putArray("0").addObject();
-      shard
-          .putObject("routing")
-          .put("state", "STARTED")
-          .put("primary", true)
-          .put("node", "searchlab");
-      shard.put("num_committed_segments", st.segmentCount());
-      shard.put("num_search_segments", st.segmentCount());
-      ObjectNode segs = shard.putObject("segments");
-      for (IndexStats.SegmentStats seg : st.segments()) {
-        segs.putObject(seg.name())
-            .put("num_docs", seg.docs() - seg.deletedDocs())
-            .put("deleted_docs", seg.deletedDocs())
-            .put("size_in_bytes", seg.bytes())
-            .put("search", true);
-      }
-    }
-    return EsResponses.json(200, o).tagged("_segments", "none");
   }
 
   // ----------------------------------------------------------------------------------------------

@@ -24,14 +24,31 @@ import org.searchlab.server.service.IndicesView;
  *   <li>{@code indexing}: {@code index_total}, {@code index_failed}, {@code delete_total}, {@code
  *       noop_update_total} (the server's feed counters);
  *   <li>{@code search}: {@code query_total} (successful searches and counts);
- *   <li>{@code merges} {@code current}/{@code total}, {@code refresh} {@code total}, {@code flush}
- *       {@code total}: the store's counters {@code merges_running}/{@code merges_done}, {@code
- *       refreshes}, {@code flushes}, each only where the store keeps it;
- *   <li>{@code segments}: {@code count}; {@code translog}: {@code size_in_bytes} (the write-ahead
- *       log) and {@code uncommitted_operations} (logged after the last commit).
+ *   <li>{@code merges} (Elasticsearch's {@code MergeStats}), only where the store merges: {@code
+ *       current}, {@code current_docs}, {@code current_size_in_bytes}, {@code total}, {@code
+ *       total_time_in_millis}, {@code total_docs}, {@code total_size_in_bytes}, {@code
+ *       total_stopped_time_in_millis}, {@code total_throttled_time_in_millis}, {@code
+ *       total_auto_throttle_in_bytes}, from the store's counters {@code merges_running}, {@code
+ *       merges_running_docs}, {@code merges_running_bytes}, {@code merges_done}, {@code
+ *       merges_time_ms}, {@code merges_docs}, {@code merges_input_bytes}, {@code
+ *       merges_stopped_ms}, {@code merges_throttled_ms}, {@code
+ *       merges_auto_throttle_bytes_per_sec};
+ *   <li>{@code refresh}: {@code total}, {@code total_time_in_millis} ({@code refreshes}, {@code
+ *       refresh_time_ms}), the same again as {@code external_total} and {@code
+ *       external_total_time_in_millis} (a store has one reader, the one searches see: every refresh
+ *       is external), {@code listeners} 0 (no request waits for a refresh);
+ *   <li>{@code flush}, only where the store commits: {@code total}, {@code periodic} (commits the
+ *       log's size triggered), {@code total_time_in_millis}, {@code
+ *       total_time_excluding_waiting_on_lock_in_millis} ({@code flushes}, {@code size_flushes},
+ *       {@code flush_time_ms}, {@code flush_time_excluding_lock_ms});
+ *   <li>{@code segments}: {@code count}, and where the store reports them {@code
+ *       index_writer_memory_in_bytes} and {@code version_map_memory_in_bytes} (its memory parts
+ *       {@code indexing_buffer} and {@code version_map}); {@code translog}: {@code size_in_bytes}
+ *       (the write-ahead log) and {@code uncommitted_operations} (logged after the last commit).
  * </ul>
  *
- * No timing is reported ({@code index_time_in_millis}, {@code query_time_in_millis}, ...): the
+ * A counter a store does not keep is reported as 0 inside a section the store has. No indexing or
+ * search timing is reported ({@code index_time_in_millis}, {@code query_time_in_millis}, ...): the
  * stores do not measure them per operation, and a request's wall time is not what Elasticsearch
  * means by them. The other metrics Elasticsearch knows are accepted and have no section. Stateless
  * and thread-safe.
@@ -125,18 +142,54 @@ final class EsIndexStats {
       o.putObject("search").put("query_total", sum(snaps, s -> s.ops().queryTotal()));
     }
     if (metrics.contains("merge") && all(snaps, "merges_running", "merges_done")) {
-      o.putObject("merges")
-          .put("current", sum(snaps, s -> s.stats().counter("merges_running")))
-          .put("total", sum(snaps, s -> s.stats().counter("merges_done")));
+      ObjectNode m = o.putObject("merges");
+      m.put("current", counter(snaps, "merges_running"))
+          .put("current_docs", counter(snaps, "merges_running_docs"))
+          .put("current_size_in_bytes", counter(snaps, "merges_running_bytes"))
+          .put("total", counter(snaps, "merges_done"))
+          .put("total_time_in_millis", counter(snaps, "merges_time_ms"))
+          .put("total_docs", counter(snaps, "merges_docs"))
+          .put("total_size_in_bytes", counter(snaps, "merges_input_bytes"))
+          .put("total_stopped_time_in_millis", counter(snaps, "merges_stopped_ms"))
+          .put("total_throttled_time_in_millis", counter(snaps, "merges_throttled_ms"));
+      if (all(snaps, "merges_auto_throttle_bytes_per_sec")) {
+        // Summed as Elasticsearch sums it: an unlimited rate (Long.MAX_VALUE) stays unlimited.
+        long limit = 0;
+        for (Snapshot s : snaps) {
+          long one = s.stats().counter("merges_auto_throttle_bytes_per_sec");
+          limit = limit == Long.MAX_VALUE || one == Long.MAX_VALUE ? Long.MAX_VALUE : limit + one;
+        }
+        m.put("total_auto_throttle_in_bytes", limit);
+      }
     }
     if (metrics.contains("refresh") && all(snaps, "refreshes")) {
-      o.putObject("refresh").put("total", sum(snaps, s -> s.stats().counter("refreshes")));
+      long total = counter(snaps, "refreshes");
+      long millis = counter(snaps, "refresh_time_ms");
+      o.putObject("refresh")
+          .put("total", total)
+          .put("total_time_in_millis", millis)
+          .put("external_total", total)
+          .put("external_total_time_in_millis", millis)
+          .put("listeners", 0);
     }
     if (metrics.contains("flush") && all(snaps, "flushes")) {
-      o.putObject("flush").put("total", sum(snaps, s -> s.stats().counter("flushes")));
+      o.putObject("flush")
+          .put("total", counter(snaps, "flushes"))
+          .put("periodic", counter(snaps, "size_flushes"))
+          .put("total_time_in_millis", counter(snaps, "flush_time_ms"))
+          .put(
+              "total_time_excluding_waiting_on_lock_in_millis",
+              counter(snaps, "flush_time_excluding_lock_ms"));
     }
     if (metrics.contains("segments")) {
-      o.putObject("segments").put("count", sum(snaps, s -> s.stats().segmentCount()));
+      ObjectNode seg = o.putObject("segments");
+      seg.put("count", sum(snaps, s -> s.stats().segmentCount()));
+      if (snaps.stream().allMatch(s -> s.stats().memoryBytes().containsKey("indexing_buffer"))) {
+        seg.put("index_writer_memory_in_bytes", memory(snaps, "indexing_buffer"));
+      }
+      if (snaps.stream().allMatch(s -> s.stats().memoryBytes().containsKey("version_map"))) {
+        seg.put("version_map_memory_in_bytes", memory(snaps, "version_map"));
+      }
     }
     if (metrics.contains("translog")) {
       o.putObject("translog")
@@ -157,6 +210,14 @@ final class EsIndexStats {
       }
     }
     return true;
+  }
+
+  private static long counter(List<Snapshot> snaps, String name) {
+    return sum(snaps, s -> s.stats().counter(name));
+  }
+
+  private static long memory(List<Snapshot> snaps, String part) {
+    return sum(snaps, s -> s.stats().memoryBytes().getOrDefault(part, 0L));
   }
 
   private static long sum(List<Snapshot> snaps, java.util.function.ToLongFunction<Snapshot> f) {
