@@ -24,7 +24,7 @@ import org.searchlab.bench.report.SegmentPoint;
  * <p>Thread-safe: the poller thread writes the fields, {@link #close()} joins it before the results
  * are read.
  */
-final class MergeWatch implements AutoCloseable {
+final class MergeWatch {
   static final java.time.Duration THREAD_POLL = java.time.Duration.ofMillis(50);
   static final java.time.Duration SEGMENT_POLL = java.time.Duration.ofMillis(500);
 
@@ -150,8 +150,7 @@ final class MergeWatch implements AutoCloseable {
   }
 
   /** Stops the poller after one last poll of everything. */
-  @Override
-  public void close() throws IOException, InterruptedException {
+  void close() throws IOException, InterruptedException {
     stop.set(true);
     poller.join();
     if (io != null) {

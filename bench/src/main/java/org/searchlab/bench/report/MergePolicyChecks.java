@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * The store's merge accounting checked against readings that do not come from it: per segmented
- * variant and first-feed window (the feed, and the force-merge of {@code none}), each figure of
- * {@code _stats} and {@code _admin/stats} beside the experiment's own reading of the same thing and
+ * variant and write window (the feeds, and the force-merges of {@code none}), each figure of {@code
+ * _stats} and {@code _admin/stats} beside the experiment's own reading of the same thing and
  * whether the two agree within {@value #TOLERANCE_PERCENT}%. A figure the store does not report, or
  * one the experiment cannot read independently, is listed as such and not counted. The refeeds are
  * left out of the input checks: a refeed also drops segments whose documents were all replaced,
@@ -40,15 +40,18 @@ final class MergePolicyChecks {
     }
   }
 
-  /** Every check of the segmented variants' first-feed windows. */
+  /** Every check of the segmented variants' windows. */
   static List<Check> checks(List<MergeWindow> windows) {
     List<Check> out = new ArrayList<>();
     for (MergeWindow w : windows) {
-      if (w.round() != null || w.vanishedDocs() == null) {
-        continue; // refeeds, and the mutable store, which has no merges
+      if (w.vanishedDocs() == null) {
+        continue; // the mutable store, which has no merges
       }
+      // In a refeed, segments whose documents were all replaced are dropped whole, which a poll
+      // cannot tell from a merge's input: the input checks are of the first feed only.
+      boolean inputs = w.round() == null;
       String v = w.variant();
-      String p = w.phase();
+      String p = w.round() == null ? w.phase() : w.phase() + " " + w.round();
       out.add(
           new Check(
               v,
@@ -76,23 +79,25 @@ final class MergePolicyChecks {
               w.threadMergeCpuMs(),
               "utime + stime of the merge threads from /proc (what a thread used after the last"
                   + " poll before it ended is lost)"));
-      out.add(
-          new Check(
-              v,
-              p,
-              "merges.total_docs",
-              d(w.mergeDocs()),
-              d(w.vanishedDocs()),
-              "documents of the segments seen in one poll of _segments and gone in a later one"
-                  + " (a segment merged away before any refresh showed it is missed)"));
-      out.add(
-          new Check(
-              v,
-              p,
-              "merges.total_size_in_bytes",
-              d(w.mergeInputBytes()),
-              d(w.vanishedBytes()),
-              "bytes of those segments"));
+      if (inputs) {
+        out.add(
+            new Check(
+                v,
+                p,
+                "merges.total_docs",
+                d(w.mergeDocs()),
+                d(w.vanishedDocs()),
+                "documents of the segments seen in one poll of _segments and gone in a later one"
+                    + " (a segment merged away before any refresh showed it is missed)"));
+        out.add(
+            new Check(
+                v,
+                p,
+                "merges.total_size_in_bytes",
+                d(w.mergeInputBytes()),
+                d(w.vanishedBytes()),
+                "bytes of those segments"));
+      }
       out.add(
           new Check(
               v,
@@ -143,8 +148,8 @@ final class MergePolicyChecks {
     md.append(
         String.format(
             Locale.ROOT,
-            "Each figure the store reports over its first feed beside the experiment's own reading"
-                + " of the same thing. **%d of %d** comparisons with both sides agree within %d%%;"
+            "Each figure the store reports over each write window beside the experiment's own reading"
+                + " of the same thing (a round's line only where the store reports the figure). **%d of %d** comparisons with both sides agree within %d%%;"
                 + " the rest are listed as they are, with what each reading can miss. A figure the"
                 + " store does not report (n/a) is not counted.\n\n",
             agree,
@@ -154,6 +159,9 @@ final class MergePolicyChecks {
         "| variant | window | figure | store | experiment | store ÷ experiment | within 5% |"
             + " experiment's reading |\n|---|---|---|---|---|---|---|---|\n");
     for (Check c : checks) {
+      if (c.window().matches(".* [0-9]+") && c.store() == null) {
+        continue; // a round's window: said once already, for the first feed
+      }
       Boolean a = c.agrees();
       md.append(
           String.format(

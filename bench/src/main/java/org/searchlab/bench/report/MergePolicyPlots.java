@@ -89,11 +89,10 @@ final class MergePolicyPlots {
     if (charts.isEmpty()) {
       return null;
     }
-    int cols = Math.min(2, charts.size());
-    int rows = (charts.size() + cols - 1) / cols;
+    // One chart a row: XChart's grid wants every cell filled, and policies come in any number.
     String name = "merge-policies-sizes.png";
     BitmapEncoder.saveBitmap(
-        charts, rows, cols, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        charts, charts.size(), 1, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
     return name;
   }
 
@@ -173,7 +172,8 @@ final class MergePolicyPlots {
   private static XYChart xy(String title, String x, String y) {
     XYChart c =
         new XYChartBuilder().width(W).height(H).title(title).xAxisTitle(x).yAxisTitle(y).build();
-    c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    // Below the plot: inside it, the legend of five policies hid their lines.
+    c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     c.getStyler().setChartTitleFont(c.getStyler().getChartTitleFont().deriveFont(12f));
     c.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     return c;
@@ -183,12 +183,15 @@ final class MergePolicyPlots {
     CategoryChart c =
         new CategoryChartBuilder()
             .width(W)
-            .height(H)
+            // taller than the others: the slanted policy labels and the legend take room
+            .height(3 * H / 2)
             .title(title)
             .xAxisTitle("policy")
             .yAxisTitle(y)
             .build();
-    c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    // Policy labels with settings are long: slanted, they do not run into each other.
+    c.getStyler().setXAxisLabelRotation(20);
     c.getStyler().setChartTitleFont(c.getStyler().getChartTitleFont().deriveFont(12f));
     return c;
   }
