@@ -18,6 +18,9 @@ import org.searchlab.bench.experiment.BenchMapping;
 import org.searchlab.bench.experiment.BenchQuery;
 import org.searchlab.bench.experiment.Corpus;
 import org.searchlab.bench.experiment.ExperimentRunner;
+import org.searchlab.bench.experiment.Feeder;
+import org.searchlab.bench.experiment.MergePolicyComparison;
+import org.searchlab.bench.experiment.MergePolicySpec;
 import org.searchlab.bench.experiment.Profile;
 import org.searchlab.bench.experiment.QueryFile;
 import org.searchlab.bench.experiment.Variant;
@@ -288,6 +291,33 @@ final class ExperimentCommand implements Callable<Integer> {
   boolean noMain;
 
   @Option(
+      names = "--merge-policies",
+      paramLabel = "POLICY[:key=value,...],...",
+      description =
+          "Compare the segmented store's merge policies instead of running the procedure, each on"
+              + " its own server, mutable as the reference: tiered, log-byte-size, none, each with"
+              + " settings as name:key=value,key=value (tiered: segments_per_tier,"
+              + " max_merge_at_once, floor_segment, max_merged_segment, deletes_pct_allowed;"
+              + " log-byte-size: merge_factor, floor_segment, max_merged_segment), e.g."
+              + " tiered,tiered:segments_per_tier=4,log-byte-size,none. none is force-merged to"
+              + " one segment after each feed. See bench/README.md.")
+  String mergePolicies;
+
+  @Option(
+      names = "--bulk-size",
+      description =
+          "With --merge-policies: documents per _bulk request of every variant's feeds (default"
+              + " 6000, the benchmark's; a small corpus needs smaller bulks to make segments).")
+  Integer bulkSize;
+
+  @Option(
+      names = "--refresh-interval-ms",
+      description =
+          "With --merge-policies: the segmented servers' refresh interval in ms (default 1000,"
+              + " Elasticsearch's).")
+  Integer refreshIntervalMs;
+
+  @Option(
       names = "--report-only",
       description =
           "Only (re)write report.md and the plots of an earlier run directory from its"
@@ -360,9 +390,16 @@ final class ExperimentCommand implements Callable<Integer> {
     Profile p;
     List<Variant> vs;
     BenchMapping bench;
+    List<MergePolicySpec> policies = null;
     try {
       p = b.build();
-      vs = variantsToRun();
+      if (mergePolicies != null) {
+        policies = mergePoliciesToRun();
+      } else if (bulkSize != null || refreshIntervalMs != null) {
+        throw new IllegalArgumentException(
+            "--bulk-size and --refresh-interval-ms go with --merge-policies");
+      }
+      vs = policies == null ? variantsToRun() : List.of();
       checkPaths();
       bench = benchMapping();
     } catch (IllegalArgumentException e) {
@@ -427,6 +464,13 @@ final class ExperimentCommand implements Callable<Integer> {
               main.mapping());
       System.err.printf("experiment: %d queries from %s%n", own.size(), queries);
     }
+    if (policies != null) {
+      new MergePolicyComparison(p, policies, main, outDir, home, System.err, keepData)
+          .feedWith(bulkSize == null ? Feeder.ES_BATCH : bulkSize, refreshIntervalMs)
+          .run();
+      System.out.println(outDir.resolve("report.md"));
+      return 0;
+    }
     ExperimentRunner runner;
     try {
       runner =
@@ -490,6 +534,41 @@ final class ExperimentCommand implements Callable<Integer> {
     new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
     System.out.println(dir.resolve("report.md"));
     return 0;
+  }
+
+  /**
+   * The policies of --merge-policies, checked; the options of the procedure's variants do not go
+   * with them.
+   */
+  private List<MergePolicySpec> mergePoliciesToRun() {
+    List<String> conflicting = new ArrayList<>();
+    if (variants != null) {
+      conflicting.add("--variants");
+    }
+    if (targets != null) {
+      conflicting.add("--target");
+    }
+    if (grid) {
+      conflicting.add("--grid");
+    }
+    if (noMain) {
+      conflicting.add("--no-main");
+    }
+    if (bulkSize != null && bulkSize < 1) {
+      throw new IllegalArgumentException("--bulk-size " + bulkSize + " is below 1");
+    }
+    if (refreshIntervalMs != null && (refreshIntervalMs < 1 || refreshIntervalMs > 3_600_000)) {
+      throw new IllegalArgumentException(
+          "--refresh-interval-ms " + refreshIntervalMs + " is outside [1, 3600000]");
+    }
+    if (!conflicting.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--merge-policies runs a job of its own (mutable and one segmented server per policy);"
+              + " "
+              + String.join(", ", conflicting)
+              + " do not apply to it");
+    }
+    return MergePolicySpec.parseList(mergePolicies);
   }
 
   /** The variants of --variants (or the default three) and of --target, checked. */

@@ -271,7 +271,7 @@ public final class ExperimentRunner {
    */
   private void mainPhases(RunContext ctx, List<BenchQuery> quality)
       throws IOException, InterruptedException {
-    List<BenchQuery> calibrationQueries = calibrationQueries();
+    List<BenchQuery> calibrationQueries = calibrationQueries(corpus, profile);
     ExactSearch exact = new ExactSearch(corpus.docs(), quality, corpus.mapping());
     try (Servers servers = Servers.start(ctx, corpus, variants)) {
       Calibration calibration = new Calibration(ctx, corpus, calibrationQueries, exact, servers);
@@ -295,7 +295,7 @@ public final class ExperimentRunner {
    * made from and with texts no measured query has, so that the settings are not tuned on the
    * queries they are judged by.
    */
-  private List<BenchQuery> calibrationQueries() {
+  static List<BenchQuery> calibrationQueries(Corpus corpus, Profile profile) {
     java.util.Set<String> usedIds = new java.util.HashSet<>();
     java.util.Set<String> usedTexts = new java.util.HashSet<>();
     for (BenchQuery q : corpus.queries()) {

@@ -24,6 +24,9 @@ import org.searchlab.core.VectorQuantization;
  *     the server's default, adds no flag
  * @param defaultIndex whether the server creates its {@code product} index at start; false adds
  *     {@code --no-default-index} (a run on another mapping creates its own index)
+ * @param mergePolicyFlags segmented: {@code --merge-policy} and its settings' flags ({@link
+ *     MergePolicySpec#serveFlags()}, the merge-policy comparison), empty for the server's default;
+ *     not together with {@code mergePolicyNone}
  */
 public record ServerOptions(
     String store,
@@ -35,11 +38,17 @@ public record ServerOptions(
     Integer hnswEfConstruction,
     Integer refreshIntervalMs,
     VectorQuantization quantization,
-    boolean defaultIndex) {
+    boolean defaultIndex,
+    List<String> mergePolicyFlags) {
 
   public ServerOptions {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(quantization, "quantization");
+    mergePolicyFlags = List.copyOf(mergePolicyFlags);
+    if (mergePolicyNone && !mergePolicyFlags.isEmpty()) {
+      throw new IllegalArgumentException(
+          "merge policy none and merge policy flags " + mergePolicyFlags + " are both set");
+    }
   }
 
   /** A store with all its defaults. */
@@ -65,6 +74,7 @@ public record ServerOptions(
     b.refreshIntervalMs = refreshIntervalMs;
     b.quantization = quantization;
     b.defaultIndex = defaultIndex;
+    b.mergePolicyFlags = mergePolicyFlags;
     return b;
   }
 
@@ -83,6 +93,7 @@ public record ServerOptions(
     private Integer refreshIntervalMs;
     private VectorQuantization quantization = VectorQuantization.NONE;
     private boolean defaultIndex = true;
+    private List<String> mergePolicyFlags = List.of();
 
     private Builder() {}
 
@@ -136,6 +147,11 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder mergePolicyFlags(List<String> v) {
+      mergePolicyFlags = v;
+      return this;
+    }
+
     public ServerOptions build() {
       return new ServerOptions(
           store,
@@ -147,7 +163,8 @@ public record ServerOptions(
           hnswEfConstruction,
           refreshIntervalMs,
           quantization,
-          defaultIndex);
+          defaultIndex,
+          mergePolicyFlags);
     }
   }
 
@@ -161,6 +178,9 @@ public record ServerOptions(
     }
     if (segmented && mergePolicyNone) {
       f.addAll(List.of("--merge-policy", "none"));
+    }
+    if (segmented) {
+      f.addAll(mergePolicyFlags);
     }
     if (segmented && searchThreads != null) {
       f.add("--segment-search-threads=" + searchThreads);

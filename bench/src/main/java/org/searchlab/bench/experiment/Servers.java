@@ -405,6 +405,19 @@ final class Servers implements AutoCloseable {
     }
   }
 
+  /**
+   * Engines started, fed and warmed up elsewhere (the merge-policy comparison), one feed each, for
+   * the calibration and the paired rounds; {@link #close()} stops them.
+   *
+   * @param segments each variant's segment count when its queries start (null for mutable)
+   */
+  static Servers of(Map<Variant, Session> sessions, Map<Variant, Integer> segments) {
+    Servers s = new Servers();
+    s.sessions.putAll(sessions);
+    s.segments.putAll(segments);
+    return s;
+  }
+
   /** The variants with an engine, in start order. */
   List<Variant> variants() {
     return new ArrayList<>(sessions.keySet());

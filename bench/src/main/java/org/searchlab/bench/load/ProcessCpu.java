@@ -123,6 +123,11 @@ public final class ProcessCpu implements CpuMeter {
         .getProcessCpuTime();
   }
 
+  /** Linux clock ticks per second ({@code getconf CLK_TCK}), the unit of {@code /proc} times. */
+  public static long ticksPerSecond() {
+    return TICKS_PER_SECOND;
+  }
+
   /** Cores used between two readings taken {@code wallNanos} apart. */
   public static double cores(long cpuNanosBefore, long cpuNanosAfter, long wallNanos) {
     return wallNanos <= 0 ? 0 : (cpuNanosAfter - cpuNanosBefore) / (double) wallNanos;
