@@ -54,9 +54,10 @@ final class ExperimentCommand implements Callable<Integer> {
       names = "--profile",
       defaultValue = "standard",
       description =
-          "quick (<= 5 min on 2 cores, synthetic), standard (default, 30-45 min, 100k docs of the"
-              + " Debian corpus), full (1M docs),"
-              + " grid (HNSW grid only). Default: ${DEFAULT-VALUE}.")
+          "quick (<= 5 min on 2 cores, synthetic), standard (default, about an hour, 100k docs of"
+              + " the Debian corpus), full (1M docs), grid (HNSW grid only), sweep (the"
+              + " segment-count sweep only, 30k docs of the Debian corpus)."
+              + " Default: ${DEFAULT-VALUE}.")
   String profile;
 
   @Option(names = "--grid", description = "Also run the HNSW parameter grid (M x efC x ef).")
@@ -143,6 +144,35 @@ final class ExperimentCommand implements Callable<Integer> {
       names = "--sweep-docs",
       description = "Documents of the segment-count sweep (0 skips it).")
   Integer sweepDocs;
+
+  @Option(
+      names = "--sweep-segments",
+      split = ",",
+      description =
+          "Segment counts of the sweep, descending, e.g. 100,10,1 (overrides the profile).")
+  List<Integer> sweepSegments;
+
+  @Option(
+      names = "--sweep-clients",
+      split = ",",
+      description = "Client counts of the sweep, e.g. 1,4,16 (overrides the profile).")
+  List<Integer> sweepClients;
+
+  @Option(
+      names = "--sweep-rounds",
+      description =
+          "Rounds of the sweep, each starting every segment count's servers afresh; 6 or more give"
+              + " each median a 95% interval (overrides the profile).")
+  Integer sweepRounds;
+
+  @Option(
+      names = "--sweep-slicing",
+      split = ",",
+      description =
+          "Slicings of the sweep's concurrent settings (serve --slicing), each a server of its own"
+              + " beside the sequential one: lucene-default, segment-per-slice, partitions"
+              + " (default: lucene-default).")
+  List<String> sweepSlicings;
 
   @Option(
       names = "--grid-docs",
@@ -351,6 +381,15 @@ final class ExperimentCommand implements Callable<Integer> {
     if (sweepDocs != null) {
       b.sweepDocs(sweepDocs);
     }
+    if (sweepSegments != null) {
+      b.sweepSegments(sweepSegments);
+    }
+    if (sweepClients != null) {
+      b.sweepClients(sweepClients);
+    }
+    if (sweepRounds != null) {
+      b.sweepRounds(sweepRounds);
+    }
     if (grid || base.name().equals("grid")) {
       b.gridDocs(gridDocs != null ? gridDocs : Math.max(base.gridDocs(), 20_000));
     }
@@ -392,6 +431,10 @@ final class ExperimentCommand implements Callable<Integer> {
     BenchMapping bench;
     List<MergePolicySpec> policies = null;
     try {
+      if (sweepSlicings != null) {
+        b.sweepSlicings(
+            sweepSlicings.stream().map(org.searchlab.segmented.Slicing::parse).toList());
+      }
       p = b.build();
       if (mergePolicies != null) {
         policies = mergePoliciesToRun();
@@ -492,11 +535,12 @@ final class ExperimentCommand implements Callable<Integer> {
   }
 
   /**
-   * The standard and full profiles default to the Debian corpus (real text, real embeddings), at
-   * the model's dimension; quick (tests) and grid stay on the seeded synthetic corpus.
+   * The standard, full and sweep profiles default to the Debian corpus (real text, real
+   * embeddings), at the model's dimension; quick (tests) and grid stay on the seeded synthetic
+   * corpus.
    */
   private static boolean usesDebianByDefault(Profile p) {
-    return (p.name().equals("standard") || p.name().equals("full"))
+    return (p.name().equals("standard") || p.name().equals("full") || p.name().equals("sweep"))
         && p.dimension() == MiniLmEmbedder.DIMENSION;
   }
 

@@ -28,6 +28,19 @@ public final class Phases {
   public static final String BEFORE_REFEED = "before_refeed";
 
   public static final String SWEEP = "sweep";
+
+  /**
+   * A vector or hybrid cell of the segment sweep at the beam just below its segment count's
+   * calibrated one, measured right after the cell at the calibrated beam ({@link SegmentSweep}).
+   */
+  public static final String SWEEP_BELOW_BEAM = "sweep_below_beam";
+
+  /**
+   * A vector or hybrid cell of the segment sweep estimated at exactly its recall@10 goal from the
+   * cells at the calibrated beam and the beam below ({@link #AT_TARGET}'s interpolation).
+   */
+  public static final String SWEEP_AT_TARGET = "sweep_at_target";
+
   public static final String GRID = "grid";
   public static final String CALIBRATION = "calibration";
 

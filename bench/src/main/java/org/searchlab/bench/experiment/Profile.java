@@ -6,13 +6,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import org.searchlab.core.VectorQuantization;
+import org.searchlab.segmented.Slicing;
 
 /**
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
  * cores), {@code standard} (the default, 30–45 min on 2 cores), {@code full} (the benchmark's 1M
- * documents) and {@code grid} (the HNSW parameter grid only). Immutable; build one with {@link
- * #builder()} or change one with {@link #toBuilder()}.
+ * documents), {@code grid} (the HNSW parameter grid only) and {@code sweep} (the segment-count
+ * sweep only). Immutable; build one with {@link #builder()} or change one with {@link
+ * #toBuilder()}.
  *
  * @param name the profile's name, recorded in every row
  * @param docs documents fed to each variant; more makes the segmented variant have more segments
@@ -30,6 +33,12 @@ import org.searchlab.core.VectorQuantization;
  * @param sweepSegments segment counts the sweep force-merges down through, descending
  * @param sweepClients client counts of the sweep
  * @param sweepDuration measured window of each sweep cell
+ * @param sweepRounds rounds of the sweep, 1 or more: each round starts the servers of every segment
+ *     count afresh and measures each of its cells once per setting ({@link SegmentSweep}); 6 or
+ *     more give the medians a 95% interval, each costs a server start and a JIT warm-up per segment
+ *     count and setting
+ * @param sweepSlicings the slicings of the sweep's concurrent settings ({@code serve --slicing}),
+ *     each a server of its own beside the sequential one; at least one
  * @param gridDocs documents of the HNSW grid index (0 skips the grid)
  * @param serverHeap the server JVM's -Xmx, e.g. {@code 2g}
  * @param mainPhases whether to run the benchmark procedure (false for the grid-only profile)
@@ -92,6 +101,8 @@ public record Profile(
     List<Integer> sweepSegments,
     List<Integer> sweepClients,
     Duration sweepDuration,
+    int sweepRounds,
+    List<Slicing> sweepSlicings,
     int gridDocs,
     String serverHeap,
     boolean mainPhases,
@@ -121,6 +132,22 @@ public record Profile(
     refeedClients = List.copyOf(refeedClients);
     sweepSegments = List.copyOf(sweepSegments);
     sweepClients = List.copyOf(sweepClients);
+    sweepSlicings = List.copyOf(sweepSlicings);
+    for (int i = 0; i < sweepSegments.size(); i++) {
+      int n = sweepSegments.get(i);
+      if (n < 1 || (i > 0 && n >= sweepSegments.get(i - 1))) {
+        throw new IllegalArgumentException(
+            "sweep segment counts must be 1 or more and strictly descending; got " + sweepSegments);
+      }
+    }
+    if (sweepRounds < 1) {
+      throw new IllegalArgumentException("sweep rounds must be 1 or more; got " + sweepRounds);
+    }
+    if (sweepSlicings.isEmpty() || sweepSlicings.size() != Set.copyOf(sweepSlicings).size()) {
+      throw new IllegalArgumentException(
+          "the sweep needs one or more distinct slicings; got "
+              + sweepSlicings.stream().map(Slicing::cliName).toList());
+    }
     recallTargets = List.copyOf(recallTargets);
     for (double t : recallTargets) {
       if (!(t > 0 && t <= 1)) {
@@ -199,9 +226,10 @@ public record Profile(
         .rounds(3)
         .calibrationQueries(40)
         .sweepDocs(2_000)
-        .sweepSegments(List.of(10, 5, 1))
+        .sweepSegments(List.of(10, 1))
         .sweepClients(List.of(1, 16))
-        .sweepDuration(Duration.ofMillis(700))
+        .sweepDuration(Duration.ofMillis(400))
+        .sweepRounds(2)
         .facetClientCounts(1)
         .gridDocs(0)
         .serverHeap("1g")
@@ -213,17 +241,17 @@ public record Profile(
    * The default: 100k documents (tens of segments in the segmented variant), 4 of the benchmark's
    * client counts (1, 4, 16, 64) in 6 paired rounds of 0.2 s warm-up + 0.9 s cells (72 cells a
    * round, ~11 min with the recall checks at the rounds' beams), the calibration grid (~6.5 min
-   * with its curve cells), and the sweep over 100 … 1 segments on 30k docs with 1 s cells (~6 min);
-   * the rest is feeds, merges and server starts (30.4 and 29.7 min in all on 2 cores, 2026-11-28).
-   * The default segmented index is fed three times, each feed on its own server, and the rounds
-   * take the three in turn: on one machine the same feed left it with 11 to 21 segments, and one
-   * feed made its ratios move by up to 30% between runs while their intervals were a few percent
-   * wide. Recall is measured on 1,000 of the measured queries and calibrated on 1,000 others: with
-   * 200 each, a force-merged graph's recall@10 differed by 0.03 between the two sets, and the beam
-   * chosen for it moved from 40 to 400 between two runs. The benchmark's 7 client counts and 20 s
-   * cells are the {@code full} profile. Since 2026-12-02 the refeed under queries alternates its
-   * 3-second cells over three refeed rounds, about 3 minutes per store (38.0 min in all on 2
-   * cores).
+   * with its curve cells), and a sweep over 100, 10 and 1 segments on 30k docs in 3 rounds of 1 s
+   * cells (estimated ~8 min; the whole sweep is {@link #sweep()}); the rest is feeds, merges and
+   * server starts (30.4 and 29.7 min in all on 2 cores, 2026-11-28). The default segmented index is
+   * fed three times, each feed on its own server, and the rounds take the three in turn: on one
+   * machine the same feed left it with 11 to 21 segments, and one feed made its ratios move by up
+   * to 30% between runs while their intervals were a few percent wide. Recall is measured on 1,000
+   * of the measured queries and calibrated on 1,000 others: with 200 each, a force-merged graph's
+   * recall@10 differed by 0.03 between the two sets, and the beam chosen for it moved from 40 to
+   * 400 between two runs. The benchmark's 7 client counts and 20 s cells are the {@code full}
+   * profile. Since 2026-12-02 the refeed under queries alternates its 3-second cells over three
+   * refeed rounds, about 3 minutes per store (38.0 min in all on 2 cores).
    */
   public static Profile standard() {
     return builder()
@@ -244,9 +272,12 @@ public record Profile(
         .rounds(6)
         .calibrationQueries(1_000)
         .sweepDocs(30_000)
-        .sweepSegments(SWEEP_SEGMENTS)
+        // The sweep's ends and middle in 3 rounds (the whole sweep is the sweep profile): the
+        // 100 ÷ 1 segments ratio with a [min, max] interval of its per-round ratios.
+        .sweepSegments(List.of(100, 10, 1))
         .sweepClients(List.of(1, 16))
         .sweepDuration(Duration.ofMillis(1_000))
+        .sweepRounds(3)
         .gridDocs(0)
         .serverHeap("3g")
         .mainPhases(true)
@@ -274,12 +305,31 @@ public record Profile(
         .calibrationQueries(500)
         .sweepDocs(200_000)
         .sweepSegments(SWEEP_SEGMENTS)
-        .sweepClients(List.of(1, 16))
+        .sweepClients(List.of(1, 4, 16))
         .sweepDuration(Duration.ofSeconds(10))
+        .sweepRounds(6)
         .gridDocs(0)
         .serverHeap("12g")
         .mainPhases(true)
         .feeds(3)
+        .build();
+  }
+
+  /**
+   * Only the segment-count sweep, done properly (issue 71): 30k documents in segments of tiered
+   * sizes, force-merged down through 100 … 1 segments, every cell (filtered vector, lexical, hybrid
+   * and faceted queries at 1, 4 and 16 clients, sequential and concurrent segment search) in 6
+   * rounds of 0.2 s warm-up + 1 s cells, so that each median has a 95% interval, vector and hybrid
+   * at recall@10 0.95 per segment count. Its measured time is in bench/README.md.
+   */
+  public static Profile sweep() {
+    return standard().toBuilder()
+        .name("sweep")
+        .docs(30_000)
+        .mainPhases(false)
+        .sweepSegments(SWEEP_SEGMENTS)
+        .sweepClients(List.of(1, 4, 16))
+        .sweepRounds(6)
         .build();
   }
 
@@ -312,9 +362,10 @@ public record Profile(
       case "standard" -> standard();
       case "full" -> full();
       case "grid" -> grid();
+      case "sweep" -> sweep();
       default ->
           throw new IllegalArgumentException(
-              "unknown profile '" + name + "'; use quick, standard, full or grid");
+              "unknown profile '" + name + "'; use quick, standard, full, grid or sweep");
     };
   }
 
@@ -340,6 +391,8 @@ public record Profile(
     b.sweepSegments = sweepSegments;
     b.sweepClients = sweepClients;
     b.sweepDuration = sweepDuration;
+    b.sweepRounds = sweepRounds;
+    b.sweepSlicings = sweepSlicings;
     b.gridDocs = gridDocs;
     b.serverHeap = serverHeap;
     b.mainPhases = mainPhases;
@@ -375,6 +428,8 @@ public record Profile(
     private List<Integer> sweepSegments = List.of();
     private List<Integer> sweepClients = List.of();
     private Duration sweepDuration = Duration.ZERO;
+    private int sweepRounds = 1;
+    private List<Slicing> sweepSlicings = List.of(Slicing.LUCENE_DEFAULT);
     private int gridDocs;
     private String serverHeap;
     private boolean mainPhases;
@@ -511,6 +566,16 @@ public record Profile(
       return this;
     }
 
+    public Builder sweepRounds(int v) {
+      sweepRounds = v;
+      return this;
+    }
+
+    public Builder sweepSlicings(List<Slicing> v) {
+      sweepSlicings = v;
+      return this;
+    }
+
     public Builder gridDocs(int v) {
       gridDocs = v;
       return this;
@@ -542,6 +607,8 @@ public record Profile(
           sweepSegments,
           sweepClients,
           sweepDuration,
+          sweepRounds,
+          sweepSlicings,
           gridDocs,
           serverHeap,
           mainPhases,

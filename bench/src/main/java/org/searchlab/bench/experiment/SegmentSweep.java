@@ -1,37 +1,74 @@
+// Just over 500 lines: the calibration pass, the rounds and the summaries share the per-count
+// servers and the recall state; starting and warming a count's servers (~100 lines) could move to
+// a class of their own.
 package org.searchlab.bench.experiment;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.http.HttpRequest;
-import java.nio.file.Path;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.searchlab.bench.load.CellStats;
+import org.searchlab.bench.report.Intervals;
+import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
 
 /**
- * The segment-count sweep: the segmented store indexes the sweep corpus once with one segment per
- * bulk batch and merge policy {@code none} (batches sent one at a time, refresh only on request, so
- * B batches make exactly B segments), then is force-merged down through the profile's segment
- * counts. At each count, filtered vector, lexical, hybrid and faceted queries ({@link
- * FacetedRounds}; their buckets checked against the exact oracle's) run at the sweep's client
- * counts with {@code searchThreads} = 0 (segments searched one after another) and with the server's
- * default pool (Elasticsearch's concurrent segment search). Each setting is measured on a server
- * restarted on the same data directory after the merge and warmed up the same way, so neither
- * carries the merge's garbage or the other's JIT state; the order alternates between counts. Runs
- * on the caller's thread; not thread-safe.
+ * The segment-count sweep (issue 71): how the segmented store's query cost grows with its segment
+ * count, searching segments one after another or concurrently, at equal recall.
+ *
+ * <ol>
+ *   <li>{@link SweepIndexes} feeds the sweep corpus in segments of tiered sizes and force-merges it
+ *       down through the profile's segment counts, keeping a copy of each count's index per {@link
+ *       SweepSetting} (sequential, and concurrent with each of the profile's slicings).
+ *   <li>Calibration: per count, every setting's server answers the filtered quality queries; the
+ *       lexical recall and the faceted buckets are checked against the exact oracle (buckets that
+ *       differ fail the run), and {@link SweepBeams} chooses each count's vector and hybrid beams
+ *       so that every count is compared at the same recall@10.
+ *   <li>{@link Profile#sweepRounds} rounds. Each round visits every count (forward in odd rounds,
+ *       backward in even ones, so that a drift of the machine does not always favour one end),
+ *       starts that count's servers afresh, warms their JIT and measures every filtered cell (query
+ *       type × client count) once per setting, the settings of a cell back to back in an order that
+ *       reverses every round. A vector or hybrid cell is measured at its count's beam and at the
+ *       beam below, and the round's estimate at exactly the goal recall interpolates between the
+ *       two ({@link PairedRounds#atTarget}, phase {@link Phases#SWEEP_AT_TARGET}).
+ *   <li>Each cell gets a summary row: the median over the rounds with its order-statistic interval;
+ *       the report's ratios (100 ÷ 1 segments, concurrent ÷ sequential) are medians of per-round
+ *       ratios with intervals.
+ * </ol>
+ *
+ * Restarting the servers every round costs a JVM start and a warm-up per count and setting, and
+ * buys intervals that include what differs between two starts of the same server (JIT decisions,
+ * heap layout): what a second run of the sweep also differs by. Runs on the caller's thread; not
+ * thread-safe.
  */
 final class SegmentSweep {
   static final String VARIANT = "segmented";
   static final String SEQUENTIAL = "0";
   static final String DEFAULT_POOL = "default";
 
+  /** The sweep's segment sizes and recall goals, which the report's sweep section reads. */
+  static final String FILE_JSON = "sweep.json";
+
   private final RunContext ctx;
   private final Corpus corpus;
   private final List<BenchQuery> qualityQueries;
   private final ExactSearch exact;
-  private final Map<QueryType, List<ExactAnswer>> truths = new java.util.EnumMap<>(QueryType.class);
   private final Facets facets;
-  private List<List<String>> facetTruths;
+  private final List<SweepSetting> settings;
+  private final SweepBeams beams;
+  private final Map<QueryType, List<ExactAnswer>> truths = new EnumMap<>(QueryType.class);
+
+  /** Per count, setting and lexical or faceted type ({@link #key}): recall@10 of the hits. */
+  private final Map<String, Double> recall = new LinkedHashMap<>();
 
   SegmentSweep(RunContext ctx, Corpus corpus, List<BenchQuery> qualityQueries, ExactSearch exact) {
     this.ctx = ctx;
@@ -39,167 +76,479 @@ final class SegmentSweep {
     this.qualityQueries = qualityQueries;
     this.exact = exact;
     this.facets = Facets.of(corpus.mapping(), corpus.docs());
+    this.settings = SweepSetting.of(ctx.profile.sweepSlicings());
+    this.beams = new SweepBeams(ctx.profile);
   }
 
+  /**
+   * Timed cells of the sweep, for the progress estimate: per round, count, setting and client
+   * count, lexical and faceted once, vector and hybrid twice (the beam below; fewer where a count's
+   * beam is the grid's smallest).
+   */
   static int cells(Profile p) {
-    return p.sweepSegments().size() * 2 * 4 * p.sweepClients().size();
+    int settings = 1 + p.sweepSlicings().size();
+    return p.sweepRounds() * p.sweepSegments().size() * settings * 6 * p.sweepClients().size();
   }
 
+  /** Planned seconds of one sweep cell. */
   static double seconds(Profile p) {
-    return (Math.min(1000, p.warmup().toMillis()) + p.sweepDuration().toMillis()) / 1000.0;
+    return (p.warmup().toMillis() + p.sweepDuration().toMillis()) / 1000.0;
   }
 
   void run() throws IOException, InterruptedException {
-    Profile p = ctx.profile;
-    RunInfo info = ctx.info.withDocs(corpus.docs().size());
-    int maxSegments = p.sweepSegments().get(0);
-    int batch = Math.max(1, (corpus.docs().size() + maxSegments - 1) / maxSegments);
-    ServerOptions base =
-        ServerOptions.defaults("segmented", corpus.dimension()).toBuilder()
-            .segmentPerBatch(true)
-            .mergePolicyNone(true)
-            .refreshIntervalMs(-1)
-            .build();
-    Path data = ctx.dataDir("sweep");
-    Path log = ctx.serverLog("sweep");
-    String threads = DEFAULT_POOL;
-    Session s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
-    try {
-      s.admin.createIndex(corpus.dimension(), 16, 200);
+    SweepIndexes.Built built = SweepIndexes.build(ctx, corpus, settings);
+    calibrate(built);
+    Map<String, List<ResultRow>> perCell = new LinkedHashMap<>();
+    List<Integer> counts = ctx.profile.sweepSegments();
+    for (int round = 1; round <= ctx.profile.sweepRounds(); round++) {
+      List<Integer> order = new ArrayList<>(counts);
+      if (round % 2 == 0) {
+        Collections.reverse(order);
+      }
+      for (int count : order) {
+        Map<SweepSetting, Session> servers = start(built, count, round);
+        try {
+          warmUp(servers.values());
+          measure(servers, segmentsOf(built, count), count, round, perCell);
+        } finally {
+          closeAll(servers);
+        }
+      }
+    }
+    for (List<ResultRow> rounds : perCell.values()) {
+      ctx.add(summary(rounds));
+    }
+    writeJson(built);
+  }
+
+  /**
+   * Per count, each setting's server answers the quality queries: recall of the lexical and faceted
+   * hits, the faceted buckets against the oracle's, and the vector and hybrid recall over the grid;
+   * then the beams are chosen.
+   */
+  private void calibrate(SweepIndexes.Built built) throws IOException, InterruptedException {
+    for (int count : ctx.profile.sweepSegments()) {
+      Map<SweepSetting, Session> servers = start(built, count, 0);
+      long t0 = System.nanoTime();
+      long sent = 0;
+      try {
+        for (QueryType t : Calibration.CALIBRATED) {
+          sent += beams.measure(t, count, servers, qualityQueries, truths(t));
+        }
+        for (Map.Entry<SweepSetting, Session> e : servers.entrySet()) {
+          Session s = e.getValue();
+          List<List<String>> lexical =
+              s.ids(s.requests(qualityQueries, QueryType.LEXICAL, true, Setting.BENCHMARK));
+          recall.put(
+              key(count, e.getKey(), QueryType.LEXICAL.label()),
+              recallOf(truths(QueryType.LEXICAL), lexical));
+          sent += qualityQueries.size();
+          if (facets.any()) {
+            recall.put(
+                key(count, e.getKey(), FacetedRounds.LABEL), checkFacets(s, count, e.getKey()));
+            sent += qualityQueries.size();
+          }
+        }
+      } finally {
+        closeAll(servers);
+      }
+      ctx.progress.checked(sent, (System.nanoTime() - t0) / 1e9);
+    }
+    beams.choose(ctx.log);
+    for (QueryType t : Calibration.CALIBRATED) {
+      StringBuilder line = new StringBuilder();
+      for (int count : ctx.profile.sweepSegments()) {
+        SweepBeams.Choice c = beams.choice(t, count);
+        line.append(String.format(Locale.ROOT, " %d→%d", count, c.beam().candidates()));
+      }
       ctx.progress.step(
           Phases.SWEEP,
           String.format(
-              "indexing %d docs in batches of %d, one segment each", corpus.docs().size(), batch));
-      FeedStats feed = s.feeder(batch).feed(corpus.docs(), FeedOp.PUT, s.cpu, 1);
-      ctx.progress.fed(feed.docs(), feed.seconds());
-      s.admin.refresh();
-      ctx.progress.step(
-          Phases.SWEEP, ProcedureRun.describe(feed) + ", segments " + s.admin.segments());
-      s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
-      for (int target : p.sweepSegments()) {
-        Integer before = s.admin.segments();
-        if (before == null || before > target) {
-          ctx.progress.step(Phases.SWEEP, "force-merging " + before + " → " + target + " segments");
-          s.admin.forceMerge(target);
-          s.admin.refresh();
-        }
-        // Both settings are measured on a freshly started, equally warmed server: the one that
-        // ran the force-merge would otherwise also carry the merge's garbage into its cells. The
-        // order alternates between counts.
-        for (int side = 0; side < 2; side++) {
-          s.admin.flush();
-          s.close();
-          s = Session.start(options(base, threads), data, p.serverHeap(), log, ctx.load);
-          s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(p));
-          measure(s, info, s.admin.segments(), threads);
-          if (side == 0) {
-            threads = threads.equals(DEFAULT_POOL) ? SEQUENTIAL : DEFAULT_POOL;
+              Locale.ROOT,
+              "%s filtered at recall@10 %.3f, beam per segment count:%s",
+              t.label(),
+              beams.goal(t),
+              line));
+    }
+  }
+
+  /** The recall@10 of one list of answers. */
+  private static double recallOf(List<ExactAnswer> truths, List<List<String>> answers) {
+    return QualityCheck.evaluate(truths, Map.of(VARIANT, answers), List.of())
+        .recall()
+        .getOrDefault(VARIANT, 0.0);
+  }
+
+  /**
+   * The faceted quality queries on one server: their buckets must equal the exact oracle's at every
+   * count and setting; returns the recall@10 of their hits.
+   */
+  private double checkFacets(Session s, int count, SweepSetting setting)
+      throws IOException, InterruptedException {
+    List<HttpRequest> check = new ArrayList<>();
+    for (BenchQuery q : qualityQueries) {
+      check.add(s.dialect.faceted(s.base, q, true, facets));
+    }
+    List<List<String>> ids = new ArrayList<>();
+    List<HttpResponse<byte[]>> answers = s.responses(check);
+    for (int i = 0; i < answers.size(); i++) {
+      HttpResponse<byte[]> r = answers.get(i);
+      if (r.statusCode() != 200) {
+        throw new IOException(
+            "sweep: a faceted search answered "
+                + r.statusCode()
+                + ": "
+                + new String(r.body(), StandardCharsets.UTF_8));
+      }
+      List<String> got = Facets.buckets(Json.MAPPER.readTree(r.body()).path("aggregations"));
+      List<String> expected = exact.facetBuckets(qualityQueries.get(i), true, facets);
+      if (!got.equals(expected)) {
+        throw new IllegalStateException(
+            String.format(
+                "sweep at %d segments, %s: faceted buckets of \"%s\" differ from the exact"
+                    + " oracle's: expected %s, got %s",
+                count, setting.label(), qualityQueries.get(i).text(), expected, got));
+      }
+      ids.add(EsDialect.hitIds(r.body()));
+    }
+    return recallOf(truths(QueryType.LEXICAL), ids);
+  }
+
+  /** One round's cells of one segment count: every type, client count and setting. */
+  private void measure(
+      Map<SweepSetting, Session> servers,
+      int segments,
+      int count,
+      int round,
+      Map<String, List<ResultRow>> perCell)
+      throws IOException, InterruptedException {
+    Profile p = ctx.profile;
+    RunInfo info = ctx.info.withDocs(corpus.docs().size());
+    Double target = p.recallTargets().getFirst();
+    List<SweepSetting> order = new ArrayList<>(settings);
+    if (round % 2 == 0) {
+      Collections.reverse(order);
+    }
+    List<String> types = new ArrayList<>(List.of("vector", "lexical", "hybrid"));
+    if (facets.any()) {
+      types.add(FacetedRounds.LABEL);
+    }
+    for (String type : types) {
+      QueryType t =
+          type.equals(FacetedRounds.LABEL)
+              ? null
+              : QueryType.valueOf(type.toUpperCase(Locale.ROOT));
+      boolean calibrated = t != null && t != QueryType.LEXICAL;
+      SweepBeams.Choice choice = calibrated ? beams.choice(t, count) : null;
+      Map<SweepSetting, List<HttpRequest>> atBeam = new LinkedHashMap<>();
+      Map<SweepSetting, List<HttpRequest>> atBelow = new LinkedHashMap<>();
+      for (Map.Entry<SweepSetting, Session> e : servers.entrySet()) {
+        Session s = e.getValue();
+        if (t == null) {
+          List<HttpRequest> r = new ArrayList<>();
+          for (BenchQuery q : corpus.queries()) {
+            r.add(s.dialect.faceted(s.base, q, true, facets));
+          }
+          atBeam.put(e.getKey(), r);
+        } else {
+          atBeam.put(
+              e.getKey(),
+              s.requests(
+                  corpus.queries(), t, true, calibrated ? choice.beam() : Setting.BENCHMARK));
+          if (calibrated && choice.below() != null) {
+            atBelow.put(e.getKey(), s.requests(corpus.queries(), t, true, choice.below()));
           }
         }
       }
-    } finally {
-      s.close();
+      for (int clients : p.sweepClients()) {
+        for (SweepSetting setting : order) {
+          Session s = servers.get(setting);
+          ResultRow row =
+              cell(
+                  s,
+                  info,
+                  Phases.SWEEP,
+                  type,
+                  clients,
+                  segments,
+                  setting,
+                  round,
+                  atBeam.get(setting));
+          if (!calibrated) {
+            row = row.withQuality(recall.get(key(count, setting, type)), null);
+            add(perCell, row);
+            continue;
+          }
+          PairedRounds.Bracket b = choice.brackets().get(setting);
+          row =
+              row.withCandidates(choice.beam().k(), choice.beam().candidates(), target)
+                  .withQuality(b.recallAtBeam(), null);
+          add(perCell, row);
+          ResultRow lower = null;
+          if (choice.below() != null) {
+            lower =
+                cell(
+                        s,
+                        info,
+                        Phases.SWEEP_BELOW_BEAM,
+                        type,
+                        clients,
+                        segments,
+                        setting,
+                        round,
+                        atBelow.get(setting))
+                    .withCandidates(choice.below().k(), choice.below().candidates(), target)
+                    .withQuality(b.recallBelow(), null);
+            add(perCell, lower);
+          }
+          ResultRow at = PairedRounds.atTarget(info, row, lower, b, target);
+          add(
+              perCell,
+              Rows.query(
+                      info,
+                      VARIANT,
+                      Phases.SWEEP_AT_TARGET,
+                      type,
+                      true,
+                      clients,
+                      segments,
+                      setting.threads(),
+                      stats(at))
+                  .withCandidates(at.targetHits(), at.numCandidates(), target)
+                  .withQuality(at.recallAt10(), null)
+                  .withRound(round)
+                  .withSlicing(setting.slicingName()));
+        }
+      }
+    }
+  }
+
+  /** One timed cell's round row. */
+  private ResultRow cell(
+      Session s,
+      RunInfo info,
+      String phase,
+      String type,
+      int clients,
+      int segments,
+      SweepSetting setting,
+      int round,
+      List<HttpRequest> requests)
+      throws InterruptedException {
+    Profile p = ctx.profile;
+    ctx.progress.cell(
+        Phases.SWEEP,
+        String.format(
+            Locale.ROOT,
+            "round %d/%d segments=%d %s %s filtered clients=%d%s",
+            round,
+            p.sweepRounds(),
+            segments,
+            setting.label(),
+            type,
+            clients,
+            phase.equals(Phases.SWEEP_BELOW_BEAM) ? " (the beam below)" : ""),
+        seconds(p));
+    CellStats c = s.cell(requests, clients, p.warmup(), p.sweepDuration());
+    if (c.errors() > 0) {
+      ctx.log.printf(
+          "WARNING: sweep %s %s: %d failed requests in the cell, the first: %s%n",
+          setting.label(), type, c.errors(), c.firstError());
+    }
+    return Rows.query(info, VARIANT, phase, type, true, clients, segments, setting.threads(), c)
+        .withRound(round)
+        .withSlicing(setting.slicingName());
+  }
+
+  /** Records a round row and keeps it with the other rounds of its cell. */
+  private void add(Map<String, List<ResultRow>> perCell, ResultRow row) throws IOException {
+    ctx.add(row);
+    String cell =
+        String.join(
+            "|",
+            row.phase(),
+            row.queryType(),
+            String.valueOf(row.segments()),
+            row.searchThreads(),
+            String.valueOf(row.slicing()),
+            String.valueOf(row.clients()));
+    perCell.computeIfAbsent(cell, k -> new ArrayList<>()).add(row);
+  }
+
+  /** The median over a cell's rounds with its interval; recall as {@link PairedRounds} does. */
+  private ResultRow summary(List<ResultRow> rounds) {
+    ResultRow first = rounds.getFirst();
+    boolean estimate = first.phase().equals(Phases.SWEEP_AT_TARGET);
+    return Rows.query(
+            ctx.info.withDocs(corpus.docs().size()),
+            VARIANT,
+            first.phase(),
+            first.queryType(),
+            true,
+            first.clients(),
+            first.segments(),
+            first.searchThreads(),
+            PairedRounds.median(rounds))
+        .withCandidates(first.targetHits(), first.numCandidates(), first.recallTarget())
+        .withInterval(
+            Intervals.median(PairedRounds.values(rounds, ResultRow::qps)),
+            Intervals.median(PairedRounds.values(rounds, ResultRow::qpsPerCore)))
+        .withQuality(estimate ? PairedRounds.summaryRecall(rounds) : first.recallAt10(), null)
+        .withSlicing(first.slicing());
+  }
+
+  /** A row's figures as a cell's, to restate an estimate under the sweep's phase. */
+  private static CellStats stats(ResultRow r) {
+    return new CellStats(
+        r.requests(),
+        r.errors(),
+        r.seconds(),
+        r.qps(),
+        r.avgMs(),
+        r.p50Ms(),
+        r.p95Ms(),
+        r.p99Ms(),
+        r.p999Ms(),
+        r.cpuCores(),
+        r.firstError(),
+        r.clientRetries() == null ? 0 : r.clientRetries());
+  }
+
+  /** Starts the servers of one count's settings on their copies of its index. */
+  private Map<SweepSetting, Session> start(SweepIndexes.Built built, int count, int round)
+      throws IOException, InterruptedException {
+    ServerOptions base =
+        ServerOptions.defaults(VARIANT, corpus.dimension()).toBuilder()
+            // nothing merges or refreshes on its own: the index stays as it was copied
+            .mergePolicyNone(true)
+            .refreshIntervalMs(-1)
+            .build();
+    // The servers of a count start side by side: a JVM's start waits on I/O and its own threads
+    // as much as on the cores, and the sweep starts one per count, setting and round.
+    Map<SweepSetting, java.util.concurrent.Future<Session>> starting = new LinkedHashMap<>();
+    // close() waits for every start to end, also when interrupted, so none is left running.
+    try (java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (SweepSetting setting : settings) {
+        String log = "sweep-" + count + "-" + setting.label() + (round == 0 ? "-calibration" : "");
+        starting.put(
+            setting,
+            pool.submit(
+                () ->
+                    Session.start(
+                        setting.options(base),
+                        built.dirs().get(count).get(setting),
+                        ctx.profile.serverHeap(),
+                        ctx.serverLog(log),
+                        ctx.load)));
+      }
+    }
+    Map<SweepSetting, Session> servers = new LinkedHashMap<>();
+    Throwable failed = null;
+    for (Map.Entry<SweepSetting, java.util.concurrent.Future<Session>> e : starting.entrySet()) {
+      java.util.concurrent.Future<Session> f = e.getValue();
+      switch (f.state()) {
+        case SUCCESS -> servers.put(e.getKey(), f.resultNow());
+        case FAILED -> failed = failed == null ? f.exceptionNow() : failed;
+        default -> failed = failed == null ? new InterruptedException("server start") : failed;
+      }
+    }
+    if (failed != null) {
+      closeAll(servers);
+      if (failed instanceof IOException io) {
+        throw io;
+      }
+      if (failed instanceof InterruptedException ie) {
+        throw ie;
+      }
+      throw new IOException("sweep: a server of " + count + " segments did not start", failed);
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      closeAll(servers);
+      throw new InterruptedException("while the sweep's servers started");
+    }
+    return servers;
+  }
+
+  /**
+   * Warms the JIT of a count's fresh servers side by side (nothing is measured yet), every query
+   * type, the faceted one included.
+   */
+  private void warmUp(java.util.Collection<Session> servers) throws InterruptedException {
+    List<java.util.concurrent.Future<Void>> warming = new ArrayList<>();
+    try (java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (Session s : servers) {
+        warming.add(
+            pool.submit(
+                () -> {
+                  s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(ctx.profile));
+                  if (facets.any()) {
+                    warmFaceted(s);
+                  }
+                  return null;
+                }));
+      }
+    }
+    for (java.util.concurrent.Future<Void> f : warming) {
+      if (f.state() == java.util.concurrent.Future.State.FAILED) {
+        throw new IllegalStateException("sweep: a warm-up failed", f.exceptionNow());
+      }
     }
   }
 
   /**
+   * Warms a fresh server's JIT for the faceted requests as {@link Session#warmUp} does for the
+   * other types: 4-client rounds until two in a row agree on QPS within 10%. Without it the first
+   * faceted cell of a short sweep measured the interpreter (no request finished in 0.1 s).
+   */
+  private void warmFaceted(Session s) throws InterruptedException {
+    List<HttpRequest> mixed = new ArrayList<>();
+    for (BenchQuery q : corpus.queries()) {
+      mixed.add(s.dialect.faceted(s.base, q, false, facets));
+      mixed.add(s.dialect.faceted(s.base, q, true, facets));
+    }
+    s.warmUntilSteady(mixed, ProcedureRun.jitWarmup(ctx.profile));
+  }
+
+  private static void closeAll(Map<SweepSetting, Session> servers) {
+    for (Session s : servers.values()) {
+      s.close();
+    }
+  }
+
+  /** The searchable segments of a count's index: as many as it had when copied. */
+  private static int segmentsOf(SweepIndexes.Built built, int count) {
+    List<Integer> docs = built.docsPerSegment().get(count);
+    return docs == null || docs.isEmpty() ? count : docs.size();
+  }
+
+  /**
    * The exact answers of the quality queries for {@code t}, computed on first use and kept: every
-   * segment count and thread setting checks the same queries on the same documents: 42 checks in
-   * the standard profile, and the exact hybrid answer scores the whole corpus for each query.
+   * count and setting checks the same queries on the same documents.
    */
   private List<ExactAnswer> truths(QueryType t) {
     return truths.computeIfAbsent(t, x -> QualityCheck.truths(exact, qualityQueries, x, true));
   }
 
-  private static ServerOptions options(ServerOptions base, String threads) {
-    return base.toBuilder().searchThreads(threads.equals(SEQUENTIAL) ? 0 : null).build();
+  private static String key(int count, SweepSetting setting, String type) {
+    return count + "|" + setting.label() + "|" + type;
   }
 
-  private void measure(Session s, RunInfo info, Integer segments, String threads)
-      throws IOException, InterruptedException {
-    for (QueryType t : List.of(QueryType.VECTOR, QueryType.LEXICAL, QueryType.HYBRID)) {
-      QualityCheck.Result q =
-          QualityCheck.evaluate(
-              truths(t), Map.of(VARIANT, s.ids(s.requests(qualityQueries, t, true))), List.of());
-      cells(s, info, segments, threads, t.label(), s.requests(corpus.queries(), t, true), q);
+  /** Writes {@value #FILE_JSON}: the segment sizes of each count and the recall goals. */
+  private void writeJson(SweepIndexes.Built built) throws IOException {
+    ObjectNode n = Json.object();
+    n.put("docs", corpus.docs().size());
+    n.put("size_spread", SweepIndexes.SIZE_SPREAD);
+    n.put("seed", SweepIndexes.SEED);
+    n.put("rounds", ctx.profile.sweepRounds());
+    n.putPOJO("settings", settings.stream().map(SweepSetting::label).toList());
+    ObjectNode goals = n.putObject("recall_goal");
+    for (QueryType t : Calibration.CALIBRATED) {
+      goals.put(t.label(), beams.goal(t));
     }
-    if (facets.any()) {
-      measureFaceted(s, info, segments, threads);
-    }
-  }
-
-  /**
-   * The filtered faceted cells: how faceting cost grows with the segment count. The buckets of the
-   * quality queries must equal the exact oracle's at every count and setting; recall@10 is the
-   * lexical hits'.
-   */
-  private void measureFaceted(Session s, RunInfo info, Integer segments, String threads)
-      throws IOException, InterruptedException {
-    Profile p = ctx.profile;
-    if (facetTruths == null) {
-      facetTruths = new java.util.ArrayList<>();
-      for (BenchQuery q : qualityQueries) {
-        facetTruths.add(exact.facetBuckets(q, true, facets));
-      }
-    }
-    List<HttpRequest> check = new java.util.ArrayList<>();
-    for (BenchQuery q : qualityQueries) {
-      check.add(s.dialect.faceted(s.base, q, true, facets));
-    }
-    List<List<String>> ids = new java.util.ArrayList<>();
-    List<java.net.http.HttpResponse<byte[]>> answers = s.responses(check);
-    for (int i = 0; i < answers.size(); i++) {
-      java.net.http.HttpResponse<byte[]> r = answers.get(i);
-      String body = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
-      if (r.statusCode() != 200) {
-        throw new IOException("sweep: a faceted search answered " + r.statusCode() + ": " + body);
-      }
-      List<String> got = Facets.buckets(Json.MAPPER.readTree(r.body()).path("aggregations"));
-      if (!got.equals(facetTruths.get(i))) {
-        throw new IllegalStateException(
-            String.format(
-                "sweep at %s segments, threads %s: faceted buckets of \"%s\" differ from the exact"
-                    + " oracle's: expected %s, got %s",
-                segments, threads, qualityQueries.get(i).text(), facetTruths.get(i), got));
-      }
-      ids.add(EsDialect.hitIds(r.body()));
-    }
-    QualityCheck.Result q =
-        QualityCheck.evaluate(truths(QueryType.LEXICAL), Map.of(VARIANT, ids), List.of());
-    List<HttpRequest> requests = new java.util.ArrayList<>();
-    for (BenchQuery bq : corpus.queries()) {
-      requests.add(s.dialect.faceted(s.base, bq, true, facets));
-    }
-    cells(s, info, segments, threads, FacetedRounds.LABEL, requests, q);
-  }
-
-  /** One filtered cell per sweep client count, its row carrying the quality check's recall. */
-  private void cells(
-      Session s,
-      RunInfo info,
-      Integer segments,
-      String threads,
-      String type,
-      List<HttpRequest> requests,
-      QualityCheck.Result q)
-      throws IOException, InterruptedException {
-    Profile p = ctx.profile;
-    for (int clients : p.sweepClients()) {
-      ctx.progress.cell(
-          Phases.SWEEP,
-          String.format(
-              "segments=%s threads=%s %s filtered clients=%d", segments, threads, type, clients),
-          seconds(p));
-      CellStats c =
-          s.cell(
-              requests,
-              clients,
-              java.time.Duration.ofMillis(Math.min(1000, p.warmup().toMillis())),
-              p.sweepDuration());
-      ctx.add(
-          Rows.query(info, VARIANT, Phases.SWEEP, type, true, clients, segments, threads, c)
-              .withQuality(q.recall().get(VARIANT), null)
-              .withIdQuality(q.recallIds().get(VARIANT), null));
-    }
+    ObjectNode sizes = n.putObject("docs_per_segment");
+    built.docsPerSegment().forEach((count, docs) -> sizes.putPOJO(String.valueOf(count), docs));
+    Files.writeString(ctx.outDir.resolve(FILE_JSON), n.toPrettyString());
   }
 }

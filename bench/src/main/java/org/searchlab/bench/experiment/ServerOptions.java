@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.searchlab.core.VectorQuantization;
+import org.searchlab.segmented.Slicing;
 
 /**
  * The {@code searchlab serve} settings the experiments change, and the one place that turns them
@@ -16,6 +17,8 @@ import org.searchlab.core.VectorQuantization;
  * @param mergePolicyNone segmented: merge policy {@code none} instead of tiered (the sweep)
  * @param searchThreads segmented: concurrent segment search threads; {@code null} keeps the
  *     server's default (Elasticsearch's pool), 0 searches segments sequentially
+ * @param slicing segmented: how concurrent search groups segments into slices ({@code serve
+ *     --slicing}); {@code null} keeps the server's default ({@link Slicing#LUCENE_DEFAULT})
  * @param hnswM HNSW max links per node, or {@code null} for the default (16)
  * @param hnswEfConstruction HNSW beam width at insert, or {@code null} for the default (200)
  * @param refreshIntervalMs segmented: refresh interval, {@code null} for the default (1 s); -1
@@ -34,6 +37,7 @@ public record ServerOptions(
     boolean segmentPerBatch,
     boolean mergePolicyNone,
     Integer searchThreads,
+    Slicing slicing,
     Integer hnswM,
     Integer hnswEfConstruction,
     Integer refreshIntervalMs,
@@ -69,6 +73,7 @@ public record ServerOptions(
     b.segmentPerBatch = segmentPerBatch;
     b.mergePolicyNone = mergePolicyNone;
     b.searchThreads = searchThreads;
+    b.slicing = slicing;
     b.hnswM = hnswM;
     b.hnswEfConstruction = hnswEfConstruction;
     b.refreshIntervalMs = refreshIntervalMs;
@@ -88,6 +93,7 @@ public record ServerOptions(
     private boolean segmentPerBatch;
     private boolean mergePolicyNone;
     private Integer searchThreads;
+    private Slicing slicing;
     private Integer hnswM;
     private Integer hnswEfConstruction;
     private Integer refreshIntervalMs;
@@ -119,6 +125,11 @@ public record ServerOptions(
 
     public Builder searchThreads(Integer v) {
       searchThreads = v;
+      return this;
+    }
+
+    public Builder slicing(Slicing v) {
+      slicing = v;
       return this;
     }
 
@@ -159,6 +170,7 @@ public record ServerOptions(
           segmentPerBatch,
           mergePolicyNone,
           searchThreads,
+          slicing,
           hnswM,
           hnswEfConstruction,
           refreshIntervalMs,
@@ -184,6 +196,9 @@ public record ServerOptions(
     }
     if (segmented && searchThreads != null) {
       f.add("--segment-search-threads=" + searchThreads);
+    }
+    if (segmented && slicing != null) {
+      f.add("--slicing=" + slicing.cliName());
     }
     if (segmented && refreshIntervalMs != null) {
       f.add("--refresh-interval-ms=" + refreshIntervalMs);

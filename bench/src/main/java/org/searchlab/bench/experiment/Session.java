@@ -327,14 +327,23 @@ final class Session implements AutoCloseable {
     for (QueryType t : QueryType.values()) {
       List<HttpRequest> mixed = new ArrayList<>(requests(queries, t, false));
       mixed.addAll(requests(queries, t, true));
-      double previous = -1;
-      for (int round = 0; round < MAX_WARMUP_ROUNDS; round++) {
-        double qps = load.run(mixed, 4, java.time.Duration.ZERO, perRound, cpu).qps();
-        if (previous > 0 && Math.abs(qps - previous) <= 0.1 * previous) {
-          break;
-        }
-        previous = qps;
+      warmUntilSteady(mixed, perRound);
+    }
+  }
+
+  /**
+   * {@link #warmUp}'s rounds for any requests (the sweep's faceted ones): 4-client rounds of {@code
+   * perRound} until two in a row agree on QPS within 10%, at most {@link #MAX_WARMUP_ROUNDS}.
+   */
+  void warmUntilSteady(List<HttpRequest> requests, java.time.Duration perRound)
+      throws InterruptedException {
+    double previous = -1;
+    for (int round = 0; round < MAX_WARMUP_ROUNDS; round++) {
+      double qps = load.run(requests, 4, java.time.Duration.ZERO, perRound, cpu).qps();
+      if (previous > 0 && Math.abs(qps - previous) <= 0.1 * previous) {
+        break;
       }
+      previous = qps;
     }
   }
 

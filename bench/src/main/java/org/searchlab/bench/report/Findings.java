@@ -206,56 +206,12 @@ final class Findings {
             + " of it";
   }
 
-  /** Concurrent segment search lowers 1-client latency but costs more CPU per query (the sweep). */
+  /**
+   * The segment sweep: the most ÷ the fewest segments, and concurrent ÷ sequential search, a
+   * direction only where the interval excludes 1 ({@link SweepFindings}).
+   */
   private void concurrentSegmentSearch(List<String> s) {
-    List<Integer> segs = idx.sweepSegments();
-    if (segs.isEmpty()) {
-      s.add("Concurrent vs sequential segment search was not measured (no sweep).");
-      return;
-    }
-    int most = segs.get(0);
-    List<String> parts = new ArrayList<>();
-    int lower = 0;
-    int costlier = 0;
-    int total = 0;
-    for (String t : new String[] {"vector", "lexical", "hybrid"}) {
-      Optional<ResultRow> seq = idx.sweep(most, "0", t, 1);
-      Optional<ResultRow> conc = idx.sweep(most, "default", t, 1);
-      if (seq.isEmpty() || conc.isEmpty()) {
-        continue;
-      }
-      Double cpuSeq = ReportWriter.cpuMsPerQuery(seq.get());
-      Double cpuConc = ReportWriter.cpuMsPerQuery(conc.get());
-      if (cpuSeq == null || cpuConc == null || seq.get().avgMs() == 0) {
-        continue; // a cell without completed queries says nothing here
-      }
-      total++;
-      double lat = conc.get().avgMs() / seq.get().avgMs();
-      double cpu = cpuConc / cpuSeq;
-      lower += lat < 1 ? 1 : 0;
-      costlier += cpu > 1 ? 1 : 0;
-      parts.add(
-          String.format(
-              Locale.ROOT,
-              "%s: latency %.2f→%.2f ms (%.2f×), CPU/query %.2f×",
-              t,
-              seq.get().avgMs(),
-              conc.get().avgMs(),
-              lat,
-              cpu));
-    }
-    if (total == 0) {
-      return;
-    }
-    s.add(
-        String.format(
-            Locale.ROOT,
-            "**Concurrent segment search lowers 1-client latency: %s; it costs more CPU per query:"
-                + " %s** (sweep at %d segments, 1 client, concurrent vs sequential: %s).",
-            verdict(lower, total),
-            verdict(costlier, total),
-            most,
-            String.join("; ", parts)));
+    s.addAll(new SweepFindings(idx).sentences());
   }
 
   /** Multi-segment wins latency at 1 client and loses at the highest client count. */

@@ -101,48 +101,45 @@ final class Plots {
   }
 
   /**
-   * The segment-count sweep: per query type, QPS and p99 at each sweep client count against the
-   * segment count, sequential ({@code searchThreads} 0) vs concurrent (the default pool).
+   * The segment-count sweep: per query type, QPS, p99 and CPU ms per query at each sweep client
+   * count against the segment count, one line per setting (sequential, and concurrent per slicing);
+   * vector and hybrid at the goal recall where the run estimated it ({@link SweepRows}).
    */
   String sweep() throws IOException {
-    List<Integer> segments = rows.sweepSegments();
-    if (segments.isEmpty()) {
+    SweepRows sweep = new SweepRows(rows);
+    if (sweep.isEmpty()) {
       return null;
     }
+    List<String> types = sweep.types();
     List<XYChart> charts = new ArrayList<>();
-    for (String t : new String[] {"vector", "lexical", "hybrid"}) {
+    for (String t : types) {
       XYChart qps = xy(t + " filtered: QPS vs segments", "segments", "QPS");
       XYChart p99 = xy(t + " filtered: p99 vs segments", "segments", "p99 ms");
       XYChart cpq = xy(t + " filtered: CPU ms per query vs segments", "segments", "CPU ms / query");
       for (XYChart c : List.of(qps, p99, cpq)) {
         c.getStyler().setXAxisLogarithmic(true);
       }
-      for (int clients : rows.sweepClients()) {
-        for (String threads : new String[] {"0", "default"}) {
+      String phase = sweep.costPhase(t);
+      for (int clients : sweep.clients()) {
+        for (SweepRows.Setting setting : sweep.settings()) {
           List<ResultRow> pts = new ArrayList<>();
-          for (int s : segments) {
-            rows.sweep(s, threads, t, clients).ifPresent(pts::add);
+          for (int s : sweep.segments()) {
+            sweep.summary(phase, t, s, setting, clients).ifPresent(pts::add);
           }
           if (pts.isEmpty()) {
             continue;
           }
-          String label =
-              (threads.equals("0") ? "sequential" : "concurrent") + ", " + clients + " cl";
+          String label = setting.label() + ", " + clients + " cl";
           add(qps, label, pts, r -> r.segments(), ResultRow::qps);
           add(p99, label, pts, r -> r.segments(), ResultRow::p99Ms);
-          add(
-              cpq,
-              label,
-              pts,
-              r -> r.segments(),
-              r -> r.qps() > 0 ? 1000 * r.cpuCores() / r.qps() : 0);
+          add(cpq, label, pts, r -> r.segments(), r -> orZero(SweepRows.cpuMsPerQuery(r)));
         }
       }
       charts.addAll(List.of(qps, p99, cpq));
     }
     String name = "sweep-segments.png";
     BitmapEncoder.saveBitmap(
-        charts, 3, 3, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+        charts, types.size(), 3, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
     return name;
   }
 

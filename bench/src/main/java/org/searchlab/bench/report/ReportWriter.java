@@ -900,71 +900,8 @@ public final class ReportWriter {
     md.append('\n');
   }
 
-  private void sweepSection(StringBuilder md, RowIndex idx) {
-    List<Integer> segments = idx.sweepSegments();
-    if (segments.isEmpty()) {
-      return;
-    }
-    ResultRow first = idx.all().stream().filter(r -> r.phase().equals("sweep")).findFirst().get();
-    md.append("## Segment-count sweep\n\n")
-        .append(
-            String.format(
-                "Segmented store, %d documents indexed with one segment per bulk batch and merge"
-                    + " policy none, force-merged down through the segment counts below. Filtered"
-                    + " queries. seq = searchThreads 0 (one segment after another), conc = the"
-                    + " default concurrent segment search pool. CPU ms/query = server CPU time per"
-                    + " query.%n%n",
-                first.docs()));
-    List<Integer> clients = idx.sweepClients();
-    List<String> sweepTypes = new ArrayList<>(List.of("vector", "lexical", "hybrid"));
-    if (idx.all().stream()
-        .anyMatch(r -> r.phase().equals("sweep") && FACETED.equals(r.queryType()))) {
-      sweepTypes.add(FACETED);
-    }
-    for (String t : sweepTypes) {
-      md.append("### ").append(t).append(" filtered\n\n| segments | recall@10 |");
-      StringBuilder sep = new StringBuilder("|---:|---:|");
-      for (int c : clients) {
-        md.append(
-            String.format(
-                " seq QPS %1$d cl | conc QPS %1$d cl | seq avg ms %1$d cl | conc avg ms %1$d cl |"
-                    + " seq p99 %1$d cl | conc p99 %1$d cl | seq CPU ms/q %1$d cl | conc CPU ms/q %1$d cl |",
-                c));
-        sep.append("---:|".repeat(8));
-      }
-      md.append('\n').append(sep).append('\n');
-      for (int s : segments) {
-        Optional<ResultRow> anyRow = idx.sweep(s, "default", t, clients.get(0));
-        md.append("| ")
-            .append(s)
-            .append(" | ")
-            .append(anyRow.map(r -> num(r.recallAt10())).orElse("–"))
-            .append(" |");
-        for (int c : clients) {
-          Optional<ResultRow> seq = idx.sweep(s, "0", t, c);
-          Optional<ResultRow> conc = idx.sweep(s, "default", t, c);
-          md.append(' ')
-              .append(fmt(seq, ResultRow::qps, "%.0f"))
-              .append(" | ")
-              .append(fmt(conc, ResultRow::qps, "%.0f"))
-              .append(" | ")
-              .append(fmt(seq, ResultRow::avgMs, "%.2f"))
-              .append(" | ")
-              .append(fmt(conc, ResultRow::avgMs, "%.2f"))
-              .append(" | ")
-              .append(fmt(seq, ResultRow::p99Ms, "%.2f"))
-              .append(" | ")
-              .append(fmt(conc, ResultRow::p99Ms, "%.2f"))
-              .append(" | ")
-              .append(fmt(seq, ReportWriter::cpuMsPerQuery, "%.2f"))
-              .append(" | ")
-              .append(fmt(conc, ReportWriter::cpuMsPerQuery, "%.2f"))
-              .append(" |");
-        }
-        md.append('\n');
-      }
-      md.append('\n');
-    }
+  private void sweepSection(StringBuilder md, RowIndex idx) throws IOException {
+    new SweepSection(dir, idx).write(md);
   }
 
   private void gridSection(StringBuilder md, RowIndex idx) {
@@ -1037,14 +974,6 @@ public final class ReportWriter {
     }
     return String.format(
         Locale.ROOT, "%.0f [%.0f–%.0f]", r.qpsPerCore(), r.qpsPerCoreLow(), r.qpsPerCoreHigh());
-  }
-
-  static Double cpuMsPerQuery(ResultRow r) {
-    return r.qps() != null && r.qps() > 0 ? 1000 * r.cpuCores() / r.qps() : null;
-  }
-
-  private static String fmt(Optional<ResultRow> r, Function<ResultRow, Double> f, String pattern) {
-    return r.map(f).map(v -> String.format(Locale.ROOT, pattern, v)).orElse("–");
   }
 
   static String ratio(Double a, Double b) {

@@ -26,7 +26,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * included, which is how hard the refeed pressed on the queries of that cell. {@code client_cores}
  * is set on the feed cells but the refeed under queries: the cores the runner's own JVM (the feed
  * client, its JIT compiler and collector) used over the feed, on the machine the server shares.
- * Immutable.
+ * {@code slicing} is set on the segment sweep's concurrent cells: how the server grouped segments
+ * into slices ({@code lucene-default}, {@code segment-per-slice}, {@code partitions}). Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -66,7 +67,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "first_error",
   "client_retries",
   "refeed_docs_per_sec",
-  "client_cores"
+  "client_cores",
+  "slicing"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -117,7 +119,8 @@ public record ResultRow(
     @JsonProperty("first_error") String firstError,
     @JsonProperty("client_retries") Long clientRetries,
     @JsonProperty("refeed_docs_per_sec") Double refeedDocsPerSec,
-    @JsonProperty("client_cores") Double clientCores) {
+    @JsonProperty("client_cores") Double clientCores,
+    @JsonProperty("slicing") String slicing) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -184,6 +187,7 @@ public record ResultRow(
         commit,
         docs,
         dim,
+        null,
         null,
         null,
         null,
@@ -287,6 +291,16 @@ public record ResultRow(
     return c.build();
   }
 
+  /**
+   * A copy with the slicing of the server's concurrent segment search ({@code serve --slicing});
+   * null where the cell searched segments one after another or the slicing was not set.
+   */
+  public ResultRow withSlicing(String name) {
+    Copy c = new Copy(this);
+    c.slicing = name;
+    return c.build();
+  }
+
   /** A copy marked as round {@code r} of the paired rounds. */
   public ResultRow withRound(int r) {
     Copy c = new Copy(this);
@@ -363,6 +377,7 @@ public record ResultRow(
     private Long clientRetries;
     private Double refeedDocsPerSec;
     private Double clientCores;
+    private String slicing;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -414,6 +429,7 @@ public record ResultRow(
       clientRetries = r.clientRetries;
       refeedDocsPerSec = r.refeedDocsPerSec;
       clientCores = r.clientCores;
+      slicing = r.slicing;
     }
 
     ResultRow build() {
@@ -466,7 +482,8 @@ public record ResultRow(
           firstError,
           clientRetries,
           refeedDocsPerSec,
-          clientCores);
+          clientCores,
+          slicing);
     }
   }
 

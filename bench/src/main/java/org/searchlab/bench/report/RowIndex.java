@@ -234,19 +234,6 @@ final class RowIndex {
         .findFirst();
   }
 
-  Optional<ResultRow> sweep(int segments, String threads, String type, int clients) {
-    return rows.stream()
-        .filter(
-            r ->
-                r.isQueryCell()
-                    && r.phase().equals("sweep")
-                    && Objects.equals(r.segments(), segments)
-                    && Objects.equals(r.searchThreads(), threads)
-                    && r.queryType().equals(type)
-                    && r.clients() == clients)
-        .findFirst();
-  }
-
   /**
    * Variants with query rows in their main phase, in a stable order: the built-in ones first, then
    * targets in the order of their first row.
@@ -279,25 +266,6 @@ final class RowIndex {
             r ->
                 r.isQueryCell()
                     && (r.phase().equals("after_flush") || r.phase().equals("after_merge")))
-        .map(ResultRow::clients)
-        .distinct()
-        .sorted()
-        .toList();
-  }
-
-  /** Segment counts of the sweep, descending. */
-  List<Integer> sweepSegments() {
-    return rows.stream()
-        .filter(r -> r.phase().equals("sweep") && r.segments() != null)
-        .map(ResultRow::segments)
-        .distinct()
-        .sorted((a, b) -> Integer.compare(b, a))
-        .toList();
-  }
-
-  List<Integer> sweepClients() {
-    return rows.stream()
-        .filter(r -> r.phase().equals("sweep"))
         .map(ResultRow::clients)
         .distinct()
         .sorted()

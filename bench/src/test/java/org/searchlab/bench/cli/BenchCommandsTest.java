@@ -39,6 +39,13 @@ class BenchCommandsTest {
           {"--vector-beams=40,20", "got 20 after 40"},
           {"--vector-beams=10,20000", "within 1 and 10000; got 20000"},
           {"--rounds=0", "rounds must be 1 or more; got 0"},
+          {"--sweep-rounds=0", "sweep rounds must be 1 or more; got 0"},
+          {"--sweep-segments=10,20", "strictly descending; got [10, 20]"},
+          {"--sweep-slicing=nosuch", "unknown slicing 'nosuch'; expected lucene-default"},
+          {
+            "--sweep-slicing=partitions,partitions",
+            "distinct slicings; got [partitions, partitions]"
+          },
           {"--variants=mutable,nosuch", "unknown variant 'nosuch'; use mutable, segmented"},
           {"--dataset=" + dir.resolve("none"), "is not a dataset directory (no dataset.json)"},
           {"--queries=" + dir.resolve("none.ndjson"), "none.ndjson is not a readable file"}

@@ -70,19 +70,17 @@ class ExperimentIntegrationTest {
             // holds for any length
             .warmup(Duration.ofMillis(50))
             .duration(Duration.ofMillis(150))
-            // one client count in the refeed-under-queries cells and the sweep: the quick
-            // profile's two would double their cells and check nothing more here
+            // one client count in the refeed-under-queries cells: the quick profile's two would
+            // double their cells and check nothing more here
             .refeedClients(List.of(4))
-            .sweepClients(List.of(4))
             // 5 of the grid's 12 vector beams: each costs a curve cell per variant and filter
             .vectorBeams(List.of(10, 20, 40, 100, 400))
             .recallQueries(20)
             .rounds(2)
             .feeds(2)
             .calibrationQueries(20)
-            .sweepDocs(400)
-            .sweepSegments(List.of(4, 1))
-            .sweepDuration(Duration.ofMillis(200))
+            // the sweep has its own end-to-end test (SegmentSweepTest)
+            .sweepDocs(0)
             // Two rounds of the refeed under queries: one row per cell still, pooled over both.
             .refeedRounds(2)
             .build();
@@ -107,8 +105,7 @@ class ExperimentIntegrationTest {
             "segmented",
             "segmented-feed2",
             "segmented-forcemerged",
-            "segmented-forcemerged-feed2",
-            "sweep")) {
+            "segmented-forcemerged-feed2")) {
       try (var files = Files.list(out.resolve("data").resolve(kept))) {
         assertTrue(files.findAny().isPresent(), "kept data of " + kept);
       }
@@ -186,7 +183,7 @@ class ExperimentIntegrationTest {
         assertEquals(0, n.get("errors").asLong(), "failed queries in " + n);
         boolean summary =
             (phase.equals("after_flush") || phase.equals("after_merge")) && n.get("round").isNull();
-        if (summary || phase.equals("sweep") || phase.equals("calibration")) {
+        if (summary || phase.equals("calibration")) {
           assertTrue(n.get("recall_at_10").isNumber(), "recall in " + n);
           assertTrue(n.get("recall_at_10_ids").isNumber(), "id recall in " + n);
           // Exhaustive lexical search is exact BM25: tie-aware recall sees no difference (the
@@ -236,7 +233,6 @@ class ExperimentIntegrationTest {
             "segmented/before_refeed",
             "segmented/during_refeed",
             "segmented/refeed_with_queries",
-            "segmented/sweep",
             "mutable/calibration",
             "segmented/calibration",
             "segmented-forcemerged/calibration")) {
@@ -295,8 +291,7 @@ class ExperimentIntegrationTest {
    * The faceted cells: every variant (the mutable store's product index from its attribute columns,
    * both segmented ones from doc values) answered every quality query with the oracle's buckets and
    * has its cells in paired rounds, at one client count (the quick profile's largest), with a
-   * flight recording of each and the profile table; the sweep measured the faceted query at every
-   * segment count and setting.
+   * flight recording of each and the profile table.
    */
   private static void faceted(Path out, List<JsonNode> lines, String report) throws IOException {
     JsonNode facets = Json.MAPPER.readTree(out.resolve(FacetedRounds.FILE_JSON).toFile());
@@ -311,13 +306,8 @@ class ExperimentIntegrationTest {
       assertTrue(facets.path("profiles").path(v).path("samples").asLong() > 0, facets.toString());
     }
     Map<String, Long> rounds = new java.util.TreeMap<>();
-    long sweep = 0;
     for (JsonNode l : lines) {
       if (!l.path("query_type").asText().equals(FacetedRounds.LABEL)) {
-        continue;
-      }
-      if (l.path("phase").asText().equals("sweep")) {
-        sweep++;
         continue;
       }
       assertEquals(4, l.path("clients").asInt(), l.toString());
@@ -328,7 +318,6 @@ class ExperimentIntegrationTest {
     // rounds × filter settings, at one client count
     assertEquals(
         java.util.Map.of("mutable", 4L, "segmented", 4L, "segmented-forcemerged", 4L), rounds);
-    assertEquals(2 * 2, sweep, "faceted sweep rows: segment counts × thread settings");
     assertTrue(report.contains("## Faceted queries"), report);
     assertTrue(report.contains("### Where faceting time goes"), report);
     assertTrue(report.contains("### faceted, filtered"), report);

@@ -2,10 +2,12 @@ package org.searchlab.bench.experiment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.searchlab.core.VectorQuantization;
+import org.searchlab.segmented.Slicing;
 
 /** The experiment's quantization: floats unless asked, and then one serve flag. */
 class ServerOptionsTest {
@@ -23,8 +25,28 @@ class ServerOptionsTest {
   }
 
   @Test
+  void slicingIsAFlagOfTheSegmentedStoreOnly() {
+    ServerOptions conc =
+        ServerOptions.defaults("segmented", 8).toBuilder().slicing(Slicing.PARTITIONS).build();
+    assertTrue(conc.flags().contains("--slicing=partitions"), conc.flags().toString());
+    assertFalse(
+        ServerOptions.defaults("segmented", 8).flags().stream()
+            .anyMatch(f -> f.startsWith("--slicing")));
+    assertFalse(
+        ServerOptions.defaults("mutable", 8).toBuilder()
+            .slicing(Slicing.PARTITIONS)
+            .build()
+            .flags()
+            .stream()
+            .anyMatch(f -> f.startsWith("--slicing")));
+    List<String> seq =
+        SweepSetting.SEQUENTIAL.options(ServerOptions.defaults("segmented", 8)).flags();
+    assertTrue(seq.contains("--segment-search-threads=0"), seq.toString());
+  }
+
+  @Test
   void everyProfileMeasuresFloatsByDefault() {
-    for (String name : List.of("quick", "standard", "full", "grid")) {
+    for (String name : List.of("quick", "standard", "full", "grid", "sweep")) {
       assertEquals(VectorQuantization.NONE, Profile.named(name).quantization(), name);
     }
   }
