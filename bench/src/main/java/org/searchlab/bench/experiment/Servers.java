@@ -1,3 +1,5 @@
+// Just over 500 lines: starting, feeding, copying and stopping every variant's servers, which the
+// main procedure and the merge-policy job (Servers.of) share.
 package org.searchlab.bench.experiment;
 
 import java.io.IOException;

@@ -1,3 +1,5 @@
+// Over 500 lines: one test per report section, each building its rows by hand; the sweep's own
+// sections are tested in SweepReportTest.
 package org.searchlab.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,3 +1,5 @@
+// Just over 500 lines: every cluster-level route (health, settings, nodes, tasks, stats,
+// segments), each a short translation; _segments' rendering already lives in EsSegments.
 package org.searchlab.server.es;
 
 import com.fasterxml.jackson.databind.JsonNode;
