@@ -75,6 +75,14 @@ final class CountingMergeScheduler extends ConcurrentMergeScheduler {
     return measuresCpu() ? THREADS.getCurrentThreadCpuTime() : 0;
   }
 
+  /** Set on a thread while it runs a merge; read by {@link CountingDirectory}. */
+  private static final ThreadLocal<Boolean> MERGING = new ThreadLocal<>();
+
+  /** Whether the calling thread is running a merge of this scheduler's kind. */
+  static boolean merging() {
+    return MERGING.get() != null;
+  }
+
   @Override
   protected void doMerge(MergeSource mergeSource, MergePolicy.OneMerge merge) throws IOException {
     // Both known before the merge starts: IndexWriter sums them when it registers the merge.
@@ -85,9 +93,11 @@ final class CountingMergeScheduler extends ConcurrentMergeScheduler {
     runningBytes.addAndGet(mergeBytes);
     long cpu0 = threadCpuNanos();
     long t0 = System.nanoTime();
+    MERGING.set(Boolean.TRUE);
     try {
       super.doMerge(mergeSource, merge);
     } finally {
+      MERGING.remove();
       long took = System.nanoTime() - t0;
       cpuNanos.add(threadCpuNanos() - cpu0);
       Map<PauseReason, Long> paused = merge.getMergeProgress().getPauseTimes();

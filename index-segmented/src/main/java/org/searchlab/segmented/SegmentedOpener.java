@@ -117,7 +117,8 @@ final class SegmentedOpener {
             ? mergeScheduler.cpuTimed(config.hnswMergeWorkers(), daemon("hnsw-merge"))
             : null;
     WrittenSegments written = new WrittenSegments();
-    Directory directory = indexDirectory.apply(FSDirectory.open(dir.resolve("index")));
+    CountingDirectory counted = new CountingDirectory(FSDirectory.open(dir.resolve("index")));
+    Directory directory = indexDirectory.apply(counted);
     MergePolicies.HeldDuringRecovery merges = MergePolicies.create(config);
     IndexWriter writer = null;
     WriteAheadLog log = null;
@@ -138,7 +139,7 @@ final class SegmentedOpener {
       SearcherManager manager =
           new SearcherManager(writer, new Factory(config, searchExecutor, fields));
       LiveVersionMap versionMap = new LiveVersionMap();
-      SegmentedStats stats = new SegmentedStats(committed, errors, merges, written);
+      SegmentedStats stats = new SegmentedStats(committed, errors, merges, written, counted);
       stats.readCommit(directory); // the commit the writer opened, if any
       // The version map first: its old entries must be retired before anything reacts to a refresh.
       manager.addListener(versionMap);

@@ -47,10 +47,16 @@ import org.searchlab.core.Schema;
  *       merges_written_segments} and {@code merges_written_bytes} (the merged segments as written),
  *       {@code flushed_segments} and {@code flushed_segment_bytes} (the segments flushes wrote),
  *       from {@link WrittenSegments};
+ *   <li>every byte written through Lucene's directory ({@link CountingDirectory}), the files
+ *       deleted again included: {@code index_written_bytes}, {@code index_written_page_bytes} (each
+ *       file rounded up to 4 KiB pages) and {@code index_written_files}; the part merges wrote,
+ *       {@code index_written_merge_bytes} and {@code index_written_merge_page_bytes}; and {@code
+ *       index_written_temp_bytes}, the part written to temporary files;
  *   <li>{@code merges_pending}, {@code merges_held}, {@code docvalues_updates}, {@code
  *       reindex_updates}, {@code noops}, {@code replayed_operations}, {@code wal_fsyncs}, {@code
- *       version_map_entries}, {@code background_errors}, and {@code open_<phase>_ms} for each phase
- *       of the last open ({@code replay}, {@code refresh}, {@code commit}).
+ *       wal_written_bytes} (every byte appended to the log), {@code version_map_entries}, {@code
+ *       background_errors}, and {@code open_<phase>_ms} for each phase of the last open ({@code
+ *       replay}, {@code refresh}, {@code commit}).
  * </ul>
  *
  * Every count and time starts at zero when the store opens, as Elasticsearch's do when a node
@@ -86,6 +92,9 @@ final class SegmentedStats {
   /** The segments flushes and merges wrote. */
   final WrittenSegments written;
 
+  /** Every byte written through the Lucene directory. */
+  final CountingDirectory directoryWrites;
+
   private final Map<String, Long> openMillis = new LinkedHashMap<>();
 
   /** The serial of the newest commit; written by {@link SegmentedWriter#flush()}. */
@@ -104,11 +113,13 @@ final class SegmentedStats {
       long committedSerial,
       org.searchlab.core.BackgroundErrors errors,
       MergePolicies.HeldDuringRecovery heldMerges,
-      WrittenSegments written) {
+      WrittenSegments written,
+      CountingDirectory directoryWrites) {
     this.flushedSerial = committedSerial;
     this.errors = errors;
     this.heldMerges = heldMerges;
     this.written = written;
+    this.directoryWrites = directoryWrites;
   }
 
   /**
@@ -242,6 +253,14 @@ final class SegmentedStats {
       counters.put("noops", c.noops.get());
       counters.put("replayed_operations", c.replayed.get());
       counters.put("wal_fsyncs", parts.wal.fsyncCount());
+      counters.put("wal_written_bytes", parts.wal.writtenBytes());
+      CountingDirectory d = c.directoryWrites;
+      counters.put("index_written_bytes", d.totalBytes());
+      counters.put("index_written_page_bytes", d.pageBytes());
+      counters.put("index_written_files", d.files());
+      counters.put("index_written_merge_bytes", d.mergeBytes());
+      counters.put("index_written_merge_page_bytes", d.mergePageBytes());
+      counters.put("index_written_temp_bytes", d.tempBytes());
       counters.put("version_map_entries", (long) parts.versionMap.size());
       counters.put("background_errors", c.errors.count());
       c.openMillis().forEach((phase, ms) -> counters.put("open_" + phase + "_ms", ms));

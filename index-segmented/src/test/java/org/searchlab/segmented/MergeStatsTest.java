@@ -45,7 +45,14 @@ class MergeStatsTest {
           "merges_written_segments",
           "merges_written_bytes",
           "flushed_segments",
-          "flushed_segment_bytes");
+          "flushed_segment_bytes",
+          "wal_written_bytes",
+          "index_written_bytes",
+          "index_written_page_bytes",
+          "index_written_files",
+          "index_written_merge_bytes",
+          "index_written_merge_page_bytes",
+          "index_written_temp_bytes");
 
   @TempDir Path tmp;
 
@@ -107,6 +114,22 @@ class MergeStatsTest {
             sum(now.segments(), true),
             now.counter("flushed_segment_bytes"),
             "every flushed segment is searchable, undeleted: " + now.segments());
+        assertEquals(
+            0,
+            now.counter("index_written_merge_bytes"),
+            "no merge yet; a flush's temporary files are not a merge's: " + now.counters());
+        // Nothing trimmed the log yet: what it appended is what it holds.
+        assertEquals(now.walBytes(), now.counter("wal_written_bytes"));
+        // A flush writes its segment's files, and, for a compound segment, the parts it packs.
+        assertTrue(
+            now.counter("index_written_bytes") >= now.counter("flushed_segment_bytes"),
+            now.counters().toString());
+        assertTrue(
+            now.counter("index_written_page_bytes") >= now.counter("index_written_bytes")
+                && now.counter("index_written_page_bytes")
+                    < now.counter("index_written_bytes")
+                        + now.counter("index_written_files") * CountingDirectory.PAGE,
+            "each file rounded up to whole pages: " + now.counters());
         previous = now;
       }
       assertTrue(previous.counter("refresh_time_ms") > 0, previous.counters().toString());
@@ -143,6 +166,13 @@ class MergeStatsTest {
       assertEquals(batches, c.get("merges_input_segments"));
       assertEquals(1, c.get("merges_written_segments"));
       assertEquals(out.bytes(), c.get("merges_written_bytes"), "the merged segment as written");
+      // The merge wrote the merged segment's files (and any temporary ones), and nothing else
+      // wrote.
+      assertTrue(c.get("index_written_merge_bytes") >= c.get("merges_written_bytes"), c.toString());
+      assertEquals(
+          c.get("index_written_bytes") - committed.counter("index_written_bytes"),
+          c.get("index_written_merge_bytes"),
+          "nothing but the merge wrote: " + c);
       assertEquals(flushedBytes, c.get("flushed_segment_bytes"), "a merge flushes nothing");
       assertEquals(batches, c.get("flushed_segments"));
       assertTrue(c.get("merges_time_ms") > 0, c.toString());

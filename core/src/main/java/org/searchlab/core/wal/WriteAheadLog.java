@@ -56,6 +56,7 @@ public final class WriteAheadLog implements Closeable {
   private final ReentrantLock syncLock = new ReentrantLock();
   private final AtomicLong syncedSerial = new AtomicLong();
   private final AtomicLong fsyncs = new AtomicLong();
+  private final AtomicLong writtenBytes = new AtomicLong();
   private final ScheduledExecutorService asyncSyncer;
   private final FileOpener opener;
   private volatile IOException failure;
@@ -242,6 +243,7 @@ public final class WriteAheadLog implements Closeable {
         throw stop;
       }
       currentBytes += total;
+      writtenBytes.addAndGet(total);
       writtenSerial = serial;
       return serial;
     } finally {
@@ -448,6 +450,11 @@ public final class WriteAheadLog implements Closeable {
   /** How many fsyncs this log has issued since it was opened. */
   public long fsyncCount() {
     return fsyncs.get();
+  }
+
+  /** Bytes this log has appended since it was opened, records' headers and trailers included. */
+  public long writtenBytes() {
+    return writtenBytes.get();
   }
 
   /** Bytes on disk over all files. */

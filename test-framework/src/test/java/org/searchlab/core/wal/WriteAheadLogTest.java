@@ -305,9 +305,13 @@ class WriteAheadLogTest {
         wal.append(big);
       }
       int before = WriteAheadLog.listFiles(dir).size();
+      assertEquals(wal.sizeBytes(), wal.writtenBytes(), "nothing trimmed yet: all it wrote");
+      long written = wal.writtenBytes();
       wal.trimUpTo(25);
       List<Path> after = WriteAheadLog.listFiles(dir);
       assertTrue(after.size() < before, before + " files, then " + after.size());
+      assertEquals(written, wal.writtenBytes(), "a trim writes nothing and forgets nothing");
+      assertTrue(wal.sizeBytes() < written);
       assertTrue(WriteAheadLog.firstSerialOf(after.get(0)) <= 26, "serial 26 must survive");
       wal.trimUpTo(50);
     }
