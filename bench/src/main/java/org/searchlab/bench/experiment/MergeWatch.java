@@ -49,6 +49,9 @@ final class MergeWatch {
   private long translogWritten;
   private Long lastTranslog;
   private int polls;
+  private Set<Long> alive = new HashSet<>();
+  private double tailMs;
+  private int ended;
   private volatile Exception failure;
   private final Thread poller;
 
@@ -77,7 +80,7 @@ final class MergeWatch {
     this.phase = phase;
     this.round = round;
     if (io != null) {
-      io.readMergeThreads(baseline);
+      alive = io.readMergeThreads(baseline);
     }
     this.startUptime = ServerIo.uptimeSeconds(java.nio.file.Path.of("/proc"));
     pollSegments();
@@ -90,7 +93,7 @@ final class MergeWatch {
       while (!stop.get()) {
         Thread.sleep(THREAD_POLL.toMillis());
         if (io != null) {
-          io.readMergeThreads(threads);
+          readThreads();
         }
         if (System.nanoTime() >= nextSegments) {
           pollSegments();
@@ -102,6 +105,24 @@ final class MergeWatch {
     } catch (IOException | RuntimeException e) {
       failure = e;
     }
+  }
+
+  /**
+   * One poll of the merge threads. A thread alive at the last poll and gone now ended in between:
+   * what it ran after its last reading is lost, and is at most the time from that reading to now
+   * (one thread runs on one core at most), which is summed as the reading's uncertainty.
+   */
+  private synchronized void readThreads() throws IOException {
+    Set<Long> now = io.readMergeThreads(threads);
+    double t = ServerIo.uptimeSeconds(java.nio.file.Path.of("/proc"));
+    for (long tid : alive) {
+      if (!now.contains(tid)) {
+        ServerIo.MergeThread last = threads.getOrDefault(tid, baseline.get(tid));
+        ended++;
+        tailMs += Math.max(0, t - last.seenSeconds()) * 1000;
+      }
+    }
+    alive = now;
   }
 
   /** One poll of the segments and the log's size. */
@@ -154,7 +175,7 @@ final class MergeWatch {
     stop.set(true);
     poller.join();
     if (io != null) {
-      io.readMergeThreads(threads);
+      readThreads();
     }
     pollSegments();
     if (failure != null) {
@@ -195,10 +216,13 @@ final class MergeWatch {
    * @param cpuMs their CPU in the window
    * @param wallMs their lifetimes within the window, summed
    * @param writeBytes their written bytes in the window, -1 when the kernel does not say
+   * @param ended threads seen alive and then gone within the window
+   * @param tailMs the most CPU those could have used between their last reading and their end
    */
-  record Threads(int count, double cpuMs, double wallMs, long writeBytes) {}
+  record Threads(
+      int count, double cpuMs, double wallMs, long writeBytes, int ended, double tailMs) {}
 
-  Threads threads() {
+  synchronized Threads threads() {
     int count = 0;
     double cpu = 0;
     double wall = 0;
@@ -223,6 +247,6 @@ final class MergeWatch {
         written += last.writeBytes() - (first == null ? 0 : Math.max(0, first.writeBytes()));
       }
     }
-    return new Threads(count, cpu, wall, bytesKnown ? written : -1);
+    return new Threads(count, cpu, wall, bytesKnown ? written : -1, ended, tailMs);
   }
 }

@@ -87,6 +87,7 @@ final class PolicyWindows {
     final Integer round;
     final ServerIo io;
     final long kernel0;
+    final long cancelled0;
     final long cpu0;
     final long t0;
     final StoreAccounting.Reading before;
@@ -102,6 +103,7 @@ final class PolicyWindows {
       long pid = s.serverPid().orElse(-1);
       this.io = pid > 0 ? new ServerIo(pid) : null;
       this.kernel0 = io == null ? -1 : io.writeBytes();
+      this.cancelled0 = io == null ? -1 : io.cancelledWriteBytes();
       this.before = StoreAccounting.read(ctx.load.http(), s.base, corpus.mapping().index());
       this.cpu0 = s.cpu.cpuNanos();
       this.t0 = System.nanoTime();
@@ -134,6 +136,7 @@ final class PolicyWindows {
       long end = System.nanoTime();
       double cpuSeconds = (s.cpu.cpuNanos() - cpu0) / 1e9;
       long kernel = io == null ? -1 : io.writeBytes();
+      long cancelled = io == null ? -1 : io.cancelledWriteBytes();
       StoreAccounting.Reading grew =
           StoreAccounting.read(ctx.load.http(), s.base, corpus.mapping().index()).since(before);
       MergeWatch.Threads th = watch.threads();
@@ -165,7 +168,9 @@ final class PolicyWindows {
               grew.mergeOutputBytes(),
               grew.mergeCpuMs(),
               grew.flushedSegmentBytes(),
-              grew.translogBytes() == null ? null : watch.translogWritten(),
+              grew.walWrittenBytes() != null
+                  ? grew.walWrittenBytes()
+                  : grew.translogBytes() == null ? null : watch.translogWritten(),
               grew.refreshes(),
               grew.flushes(),
               kernel0 < 0 || kernel < 0 ? null : kernel - kernel0,
@@ -175,7 +180,12 @@ final class PolicyWindows {
               watch.threadsRead() && th.writeBytes() >= 0 ? th.writeBytes() : null,
               v.store().equals(Variant.SEGMENTED_STORE) ? watch.vanishedDocs() : null,
               v.store().equals(Variant.SEGMENTED_STORE) ? watch.vanishedBytes() : null,
-              watch.polls());
+              watch.polls(),
+              cancelled0 < 0 || cancelled < 0 ? null : cancelled - cancelled0,
+              grew.indexWrittenPageBytes(),
+              grew.mergeWrittenPageBytes(),
+              watch.threadsRead() ? th.ended() : null,
+              watch.threadsRead() ? th.tailMs() : null);
       windows.add(m);
       ctx.progress.step(
           phase,

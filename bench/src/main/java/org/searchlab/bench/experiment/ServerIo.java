@@ -12,12 +12,15 @@ import org.searchlab.bench.load.ProcessCpu;
 /**
  * The kernel's reading of one server process, independent of what the server says of itself: the
  * bytes it caused to be written to storage ({@code write_bytes} of {@code /proc/<pid>/io}, counted
- * when a page is dirtied, so bytes of a file deleted before it reached the disk count too), and,
- * per thread, the CPU time, start time and written bytes of its merge threads ({@code
- * /proc/<pid>/task/<tid>}, threads whose name starts {@value #LUCENE_MERGE} — Lucene's
- * ConcurrentMergeScheduler starts one per merge, "Lucene Merge Thread #n" cut to 15 characters — or
- * {@value #HNSW_MERGE}, the store's HNSW merge workers). A thread's counters vanish with it, so a
- * poller must read them while it lives; what it did after the last reading is lost.
+ * a page at a time when a write first dirties it, so bytes of a file deleted before it reached the
+ * disk count too, and {@code cancelled_write_bytes}, the dirty bytes such deletes and truncations
+ * then spared the disk), and, per thread, the CPU time ({@code schedstat}'s nanoseconds on the CPU,
+ * the clock the JVM's thread CPU time reads, else {@code stat}'s ticks), start time and written
+ * bytes of its merge threads ({@code /proc/<pid>/task/<tid>}, threads whose name starts {@value
+ * #LUCENE_MERGE} — Lucene's ConcurrentMergeScheduler starts one per merge, "Lucene Merge Thread #n"
+ * cut to 15 characters — or {@value #HNSW_MERGE}, the store's HNSW merge workers). A thread's
+ * counters vanish with it, so a poller must read them while it lives; what it did after the last
+ * reading is lost.
  *
  * <p>Not thread-safe: one poller owns an instance (it caches which threads are merge threads).
  */
@@ -27,6 +30,9 @@ final class ServerIo {
 
   private final Path dir;
   private final Map<Long, Boolean> isMerge = new HashMap<>();
+
+  /** Whether threads' CPU is read from {@code schedstat}; decided at the first thread read. */
+  private Boolean precise;
 
   ServerIo(long pid) {
     this(pid, Path.of("/proc"));
@@ -47,6 +53,11 @@ final class ServerIo {
     return field(dir.resolve("io"), "write_bytes");
   }
 
+  /** {@code cancelled_write_bytes} of the process so far, or -1. */
+  long cancelledWriteBytes() {
+    return field(dir.resolve("io"), "cancelled_write_bytes");
+  }
+
   /**
    * One merge thread as last read.
    *
@@ -60,8 +71,11 @@ final class ServerIo {
   /**
    * Reads every live merge thread into {@code into} by thread id (a thread read before is replaced
    * by its newer reading; a thread that ended keeps its last one).
+   *
+   * @return the ids of the merge threads read now, alive at this poll
    */
-  void readMergeThreads(Map<Long, MergeThread> into) throws IOException {
+  java.util.Set<Long> readMergeThreads(Map<Long, MergeThread> into) throws IOException {
+    java.util.Set<Long> alive = new java.util.HashSet<>();
     Path tasks = dir.resolve("task");
     double now = uptimeSeconds(dir.getParent());
     try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
@@ -82,19 +96,42 @@ final class ServerIo {
           if (merge) {
             long[] stat = stat(Files.readString(t.resolve("stat")));
             long ticks = ProcessCpu.ticksPerSecond();
+            long onCpu = schedstatNanos(t.resolve("schedstat"));
+            if (precise == null) {
+              precise = onCpu >= 0;
+            }
+            if (precise && onCpu < 0) {
+              continue; // ended between the reads: its last reading stands, in one unit
+            }
             into.put(
                 tid,
                 new MergeThread(
                     stat[2] / (double) ticks,
-                    (stat[0] + stat[1]) * 1_000_000_000L / ticks,
+                    precise ? onCpu : (stat[0] + stat[1]) * 1_000_000_000L / ticks,
                     field(t.resolve("io"), "write_bytes"),
                     now));
+            alive.add(tid);
           }
         } catch (IOException e) {
           // The thread ended between the listing and the read (ENOENT or ESRCH): its last
           // reading, if any, stands.
         }
       }
+    }
+    return alive;
+  }
+
+  /**
+   * The first field of a {@code schedstat} file: nanoseconds the task ran on a CPU, or -1 where the
+   * kernel has no such file (stat's ticks, 10 ms apart, are the fallback).
+   */
+  static long schedstatNanos(Path file) {
+    try {
+      String s = Files.readString(file).strip();
+      int space = s.indexOf(' ');
+      return Long.parseLong(space < 0 ? s : s.substring(0, space));
+    } catch (IOException | NumberFormatException e) {
+      return -1;
     }
   }
 

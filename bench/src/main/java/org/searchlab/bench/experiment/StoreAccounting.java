@@ -31,6 +31,20 @@ final class StoreAccounting {
   /** {@code /_admin/stats} counter: bytes of the segments flushes wrote. */
   static final List<String> FLUSHED_SEGMENT_BYTES = List.of("flushed_segment_bytes");
 
+  /** {@code /_admin/stats} counter: every byte appended to the write-ahead log. */
+  static final List<String> WAL_WRITTEN_BYTES = List.of("wal_written_bytes");
+
+  /**
+   * {@code /_admin/stats} counter: every byte written through the index's directory, each file
+   * rounded up to whole 4 KiB pages.
+   */
+  static final List<String> INDEX_WRITTEN_PAGE_BYTES = List.of("index_written_page_bytes");
+
+  /**
+   * {@code /_admin/stats} counter: the part of those that merges wrote, temporary files included.
+   */
+  static final List<String> MERGE_WRITTEN_PAGE_BYTES = List.of("index_written_merge_page_bytes");
+
   private StoreAccounting() {}
 
   /**
@@ -50,6 +64,9 @@ final class StoreAccounting {
    * @param mergeOutputBytes {@link #MERGE_OUTPUT_BYTES}
    * @param mergeCpuMs {@link #MERGE_CPU_MS}
    * @param flushedSegmentBytes {@link #FLUSHED_SEGMENT_BYTES}
+   * @param walWrittenBytes {@link #WAL_WRITTEN_BYTES}
+   * @param indexWrittenPageBytes {@link #INDEX_WRITTEN_PAGE_BYTES}
+   * @param mergeWrittenPageBytes {@link #MERGE_WRITTEN_PAGE_BYTES}
    */
   record Reading(
       Long mergesTotal,
@@ -65,7 +82,10 @@ final class StoreAccounting {
       Long segments,
       Long mergeOutputBytes,
       Long mergeCpuMs,
-      Long flushedSegmentBytes) {
+      Long flushedSegmentBytes,
+      Long walWrittenBytes,
+      Long indexWrittenPageBytes,
+      Long mergeWrittenPageBytes) {
 
     /**
      * The counters' growth since {@code before}; the gauges ({@code current}, store, translog and
@@ -86,7 +106,10 @@ final class StoreAccounting {
           segments,
           minus(mergeOutputBytes, before.mergeOutputBytes),
           minus(mergeCpuMs, before.mergeCpuMs),
-          minus(flushedSegmentBytes, before.flushedSegmentBytes));
+          minus(flushedSegmentBytes, before.flushedSegmentBytes),
+          minus(walWrittenBytes, before.walWrittenBytes),
+          minus(indexWrittenPageBytes, before.indexWrittenPageBytes),
+          minus(mergeWrittenPageBytes, before.mergeWrittenPageBytes));
     }
 
     private static Long minus(Long after, Long before) {
@@ -97,7 +120,8 @@ final class StoreAccounting {
   /** An empty reading: what an engine without these routes reports. */
   static final Reading NONE =
       new Reading(
-          null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+          null, null);
 
   /** Reads {@code _stats} and {@code _admin/stats} of {@code index}. */
   static Reading read(HttpClient http, URI base, String index)
@@ -119,7 +143,10 @@ final class StoreAccounting {
         num(all.path("segments"), "count"),
         first(counters, MERGE_OUTPUT_BYTES),
         first(counters, MERGE_CPU_MS),
-        first(counters, FLUSHED_SEGMENT_BYTES));
+        first(counters, FLUSHED_SEGMENT_BYTES),
+        first(counters, WAL_WRITTEN_BYTES),
+        first(counters, INDEX_WRITTEN_PAGE_BYTES),
+        first(counters, MERGE_WRITTEN_PAGE_BYTES));
   }
 
   /**

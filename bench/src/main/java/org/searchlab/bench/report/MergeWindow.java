@@ -29,9 +29,9 @@ package org.searchlab.bench.report;
  * @param mergeOutputBytes the store's bytes written by merges
  * @param mergeCpuMs the store's CPU of its merge threads
  * @param flushedSegmentBytes the store's bytes of segments written by flushes
- * @param translogBytes bytes the write-ahead log grew by, summed over polls of {@code
- *     translog.size_in_bytes} (a commit that trims it between polls loses the growth since the last
- *     poll)
+ * @param translogBytes bytes appended to the write-ahead log ({@code wal_written_bytes}), else its
+ *     growth summed over polls of {@code translog.size_in_bytes} (a commit that trims it between
+ *     polls loses the growth since the last poll)
  * @param refreshes {@code refresh.total} growth
  * @param flushes {@code flush.total} growth
  * @param kernelWriteBytes {@code write_bytes} growth of the server process, null where the kernel
@@ -47,6 +47,14 @@ package org.searchlab.bench.report;
  *     later one: the inputs of merges (and, in a refeed, segments dropped whole as all deleted)
  * @param vanishedBytes the bytes of those segments
  * @param polls polls of {@code _segments} over the window
+ * @param kernelCancelledBytes {@code cancelled_write_bytes} growth of the server process: dirty
+ *     bytes of files deleted or truncated before they reached the disk
+ * @param indexWrittenPageBytes the store's every byte written through its Lucene directory, each
+ *     file rounded up to pages ({@code index_written_page_bytes}), null when not reported
+ * @param mergeWrittenPageBytes the part of those merges wrote, temporary files included
+ * @param mergeThreadsEnded merge threads seen alive and then gone within the window
+ * @param threadMergeCpuTailMs the most CPU those could have used after their last reading (the time
+ *     from it to the poll that found them gone, summed)
  */
 public record MergeWindow(
     String variant,
@@ -78,7 +86,12 @@ public record MergeWindow(
     Long threadMergeWriteBytes,
     Long vanishedDocs,
     Long vanishedBytes,
-    int polls) {
+    int polls,
+    Long kernelCancelledBytes,
+    Long indexWrittenPageBytes,
+    Long mergeWrittenPageBytes,
+    Integer mergeThreadsEnded,
+    Double threadMergeCpuTailMs) {
 
   public static final String FEED = "feed";
   public static final String FORCE_MERGE = "force_merge";
@@ -122,7 +135,29 @@ public record MergeWindow(
         : kernelWriteBytes / (double) indexBytes;
   }
 
-  /** The store's own account of its writes: log + flushed segments + merged segments. */
+  /**
+   * Everything the store says it wrote: every byte appended to its log and every file written
+   * through its Lucene directory, rounded up to pages; null when it does not say.
+   */
+  @com.fasterxml.jackson.annotation.JsonProperty("store_all_written_bytes")
+  public Long storeAllWrittenBytes() {
+    return translogBytes == null || indexWrittenPageBytes == null
+        ? null
+        : translogBytes + indexWrittenPageBytes;
+  }
+
+  /**
+   * What the kernel says reached (or will reach) the disk: {@code write_bytes} less {@code
+   * cancelled_write_bytes}; null when it does not say.
+   */
+  @com.fasterxml.jackson.annotation.JsonProperty("kernel_kept_bytes")
+  public Long kernelKeptBytes() {
+    return kernelWriteBytes == null || kernelCancelledBytes == null
+        ? null
+        : kernelWriteBytes - kernelCancelledBytes;
+  }
+
+  /** The store's own account of the files it keeps: log + flushed segments + merged segments. */
   @com.fasterxml.jackson.annotation.JsonProperty("store_written_bytes")
   public Long storeWrittenBytes() {
     return translogBytes == null || flushedSegmentBytes == null || mergeOutputBytes == null

@@ -44,6 +44,31 @@ class ServerIoTest {
   }
 
   @Test
+  void readsNanosecondsOnTheCpuWhereTheKernelHasSchedstat(@TempDir Path proc) throws Exception {
+    Path pid = proc.resolve("42");
+    Files.createDirectories(pid);
+    Files.writeString(proc.resolve("uptime"), "1234.50 99.00\n");
+    Files.writeString(pid.resolve("io"), "write_bytes: 0\ncancelled_write_bytes: 4096\n");
+    thread(pid, 43, "Lucene Merge Th", 30, 10, 1000, 4096);
+    thread(pid, 44, "hnsw-merge-1", 5, 5, 1100, 0);
+    Path task = pid.resolve("task");
+    Files.writeString(task.resolve("43").resolve("schedstat"), "412345678 1000 7\n");
+    Files.writeString(task.resolve("44").resolve("schedstat"), "98765 10 1\n");
+    ServerIo io = new ServerIo(42, proc);
+    assertEquals(4096, io.cancelledWriteBytes());
+    Map<Long, ServerIo.MergeThread> threads = new HashMap<>();
+    assertEquals(java.util.Set.of(43L, 44L), io.readMergeThreads(threads));
+    assertEquals(412345678L, threads.get(43L).cpuNanos(), "not the 10 ms ticks of stat");
+    assertEquals(98765L, threads.get(44L).cpuNanos());
+    // A thread that ended keeps its last reading and is no longer alive.
+    Files.walk(task.resolve("43"))
+        .sorted(java.util.Comparator.reverseOrder())
+        .forEach(f -> f.toFile().delete());
+    assertEquals(java.util.Set.of(44L), io.readMergeThreads(threads));
+    assertEquals(412345678L, threads.get(43L).cpuNanos());
+  }
+
+  @Test
   void readsThisJvm() throws Exception {
     Path self = Path.of("/proc/self/io");
     if (!Files.isReadable(self)) {
