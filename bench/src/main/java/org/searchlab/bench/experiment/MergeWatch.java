@@ -38,8 +38,8 @@ final class MergeWatch {
   private final Integer round;
   private final long t0 = System.nanoTime();
   private final AtomicBoolean stop = new AtomicBoolean();
-  private final Map<Long, ServerIo.MergeThread> baseline = new HashMap<>();
-  private final Map<Long, ServerIo.MergeThread> threads = new HashMap<>();
+  private final Map<ServerIo.ThreadId, ServerIo.MergeThread> baseline = new HashMap<>();
+  private final Map<ServerIo.ThreadId, ServerIo.MergeThread> threads = new HashMap<>();
   private final List<SegmentPoint> timeline = new ArrayList<>();
   private final Map<String, StoreAccounting.Segment> seen = new HashMap<>();
   private Set<String> current = new HashSet<>();
@@ -49,7 +49,7 @@ final class MergeWatch {
   private long translogWritten;
   private Long lastTranslog;
   private int polls;
-  private Set<Long> alive = new HashSet<>();
+  private Set<ServerIo.ThreadId> alive = new HashSet<>();
   private double tailMs;
   private int ended;
   private volatile Exception failure;
@@ -113,9 +113,9 @@ final class MergeWatch {
    * (one thread runs on one core at most), which is summed as the reading's uncertainty.
    */
   private synchronized void readThreads() throws IOException {
-    Set<Long> now = io.readMergeThreads(threads);
+    Set<ServerIo.ThreadId> now = io.readMergeThreads(threads);
     double t = ServerIo.uptimeSeconds(java.nio.file.Path.of("/proc"));
-    for (long tid : alive) {
+    for (ServerIo.ThreadId tid : alive) {
       if (!now.contains(tid)) {
         ServerIo.MergeThread last = threads.getOrDefault(tid, baseline.get(tid));
         ended++;
@@ -229,7 +229,7 @@ final class MergeWatch {
     long written = 0;
     boolean bytesKnown = true;
     double halfPoll = THREAD_POLL.toMillis() / 2000.0;
-    for (Map.Entry<Long, ServerIo.MergeThread> e : threads.entrySet()) {
+    for (Map.Entry<ServerIo.ThreadId, ServerIo.MergeThread> e : threads.entrySet()) {
       ServerIo.MergeThread last = e.getValue();
       ServerIo.MergeThread first = baseline.get(e.getKey());
       long cpuNanos = last.cpuNanos() - (first == null ? 0 : first.cpuNanos());

@@ -22,14 +22,22 @@ import org.searchlab.bench.load.ProcessCpu;
  * counters vanish with it, so a poller must read them while it lives; what it did after the last
  * reading is lost.
  *
- * <p>Not thread-safe: one poller owns an instance (it caches which threads are merge threads).
+ * <p>Not thread-safe: one poller owns an instance (it remembers which threads of its last listing
+ * are merge threads).
  */
 final class ServerIo {
   static final String LUCENE_MERGE = "Lucene Merge Th";
   static final String HNSW_MERGE = "hnsw-merge";
 
   private final Path dir;
-  private final Map<Long, Boolean> isMerge = new HashMap<>();
+
+  /** Whether each thread of the last listing is a merge thread. */
+  private Map<Long, Boolean> isMerge = new HashMap<>();
+
+  /**
+   * Threads first classified at the last poll and found not to be merge threads: looked at again.
+   */
+  private java.util.Set<Long> recheck = new java.util.HashSet<>();
 
   /** Whether threads' CPU is read from {@code schedstat}; decided at the first thread read. */
   private Boolean precise;
@@ -69,13 +77,27 @@ final class ServerIo {
   record MergeThread(double startSeconds, long cpuNanos, long writeBytes, double seenSeconds) {}
 
   /**
-   * Reads every live merge thread into {@code into} by thread id (a thread read before is replaced
-   * by its newer reading; a thread that ended keeps its last one).
-   *
-   * @return the ids of the merge threads read now, alive at this poll
+   * A thread's identity: its id and its start time in ticks since boot. Linux reuses ids (at most
+   * {@code pid_max}, 32,768 here, are in use before the counter wraps), so an id alone can name two
+   * threads within one window.
    */
-  java.util.Set<Long> readMergeThreads(Map<Long, MergeThread> into) throws IOException {
-    java.util.Set<Long> alive = new java.util.HashSet<>();
+  record ThreadId(long tid, long startTicks) {}
+
+  /**
+   * Reads every live merge thread into {@code into} (a thread read before is replaced by its newer
+   * reading; a thread that ended keeps its last one).
+   *
+   * <p>A thread is classified by its name ({@code comm}) when it first appears in a listing, and
+   * once more at the next poll if it was not a merge thread then: a new thread carries its
+   * creator's name until the JVM renames it, a moment after it starts. An id missing from the last
+   * listing is a new thread even if the id was seen before (ids are reused).
+   *
+   * @return the merge threads read now, alive at this poll
+   */
+  java.util.Set<ThreadId> readMergeThreads(Map<ThreadId, MergeThread> into) throws IOException {
+    java.util.Set<ThreadId> alive = new java.util.HashSet<>();
+    Map<Long, Boolean> listed = new HashMap<>();
+    java.util.Set<Long> again = new java.util.HashSet<>();
     Path tasks = dir.resolve("task");
     double now = uptimeSeconds(dir.getParent());
     try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
@@ -88,11 +110,15 @@ final class ServerIo {
         }
         try {
           Boolean merge = isMerge.get(tid);
-          if (merge == null) {
+          if (merge == null || recheck.contains(tid)) {
             String comm = Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).strip();
+            boolean first = merge == null;
             merge = comm.startsWith(LUCENE_MERGE) || comm.startsWith(HNSW_MERGE);
-            isMerge.put(tid, merge);
+            if (first && !merge) {
+              again.add(tid);
+            }
           }
+          listed.put(tid, merge);
           if (merge) {
             long[] stat = stat(Files.readString(t.resolve("stat")));
             long ticks = ProcessCpu.ticksPerSecond();
@@ -103,14 +129,15 @@ final class ServerIo {
             if (precise && onCpu < 0) {
               continue; // ended between the reads: its last reading stands, in one unit
             }
+            ThreadId id = new ThreadId(tid, stat[2]);
             into.put(
-                tid,
+                id,
                 new MergeThread(
                     stat[2] / (double) ticks,
                     precise ? onCpu : (stat[0] + stat[1]) * 1_000_000_000L / ticks,
                     field(t.resolve("io"), "write_bytes"),
                     now));
-            alive.add(tid);
+            alive.add(id);
           }
         } catch (IOException e) {
           // The thread ended between the listing and the read (ENOENT or ESRCH): its last
@@ -118,6 +145,8 @@ final class ServerIo {
         }
       }
     }
+    isMerge = listed;
+    recheck = again;
     return alive;
   }
 

@@ -148,17 +148,6 @@ final class MergePolicyChecks {
           new Check(
               v,
               p,
-              "translog + flushed segments + merge output (the files kept)",
-              d(w.storeWrittenBytes()),
-              d(w.kernelKeptBytes()),
-              "write_bytes − cancelled_write_bytes of the server process: pages not spared the"
-                  + " disk by a delete before writeback (a compound file's parts are written,"
-                  + " packed and deleted within a flush; a file the kernel wrote back before its"
-                  + " delete still counts)"));
-      out.add(
-          new Check(
-              v,
-              p,
               "merges.total_throttled_time_in_millis",
               d(w.mergeThrottledMs()),
               null,

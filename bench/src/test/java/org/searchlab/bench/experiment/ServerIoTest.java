@@ -29,16 +29,16 @@ class ServerIoTest {
     ServerIo io = new ServerIo(42, proc);
     assertTrue(io.readable());
     assertEquals(8192, io.writeBytes());
-    Map<Long, ServerIo.MergeThread> threads = new HashMap<>();
+    Map<ServerIo.ThreadId, ServerIo.MergeThread> threads = new HashMap<>();
     io.readMergeThreads(threads);
     assertEquals(2, threads.size(), threads.toString());
     long ticks = ProcessCpu.ticksPerSecond();
-    ServerIo.MergeThread m = threads.get(43L);
+    ServerIo.MergeThread m = threads.get(new ServerIo.ThreadId(43, 1000));
     assertEquals(40 * 1_000_000_000L / ticks, m.cpuNanos());
     assertEquals(1000.0 / ticks, m.startSeconds(), 1e-9);
     assertEquals(4096, m.writeBytes());
     assertEquals(1234.5, m.seenSeconds(), 1e-9);
-    assertEquals(0, threads.get(44L).writeBytes());
+    assertEquals(0, threads.get(new ServerIo.ThreadId(44, 1100)).writeBytes());
     // A process the kernel does not report reads as not readable, not as 0 bytes.
     assertEquals(-1, new ServerIo(7, proc).writeBytes());
   }
@@ -56,16 +56,46 @@ class ServerIoTest {
     Files.writeString(task.resolve("44").resolve("schedstat"), "98765 10 1\n");
     ServerIo io = new ServerIo(42, proc);
     assertEquals(4096, io.cancelledWriteBytes());
-    Map<Long, ServerIo.MergeThread> threads = new HashMap<>();
-    assertEquals(java.util.Set.of(43L, 44L), io.readMergeThreads(threads));
-    assertEquals(412345678L, threads.get(43L).cpuNanos(), "not the 10 ms ticks of stat");
-    assertEquals(98765L, threads.get(44L).cpuNanos());
+    Map<ServerIo.ThreadId, ServerIo.MergeThread> threads = new HashMap<>();
+    ServerIo.ThreadId t43 = new ServerIo.ThreadId(43, 1000);
+    ServerIo.ThreadId t44 = new ServerIo.ThreadId(44, 1100);
+    assertEquals(java.util.Set.of(t43, t44), io.readMergeThreads(threads));
+    assertEquals(412345678L, threads.get(t43).cpuNanos(), "not the 10 ms ticks of stat");
+    assertEquals(98765L, threads.get(t44).cpuNanos());
     // A thread that ended keeps its last reading and is no longer alive.
     Files.walk(task.resolve("43"))
         .sorted(java.util.Comparator.reverseOrder())
         .forEach(f -> f.toFile().delete());
-    assertEquals(java.util.Set.of(44L), io.readMergeThreads(threads));
-    assertEquals(412345678L, threads.get(43L).cpuNanos());
+    assertEquals(java.util.Set.of(t44), io.readMergeThreads(threads));
+    assertEquals(412345678L, threads.get(t43).cpuNanos());
+  }
+
+  @Test
+  void aThreadNamedLateOrAReusedIdIsStillFound(@TempDir Path proc) throws Exception {
+    Path pid = proc.resolve("42");
+    Files.createDirectories(pid);
+    Files.writeString(proc.resolve("uptime"), "1234.50 99.00\n");
+    Files.writeString(pid.resolve("io"), "write_bytes: 0\n");
+    // A merge thread seen before the JVM renamed it: it still has its creator's name.
+    thread(pid, 50, "http-worker-3", 1, 0, 2000, 0);
+    // A worker thread whose id a merge thread will get once it ended.
+    thread(pid, 51, "qtp-worker (1)", 3, 0, 2001, 0);
+    ServerIo io = new ServerIo(42, proc);
+    Map<ServerIo.ThreadId, ServerIo.MergeThread> threads = new HashMap<>();
+    assertEquals(java.util.Set.of(), io.readMergeThreads(threads));
+    thread(pid, 50, "Lucene Merge Th", 20, 1, 2000, 0);
+    assertEquals(
+        java.util.Set.of(new ServerIo.ThreadId(50, 2000)),
+        io.readMergeThreads(threads),
+        "named at the next poll, and looked at again then");
+    Path t51 = pid.resolve("task").resolve("51");
+    Files.walk(t51).sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    assertEquals(java.util.Set.of(new ServerIo.ThreadId(50, 2000)), io.readMergeThreads(threads));
+    thread(pid, 51, "Lucene Merge Th", 7, 0, 2500, 0);
+    assertEquals(
+        java.util.Set.of(new ServerIo.ThreadId(50, 2000), new ServerIo.ThreadId(51, 2500)),
+        io.readMergeThreads(threads),
+        "an id gone from a listing and back is a new thread");
   }
 
   @Test
