@@ -45,10 +45,7 @@ class ServerIoTest {
 
   @Test
   void readsNanosecondsOnTheCpuWhereTheKernelHasSchedstat(@TempDir Path proc) throws Exception {
-    Path pid = proc.resolve("42");
-    Files.createDirectories(pid);
-    Files.writeString(proc.resolve("uptime"), "1234.50 99.00\n");
-    Files.writeString(pid.resolve("io"), "write_bytes: 0\ncancelled_write_bytes: 4096\n");
+    Path pid = process(proc, "write_bytes: 0\ncancelled_write_bytes: 4096\n");
     thread(pid, 43, "Lucene Merge Th", 30, 10, 1000, 4096);
     thread(pid, 44, "hnsw-merge-1", 5, 5, 1100, 0);
     Path task = pid.resolve("task");
@@ -63,19 +60,14 @@ class ServerIoTest {
     assertEquals(412345678L, threads.get(t43).cpuNanos(), "not the 10 ms ticks of stat");
     assertEquals(98765L, threads.get(t44).cpuNanos());
     // A thread that ended keeps its last reading and is no longer alive.
-    Files.walk(task.resolve("43"))
-        .sorted(java.util.Comparator.reverseOrder())
-        .forEach(f -> f.toFile().delete());
+    end(task.resolve("43"));
     assertEquals(java.util.Set.of(t44), io.readMergeThreads(threads));
     assertEquals(412345678L, threads.get(t43).cpuNanos());
   }
 
   @Test
   void aThreadNamedLateOrAReusedIdIsStillFound(@TempDir Path proc) throws Exception {
-    Path pid = proc.resolve("42");
-    Files.createDirectories(pid);
-    Files.writeString(proc.resolve("uptime"), "1234.50 99.00\n");
-    Files.writeString(pid.resolve("io"), "write_bytes: 0\n");
+    Path pid = process(proc, "write_bytes: 0\n");
     // A merge thread seen before the JVM renamed it: it still has its creator's name.
     thread(pid, 50, "http-worker-3", 1, 0, 2000, 0);
     // A worker thread whose id a merge thread will get once it ended.
@@ -89,7 +81,7 @@ class ServerIoTest {
         io.readMergeThreads(threads),
         "named at the next poll, and looked at again then");
     Path t51 = pid.resolve("task").resolve("51");
-    Files.walk(t51).sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    end(t51);
     assertEquals(java.util.Set.of(new ServerIo.ThreadId(50, 2000)), io.readMergeThreads(threads));
     thread(pid, 51, "Lucene Merge Th", 7, 0, 2500, 0);
     assertEquals(
@@ -114,6 +106,22 @@ class ServerIoTest {
       assertTrue(io.writeBytes() - before >= 1 << 20, "a synced MiB counts as written");
     } finally {
       Files.delete(f);
+    }
+  }
+
+  /** Process 42 under {@code proc}, with an uptime and the given {@code io} file. */
+  private static Path process(Path proc, String io) throws Exception {
+    Path pid = proc.resolve("42");
+    Files.createDirectories(pid);
+    Files.writeString(proc.resolve("uptime"), "1234.50 99.00\n");
+    Files.writeString(pid.resolve("io"), io);
+    return pid;
+  }
+
+  /** A thread ending: its directory goes. */
+  private static void end(Path task) throws Exception {
+    try (var files = Files.walk(task)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     }
   }
 
