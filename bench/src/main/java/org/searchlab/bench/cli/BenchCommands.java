@@ -15,6 +15,7 @@ public final class BenchCommands implements CliExtension {
         new HnswBenchCommand(),
         new JmhCommand(),
         new CrashTestCommand(),
-        new RestartTimeCommand());
+        new RestartTimeCommand(),
+        new SweepCompareCommand());
   }
 }

@@ -26,6 +26,7 @@ import org.searchlab.bench.experiment.QueryFile;
 import org.searchlab.bench.experiment.Variant;
 import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunRows;
 import org.searchlab.server.embed.MiniLmEmbedder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -545,18 +546,10 @@ final class ExperimentCommand implements Callable<Integer> {
   }
 
   private static int rewriteReport(Path dir) throws java.io.IOException {
-    Path jsonl = dir.resolve("results.jsonl");
-    if (!java.nio.file.Files.exists(jsonl)) {
-      jsonl = dir.resolve("results.partial.jsonl");
-    }
+    Path jsonl = RunRows.file(dir);
+    List<ResultRow> rows = RunRows.read(dir);
     com.fasterxml.jackson.databind.ObjectMapper json =
         new com.fasterxml.jackson.databind.ObjectMapper();
-    List<ResultRow> rows = new ArrayList<>();
-    for (String line : java.nio.file.Files.readAllLines(jsonl)) {
-      if (!line.isBlank()) {
-        rows.add(json.readValue(line, ResultRow.class));
-      }
-    }
     if (rows.isEmpty()) {
       System.err.println("experiment: no rows in " + jsonl);
       return 1;

@@ -28,7 +28,8 @@ class BenchCommandsTest {
             "hnsw-bench",
             "jmh",
             "crashtest",
-            "restart-time"),
+            "restart-time",
+            "sweep-compare"),
         SearchlabCli.commandLine().getSubcommands().keySet());
   }
 

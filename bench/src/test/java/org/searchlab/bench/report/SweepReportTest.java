@@ -97,7 +97,7 @@ class SweepReportTest {
   }
 
   /** A summary row per cell: the medians over its rounds with their intervals. */
-  private static List<ResultRow> summaries(List<ResultRow> rounds) {
+  static List<ResultRow> summaries(List<ResultRow> rounds) {
     java.util.Map<String, List<ResultRow>> cells = new java.util.LinkedHashMap<>();
     for (ResultRow r : rounds) {
       cells
@@ -117,7 +117,7 @@ class SweepReportTest {
     return out;
   }
 
-  private static ResultRow row(
+  static ResultRow row(
       String phase,
       String type,
       int segments,

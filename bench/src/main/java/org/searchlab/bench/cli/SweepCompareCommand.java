@@ -1,0 +1,79 @@
+package org.searchlab.bench.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.searchlab.bench.report.ResultRow;
+import org.searchlab.bench.report.RunRows;
+import org.searchlab.bench.report.SweepRunComparison;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code searchlab sweep-compare FIRST SECOND}: whether two runs of the segment sweep reproduce
+ * each other, cell by cell ({@link SweepRunComparison}). Prints a Markdown table; exit code 0 when
+ * every cell agrees, 1 when one does not. Stateless.
+ */
+@Command(
+    name = "sweep-compare",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compares two run directories of the segment sweep (experiment --profile sweep, or any run"
+          + " with a sweep) cell by cell: each cell's CPU ms per query, median over its rounds with"
+          + " its interval, at the goal recall for vector and hybrid cells. A cell agrees when the"
+          + " larger median is within --tolerance of the smaller and the intervals overlap. Prints"
+          + " a Markdown table; exit code 0 when every cell agrees, 1 otherwise."
+    })
+final class SweepCompareCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", description = "The first run's directory (with results.jsonl).")
+  Path first;
+
+  @Parameters(index = "1", description = "The second run's directory.")
+  Path second;
+
+  @Option(
+      names = "--tolerance",
+      description = "How far apart two medians may be, as a fraction. Default: ${DEFAULT-VALUE}.")
+  double tolerance = 0.15;
+
+  @Option(
+      names = "--clients",
+      split = ",",
+      description = "Only these client counts (default: every count either run measured).")
+  List<Integer> clients = List.of();
+
+  @Override
+  public Integer call() throws Exception {
+    if (!(tolerance >= 0 && tolerance <= 10)) {
+      throw new ParameterException(
+          spec.commandLine(), "--tolerance " + tolerance + " must be between 0 and 10");
+    }
+    for (Path dir : List.of(first, second)) {
+      if (!Files.isRegularFile(RunRows.file(dir))) {
+        throw new ParameterException(
+            spec.commandLine(), "no results.jsonl in the run directory " + dir);
+      }
+    }
+    List<ResultRow> a = RunRows.read(first);
+    List<ResultRow> b = RunRows.read(second);
+    List<SweepRunComparison.Cell> cells = SweepRunComparison.compare(a, b, clients);
+    PrintWriter out = spec.commandLine().getOut();
+    if (cells.isEmpty()) {
+      spec.commandLine().getErr().println("sweep-compare: neither run has sweep cells in rounds");
+      return 1;
+    }
+    out.print(
+        SweepRunComparison.markdown(
+            cells, tolerance, first.getFileName().toString(), second.getFileName().toString()));
+    out.flush();
+    return cells.stream().allMatch(c -> c.agrees(tolerance)) ? 0 : 1;
+  }
+}

@@ -1,0 +1,151 @@
+package org.searchlab.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Two runs of the segment sweep side by side, cell by cell: each cell's CPU milliseconds per query
+ * as its run's report states it (the median over the rounds with its order-statistic interval; a
+ * vector or hybrid cell at the goal recall where the run has an estimate there), and whether the
+ * two agree: the larger median within a tolerance of the smaller, and the intervals overlapping. A
+ * cell one run has and the other lacks does not agree. Stateless.
+ */
+public final class SweepRunComparison {
+  private SweepRunComparison() {}
+
+  /**
+   * One cell in both runs; an interval is empty where that run lacks the cell or measured it
+   * without rounds.
+   */
+  public record Cell(
+      String type,
+      int segments,
+      String setting,
+      int clients,
+      Optional<Intervals.Interval> first,
+      Optional<Intervals.Interval> second) {
+    /** The second run's median ÷ the first's; NaN where a run lacks the cell. */
+    public double ratio() {
+      return first.isEmpty() || second.isEmpty()
+          ? Double.NaN
+          : second.get().median() / first.get().median();
+    }
+
+    /** Whether the larger median is at most {@code 1 + tolerance} times the smaller. */
+    public boolean within(double tolerance) {
+      double r = ratio();
+      return !Double.isNaN(r) && Math.max(r, 1 / r) <= 1 + tolerance;
+    }
+
+    /** Whether both runs have the cell and their intervals share a value. */
+    public boolean overlap() {
+      return first.isPresent()
+          && second.isPresent()
+          && first.get().low() <= second.get().high()
+          && second.get().low() <= first.get().high();
+    }
+
+    public boolean agrees(double tolerance) {
+      return within(tolerance) && overlap();
+    }
+  }
+
+  /**
+   * Every cell of either run at the given client counts (every client count the runs measured where
+   * {@code clients} is empty), in the report's order.
+   */
+  public static List<Cell> compare(
+      List<ResultRow> firstRows, List<ResultRow> secondRows, List<Integer> clients) {
+    SweepRows a = new SweepRows(new RowIndex(firstRows));
+    SweepRows b = new SweepRows(new RowIndex(secondRows));
+    List<Cell> out = new ArrayList<>();
+    for (String t : union(a.types(), b.types())) {
+      for (int n : union(a.segments(), b.segments())) {
+        for (SweepRows.Setting s : union(a.settings(), b.settings())) {
+          for (int c : union(a.clients(), b.clients())) {
+            if (!clients.isEmpty() && !clients.contains(c)) {
+              continue;
+            }
+            Optional<Intervals.Interval> x = cost(a, t, n, s, c);
+            Optional<Intervals.Interval> y = cost(b, t, n, s, c);
+            if (x.isPresent() || y.isPresent()) {
+              out.add(new Cell(t, n, s.label(), c, x, y));
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A Markdown table of the cells, then how many agree. */
+  public static String markdown(List<Cell> cells, double tolerance, String first, String second) {
+    StringBuilder md = new StringBuilder();
+    md.append(
+            String.format(
+                Locale.ROOT,
+                "CPU ms per query, median [interval]; agree: the larger median within %.0f%% of the"
+                    + " smaller and the intervals overlapping.%n%n",
+                tolerance * 100))
+        .append("| type | segments | setting | clients | ")
+        .append(first)
+        .append(" | ")
+        .append(second)
+        .append(" | second ÷ first | agree |\n")
+        .append("|---|---:|---|---:|---|---|---:|---|\n");
+    long agree = 0;
+    for (Cell c : cells) {
+      boolean ok = c.agrees(tolerance);
+      agree += ok ? 1 : 0;
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %s | %d | %s | %s | %s | %s |%n",
+              c.type(),
+              c.segments(),
+              c.setting(),
+              c.clients(),
+              format(c.first()),
+              format(c.second()),
+              Double.isNaN(c.ratio()) ? "–" : String.format(Locale.ROOT, "%.3f", c.ratio()),
+              ok ? "yes" : why(c, tolerance)));
+    }
+    md.append(String.format(Locale.ROOT, "%n%d of %d cells agree.%n", agree, (long) cells.size()));
+    return md.toString();
+  }
+
+  private static String why(Cell c, double tolerance) {
+    if (c.first().isEmpty() || c.second().isEmpty()) {
+      return "no: missing in one run";
+    }
+    List<String> out = new ArrayList<>();
+    if (!c.within(tolerance)) {
+      out.add("medians apart");
+    }
+    if (!c.overlap()) {
+      out.add("intervals apart");
+    }
+    return "no: " + String.join(", ", out);
+  }
+
+  private static String format(Optional<Intervals.Interval> i) {
+    return i.map(v -> String.format(Locale.ROOT, "%.3f [%.3f–%.3f]", v.median(), v.low(), v.high()))
+        .orElse("–");
+  }
+
+  /** The cell's cost as its run's report gives it: only a cell measured in rounds has one. */
+  private static Optional<Intervals.Interval> cost(
+      SweepRows rows, String type, int segments, SweepRows.Setting s, int clients) {
+    return rows.summary(rows.costPhase(type), type, segments, s, clients)
+        .flatMap(SweepRows::cpuInterval)
+        .filter(i -> i.n() >= 2);
+  }
+
+  private static <T> List<T> union(List<T> a, List<T> b) {
+    List<T> out = new ArrayList<>(a);
+    b.stream().filter(x -> !out.contains(x)).forEach(out::add);
+    return out;
+  }
+}
