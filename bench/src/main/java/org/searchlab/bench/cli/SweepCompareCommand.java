@@ -70,10 +70,14 @@ final class SweepCompareCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("sweep-compare: neither run has sweep cells in rounds");
       return 1;
     }
-    out.print(
-        SweepRunComparison.markdown(
-            cells, tolerance, first.getFileName().toString(), second.getFileName().toString()));
+    out.print(SweepRunComparison.markdown(cells, tolerance, name(first), name(second)));
     out.flush();
     return cells.stream().allMatch(c -> c.agrees(tolerance)) ? 0 : 1;
+  }
+
+  /** A run's column heading: its directory's name, or the path where it has none ("/"). */
+  private static String name(Path dir) {
+    Path n = dir.getFileName();
+    return n == null ? dir.toString() : n.toString();
   }
 }
