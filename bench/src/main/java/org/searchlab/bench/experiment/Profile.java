@@ -39,6 +39,9 @@ import org.searchlab.segmented.Slicing;
  *     count and setting
  * @param sweepSlicings the slicings of the sweep's concurrent settings ({@code serve --slicing}),
  *     each a server of its own beside the sequential one; at least one
+ * @param sweepWarmupLimit the longest a fresh sweep server warms its JIT on one query type before
+ *     that type's cells are measured ({@link WarmupRule}): most warm-ups stop earlier, when the
+ *     server's CPU per query has stopped falling; zero or more
  * @param gridDocs documents of the HNSW grid index (0 skips the grid)
  * @param serverHeap the server JVM's -Xmx, e.g. {@code 2g}
  * @param mainPhases whether to run the benchmark procedure (false for the grid-only profile)
@@ -103,6 +106,7 @@ public record Profile(
     Duration sweepDuration,
     int sweepRounds,
     List<Slicing> sweepSlicings,
+    Duration sweepWarmupLimit,
     int gridDocs,
     String serverHeap,
     boolean mainPhases,
@@ -127,6 +131,11 @@ public record Profile(
     Objects.requireNonNull(refeedDuration, "refeedDuration");
     Objects.requireNonNull(quantization, "quantization");
     Objects.requireNonNull(sweepDuration, "sweepDuration");
+    Objects.requireNonNull(sweepWarmupLimit, "sweepWarmupLimit");
+    if (sweepWarmupLimit.isNegative()) {
+      throw new IllegalArgumentException(
+          "the sweep's warm-up limit must be zero or more; got " + sweepWarmupLimit);
+    }
     Objects.requireNonNull(serverHeap, "serverHeap");
     clients = List.copyOf(clients);
     refeedClients = List.copyOf(refeedClients);
@@ -229,6 +238,7 @@ public record Profile(
         .sweepSegments(List.of(10, 1))
         .sweepClients(List.of(1, 16))
         .sweepDuration(Duration.ofMillis(400))
+        .sweepWarmupLimit(Duration.ofSeconds(8))
         .sweepRounds(2)
         .facetClientCounts(1)
         .gridDocs(0)
@@ -393,6 +403,7 @@ public record Profile(
     b.sweepDuration = sweepDuration;
     b.sweepRounds = sweepRounds;
     b.sweepSlicings = sweepSlicings;
+    b.sweepWarmupLimit = sweepWarmupLimit;
     b.gridDocs = gridDocs;
     b.serverHeap = serverHeap;
     b.mainPhases = mainPhases;
@@ -430,6 +441,7 @@ public record Profile(
     private Duration sweepDuration = Duration.ZERO;
     private int sweepRounds = 1;
     private List<Slicing> sweepSlicings = List.of(Slicing.LUCENE_DEFAULT);
+    private Duration sweepWarmupLimit = Duration.ofSeconds(60);
     private int gridDocs;
     private String serverHeap;
     private boolean mainPhases;
@@ -576,6 +588,11 @@ public record Profile(
       return this;
     }
 
+    public Builder sweepWarmupLimit(Duration v) {
+      sweepWarmupLimit = v;
+      return this;
+    }
+
     public Builder gridDocs(int v) {
       gridDocs = v;
       return this;
@@ -609,6 +626,7 @@ public record Profile(
           sweepDuration,
           sweepRounds,
           sweepSlicings,
+          sweepWarmupLimit,
           gridDocs,
           serverHeap,
           mainPhases,

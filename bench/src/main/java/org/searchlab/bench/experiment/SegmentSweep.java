@@ -1,6 +1,3 @@
-// Just over 500 lines: the calibration pass, the rounds and the summaries share the per-count
-// servers and the recall state; starting and warming a count's servers (~100 lines) could move to
-// a class of their own.
 package org.searchlab.bench.experiment;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,11 +32,13 @@ import org.searchlab.bench.report.RunInfo;
  *       so that every count is compared at the same recall@10.
  *   <li>{@link Profile#sweepRounds} rounds. Each round visits every count (forward in odd rounds,
  *       backward in even ones, so that a drift of the machine does not always favour one end),
- *       starts that count's servers afresh, warms their JIT and measures every filtered cell (query
- *       type × client count) once per setting, the settings of a cell back to back in an order that
- *       reverses every round. A vector or hybrid cell is measured at its count's beam and at the
- *       beam below, and the round's estimate at exactly the goal recall interpolates between the
- *       two ({@link PairedRounds#atTarget}, phase {@link Phases#SWEEP_AT_TARGET}).
+ *       starts that count's servers afresh and measures every filtered cell (query type × client
+ *       count) once per setting, each type just after {@link SweepServers#warm} has warmed the
+ *       servers' JIT on that type's requests until their CPU per query stopped falling, the
+ *       settings of a cell back to back in an order that reverses every round. A vector or hybrid
+ *       cell is measured at its count's beam and at the beam below, and the round's estimate at
+ *       exactly the goal recall interpolates between the two ({@link PairedRounds#atTarget}, phase
+ *       {@link Phases#SWEEP_AT_TARGET}).
  *   <li>Each cell gets a summary row: the median over the rounds with its order-statistic interval;
  *       the report's ratios (100 ÷ 1 segments, concurrent ÷ sequential) are medians of per-round
  *       ratios with intervals.
@@ -97,7 +96,8 @@ final class SegmentSweep {
 
   void run() throws IOException, InterruptedException {
     SweepIndexes.Built built = SweepIndexes.build(ctx, corpus, settings);
-    calibrate(built);
+    SweepServers sweepServers = new SweepServers(ctx, built, settings, corpus.dimension());
+    calibrate(sweepServers);
     Map<String, List<ResultRow>> perCell = new LinkedHashMap<>();
     List<Integer> counts = ctx.profile.sweepSegments();
     for (int round = 1; round <= ctx.profile.sweepRounds(); round++) {
@@ -106,19 +106,21 @@ final class SegmentSweep {
         Collections.reverse(order);
       }
       for (int count : order) {
-        Map<SweepSetting, Session> servers = start(built, count, round);
+        Map<SweepSetting, Session> servers = sweepServers.start(count, round);
         try {
-          warmUp(servers.values());
-          measure(servers, segmentsOf(built, count), count, round, perCell);
+          measure(sweepServers, servers, segmentsOf(built, count), count, round, perCell);
         } finally {
-          closeAll(servers);
+          SweepServers.closeAll(servers);
         }
+        ctx.log.printf(
+            "sweep round %d, %d segments, JIT warm-ups:%s%n",
+            round, count, sweepServers.describe(round, count));
       }
     }
     for (List<ResultRow> rounds : perCell.values()) {
       ctx.add(summary(rounds));
     }
-    writeJson(built);
+    writeJson(built, sweepServers);
   }
 
   /**
@@ -126,9 +128,9 @@ final class SegmentSweep {
    * hits, the faceted buckets against the oracle's, and the vector and hybrid recall over the grid;
    * then the beams are chosen.
    */
-  private void calibrate(SweepIndexes.Built built) throws IOException, InterruptedException {
+  private void calibrate(SweepServers sweepServers) throws IOException, InterruptedException {
     for (int count : ctx.profile.sweepSegments()) {
-      Map<SweepSetting, Session> servers = start(built, count, 0);
+      Map<SweepSetting, Session> servers = sweepServers.start(count, 0);
       long t0 = System.nanoTime();
       long sent = 0;
       try {
@@ -150,7 +152,7 @@ final class SegmentSweep {
           }
         }
       } finally {
-        closeAll(servers);
+        SweepServers.closeAll(servers);
       }
       ctx.progress.checked(sent, (System.nanoTime() - t0) / 1e9);
     }
@@ -216,6 +218,7 @@ final class SegmentSweep {
 
   /** One round's cells of one segment count: every type, client count and setting. */
   private void measure(
+      SweepServers sweepServers,
       Map<SweepSetting, Session> servers,
       int segments,
       int count,
@@ -260,6 +263,13 @@ final class SegmentSweep {
           }
         }
       }
+      Map<SweepSetting, List<HttpRequest>> warming = new LinkedHashMap<>();
+      for (SweepSetting setting : servers.keySet()) {
+        List<HttpRequest> all = new ArrayList<>(atBeam.get(setting));
+        all.addAll(atBelow.getOrDefault(setting, List.of()));
+        warming.put(setting, all);
+      }
+      sweepServers.warm(servers, warming, count, round, type);
       for (int clients : p.sweepClients()) {
         for (SweepSetting setting : order) {
           Session s = servers.get(setting);
@@ -414,109 +424,6 @@ final class SegmentSweep {
         r.clientRetries() == null ? 0 : r.clientRetries());
   }
 
-  /** Starts the servers of one count's settings on their copies of its index. */
-  private Map<SweepSetting, Session> start(SweepIndexes.Built built, int count, int round)
-      throws IOException, InterruptedException {
-    ServerOptions base =
-        ServerOptions.defaults(VARIANT, corpus.dimension()).toBuilder()
-            // nothing merges or refreshes on its own: the index stays as it was copied
-            .mergePolicyNone(true)
-            .refreshIntervalMs(-1)
-            .build();
-    // The servers of a count start side by side: a JVM's start waits on I/O and its own threads
-    // as much as on the cores, and the sweep starts one per count, setting and round.
-    Map<SweepSetting, java.util.concurrent.Future<Session>> starting = new LinkedHashMap<>();
-    // close() waits for every start to end, also when interrupted, so none is left running.
-    try (java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-      for (SweepSetting setting : settings) {
-        String log = "sweep-" + count + "-" + setting.label() + (round == 0 ? "-calibration" : "");
-        starting.put(
-            setting,
-            pool.submit(
-                () ->
-                    Session.start(
-                        setting.options(base),
-                        built.dirs().get(count).get(setting),
-                        ctx.profile.serverHeap(),
-                        ctx.serverLog(log),
-                        ctx.load)));
-      }
-    }
-    Map<SweepSetting, Session> servers = new LinkedHashMap<>();
-    Throwable failed = null;
-    for (Map.Entry<SweepSetting, java.util.concurrent.Future<Session>> e : starting.entrySet()) {
-      java.util.concurrent.Future<Session> f = e.getValue();
-      switch (f.state()) {
-        case SUCCESS -> servers.put(e.getKey(), f.resultNow());
-        case FAILED -> failed = failed == null ? f.exceptionNow() : failed;
-        default -> failed = failed == null ? new InterruptedException("server start") : failed;
-      }
-    }
-    if (failed != null) {
-      closeAll(servers);
-      if (failed instanceof IOException io) {
-        throw io;
-      }
-      if (failed instanceof InterruptedException ie) {
-        throw ie;
-      }
-      throw new IOException("sweep: a server of " + count + " segments did not start", failed);
-    }
-    if (Thread.currentThread().isInterrupted()) {
-      closeAll(servers);
-      throw new InterruptedException("while the sweep's servers started");
-    }
-    return servers;
-  }
-
-  /**
-   * Warms the JIT of a count's fresh servers side by side (nothing is measured yet), every query
-   * type, the faceted one included.
-   */
-  private void warmUp(java.util.Collection<Session> servers) throws InterruptedException {
-    List<java.util.concurrent.Future<Void>> warming = new ArrayList<>();
-    try (java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-      for (Session s : servers) {
-        warming.add(
-            pool.submit(
-                () -> {
-                  s.warmUp(corpus.queries(), ProcedureRun.jitWarmup(ctx.profile));
-                  if (facets.any()) {
-                    warmFaceted(s);
-                  }
-                  return null;
-                }));
-      }
-    }
-    for (java.util.concurrent.Future<Void> f : warming) {
-      if (f.state() == java.util.concurrent.Future.State.FAILED) {
-        throw new IllegalStateException("sweep: a warm-up failed", f.exceptionNow());
-      }
-    }
-  }
-
-  /**
-   * Warms a fresh server's JIT for the faceted requests as {@link Session#warmUp} does for the
-   * other types: 4-client rounds until two in a row agree on QPS within 10%. Without it the first
-   * faceted cell of a short sweep measured the interpreter (no request finished in 0.1 s).
-   */
-  private void warmFaceted(Session s) throws InterruptedException {
-    List<HttpRequest> mixed = new ArrayList<>();
-    for (BenchQuery q : corpus.queries()) {
-      mixed.add(s.dialect.faceted(s.base, q, false, facets));
-      mixed.add(s.dialect.faceted(s.base, q, true, facets));
-    }
-    s.warmUntilSteady(mixed, ProcedureRun.jitWarmup(ctx.profile));
-  }
-
-  private static void closeAll(Map<SweepSetting, Session> servers) {
-    for (Session s : servers.values()) {
-      s.close();
-    }
-  }
-
   /** The searchable segments of a count's index: as many as it had when copied. */
   private static int segmentsOf(SweepIndexes.Built built, int count) {
     List<Integer> docs = built.docsPerSegment().get(count);
@@ -536,7 +443,7 @@ final class SegmentSweep {
   }
 
   /** Writes {@value #FILE_JSON}: the segment sizes of each count and the recall goals. */
-  private void writeJson(SweepIndexes.Built built) throws IOException {
+  private void writeJson(SweepIndexes.Built built, SweepServers sweepServers) throws IOException {
     ObjectNode n = Json.object();
     n.put("docs", corpus.docs().size());
     n.put("size_spread", SweepIndexes.SIZE_SPREAD);
@@ -549,6 +456,7 @@ final class SegmentSweep {
     }
     ObjectNode sizes = n.putObject("docs_per_segment");
     built.docsPerSegment().forEach((count, docs) -> sizes.putPOJO(String.valueOf(count), docs));
+    n.set("warmup", sweepServers.warmupsJson());
     Files.writeString(ctx.outDir.resolve(FILE_JSON), n.toPrettyString());
   }
 }

@@ -347,6 +347,42 @@ final class Session implements AutoCloseable {
     }
   }
 
+  /**
+   * Warms this server's JIT on {@code requests} until {@code rule} finds it steady: {@code
+   * clients}-client rounds of {@code perRound}, results discarded. Returns the rounds, the
+   * warm-up's curve.
+   */
+  List<WarmupRule.Round> warmUntil(
+      List<HttpRequest> requests, int clients, java.time.Duration perRound, WarmupRule rule)
+      throws InterruptedException {
+    List<WarmupRule.Round> rounds = new ArrayList<>();
+    ProcessCpu process = cpu instanceof ProcessCpu p ? p : null;
+    while (!rule.done(rounds)) {
+      long compilers = process == null ? 0 : process.compilerCpuNanos();
+      CellStats c = load.run(requests, clients, java.time.Duration.ZERO, perRound, cpu);
+      double share = Double.NaN;
+      if (process != null) {
+        double compiled = process.compilerCpuNanos() - compilers;
+        double rest = c.cpuCores() * c.seconds() * 1e9;
+        share = compiled + rest > 0 ? compiled / (compiled + rest) : 0;
+      }
+      rounds.add(new WarmupRule.Round(cpuMsPerQuery(c, clients), share));
+    }
+    return rounds;
+  }
+
+  /**
+   * A warm-up round's server CPU ms per query; where no CPU was read (a server this session did not
+   * start), the clients' wall ms per query instead, which falls with it.
+   */
+  private static double cpuMsPerQuery(CellStats c, int clients) {
+    if (c.requests() == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double cores = c.cpuCores() > 0 ? c.cpuCores() : clients;
+    return cores * c.seconds() * 1000.0 / c.requests();
+  }
+
   /** Upper bound on warm-up rounds per query type. */
   static final int MAX_WARMUP_ROUNDS = 8;
 

@@ -64,6 +64,18 @@ public final class ProcessCpu implements CpuMeter {
     }
   }
 
+  /**
+   * CPU time of the process's JIT compiler threads so far, in nanoseconds: what {@link #cpuNanos}
+   * leaves out, and a sign of whether a fresh JVM is still compiling its hot code.
+   */
+  public long compilerCpuNanos() {
+    try {
+      return compilerNanos(proc.resolve(Long.toString(pid)).resolve("task"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the compiler threads of process " + pid, e);
+    }
+  }
+
   private static long compilerNanos(Path tasks) throws IOException {
     long sum = 0;
     if (!Files.isDirectory(tasks)) {

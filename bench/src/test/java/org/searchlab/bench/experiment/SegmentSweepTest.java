@@ -47,6 +47,8 @@ class SegmentSweepTest {
             // every check below holds for any cell length
             .warmup(Duration.ofMillis(50))
             .sweepDuration(Duration.ofMillis(150))
+            // the warm-up's fewest rounds: 4 of 150 ms per type
+            .sweepWarmupLimit(Duration.ofMillis(600))
             .sweepDocs(DOCS)
             .sweepSegments(COUNTS)
             .sweepClients(List.of(2))
@@ -83,6 +85,23 @@ class SegmentSweepTest {
     }
     JsonNode most = json.path("docs_per_segment").path("8");
     assertTrue(most.get(0).asInt() > 2 * most.get(7).asInt(), "tiered sizes: " + most);
+
+    // Every round warmed every count's servers on each type before its cells, and kept the curve.
+    Set<String> warmed = new TreeSet<>();
+    for (JsonNode w : json.path("warmup")) {
+      int curve = w.path("cpu_ms_per_query").size();
+      assertEquals(4, curve, "4 warm-up rounds of 150 ms in 600 ms: " + w);
+      warmed.add(
+          w.path("round").asInt()
+              + "|"
+              + w.path("segments").asInt()
+              + "|"
+              + w.path("setting").asText()
+              + "|"
+              + w.path("type").asText());
+    }
+    assertEquals(ROUNDS * COUNTS.size() * 2 * 4, warmed.size(), warmed.toString());
+    assertEquals(warmed.size(), json.path("warmup").size(), "one warm-up each");
 
     Map<String, List<ResultRow>> cells = new HashMap<>();
     Map<String, Set<Integer>> beams = new HashMap<>();

@@ -48,6 +48,8 @@ class ProcessCpuTest {
     task(dir, 81, "search-1", 300, 40);
     Files.createDirectories(dir.resolve("task").resolve("82")); // a thread that just ended
     assertEquals(3_500_000_000L, new ProcessCpu(77, proc).cpuNanos());
+    // what is left out, read on its own: whether a fresh JVM is still compiling
+    assertEquals(2_500_000_000L, new ProcessCpu(77, proc).compilerCpuNanos());
     assertTrue(ProcessCpu.isCompiler("C2 CompilerThre"));
     assertFalse(ProcessCpu.isCompiler("VM Thread"));
   }
