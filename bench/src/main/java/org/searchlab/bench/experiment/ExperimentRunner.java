@@ -126,7 +126,9 @@ public final class ExperimentRunner {
     boolean sweep = sweepCorpus != null && !profile.sweepSegments().isEmpty();
     if (sweep) {
       cells += SegmentSweep.cells(profile);
-      planned += SegmentSweep.cells(profile) * SegmentSweep.seconds(profile);
+      planned +=
+          SegmentSweep.cells(profile) * SegmentSweep.seconds(profile)
+              + SegmentSweep.warmupSeconds(profile);
       feedDocs += sweepCorpus.docs().size();
     }
     List<String> gridStores =

@@ -12,10 +12,10 @@ import org.searchlab.segmented.Slicing;
 
 /**
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
- * cores), {@code standard} (the default, 30–45 min on 2 cores), {@code full} (the benchmark's 1M
- * documents), {@code grid} (the HNSW parameter grid only) and {@code sweep} (the segment-count
- * sweep only). Immutable; build one with {@link #builder()} or change one with {@link
- * #toBuilder()}.
+ * cores), {@code standard} (the default, 30–65 min on 2 cores before the sweep's longer warm-ups,
+ * about 20 more with them), {@code full} (the benchmark's 1M documents), {@code grid} (the HNSW
+ * parameter grid only) and {@code sweep} (the segment-count sweep only). Immutable; build one with
+ * {@link #builder()} or change one with {@link #toBuilder()}.
  *
  * @param name the profile's name, recorded in every row
  * @param docs documents fed to each variant; more makes the segmented variant have more segments
@@ -252,16 +252,18 @@ public record Profile(
    * client counts (1, 4, 16, 64) in 6 paired rounds of 0.2 s warm-up + 0.9 s cells (72 cells a
    * round, ~11 min with the recall checks at the rounds' beams), the calibration grid (~6.5 min
    * with its curve cells), and a sweep over 100, 10 and 1 segments on 30k docs in 3 rounds of 1 s
-   * cells (estimated ~8 min; the whole sweep is {@link #sweep()}); the rest is feeds, merges and
-   * server starts (30.4 and 29.7 min in all on 2 cores, 2026-11-28). The default segmented index is
-   * fed three times, each feed on its own server, and the rounds take the three in turn: on one
-   * machine the same feed left it with 11 to 21 segments, and one feed made its ratios move by up
-   * to 30% between runs while their intervals were a few percent wide. Recall is measured on 1,000
-   * of the measured queries and calibrated on 1,000 others: with 200 each, a force-merged graph's
-   * recall@10 differed by 0.03 between the two sets, and the beam chosen for it moved from 40 to
-   * 400 between two runs. The benchmark's 7 client counts and 20 s cells are the {@code full}
-   * profile. Since 2026-12-02 the refeed under queries alternates its 3-second cells over three
-   * refeed rounds, about 3 minutes per store (38.0 min in all on 2 cores).
+   * cells (~30 min with its servers' warm-ups, estimated from the sweep profile's measured ones; ~8
+   * min before the warm-ups lasted until the JIT was done; the whole sweep is {@link #sweep()});
+   * the rest is feeds, merges and server starts (30.4 and 29.7 min in all on 2 cores, 2026-11-28,
+   * with the shorter warm-ups). The default segmented index is fed three times, each feed on its
+   * own server, and the rounds take the three in turn: on one machine the same feed left it with 11
+   * to 21 segments, and one feed made its ratios move by up to 30% between runs while their
+   * intervals were a few percent wide. Recall is measured on 1,000 of the measured queries and
+   * calibrated on 1,000 others: with 200 each, a force-merged graph's recall@10 differed by 0.03
+   * between the two sets, and the beam chosen for it moved from 40 to 400 between two runs. The
+   * benchmark's 7 client counts and 20 s cells are the {@code full} profile. Since 2026-12-02 the
+   * refeed under queries alternates its 3-second cells over three refeed rounds, about 3 minutes
+   * per store (38.0 min in all on 2 cores).
    */
   public static Profile standard() {
     return builder()

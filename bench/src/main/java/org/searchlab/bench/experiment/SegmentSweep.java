@@ -89,6 +89,15 @@ final class SegmentSweep {
     return p.sweepRounds() * p.sweepSegments().size() * settings * 6 * p.sweepClients().size();
   }
 
+  /**
+   * Planned seconds of the sweep's JIT warm-ups, for the progress estimate: per round, count and
+   * query type, half the warm-up limit (in the first run with {@link WarmupRule}, a type's warm-up
+   * took 11–59 s of the 60 s limit, about 30 on median).
+   */
+  static double warmupSeconds(Profile p) {
+    return p.sweepRounds() * p.sweepSegments().size() * 4 * p.sweepWarmupLimit().toMillis() / 2e3;
+  }
+
   /** Planned seconds of one sweep cell. */
   static double seconds(Profile p) {
     return (p.warmup().toMillis() + p.sweepDuration().toMillis()) / 1000.0;
@@ -456,6 +465,7 @@ final class SegmentSweep {
     }
     ObjectNode sizes = n.putObject("docs_per_segment");
     built.docsPerSegment().forEach((count, docs) -> sizes.putPOJO(String.valueOf(count), docs));
+    n.put("warmup_limit_seconds", ctx.profile.sweepWarmupLimit().toMillis() / 1e3);
     n.set("warmup", sweepServers.warmupsJson());
     Files.writeString(ctx.outDir.resolve(FILE_JSON), n.toPrettyString());
   }

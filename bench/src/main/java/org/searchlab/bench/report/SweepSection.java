@@ -81,6 +81,7 @@ final class SweepSection {
                             ? 0.0
                             : 100 * any.intervalCoverage())
                     : "One measurement per cell, no interval."));
+    md.append(warmups(json));
     shapes(md, segments, settings, json);
     for (String t : sweep.types()) {
       table(md, t, segments, settings);
@@ -289,6 +290,42 @@ final class SweepSection {
   private static String ratioCell(Intervals.Interval i) {
     String s = Ratios.format(i);
     return i.n() >= 2 && i.excludes(1.0) ? s : s + " (n.d.)";
+  }
+
+  /**
+   * How long the servers' JIT warm-ups took ({@code sweep.json}'s {@code warmup}), a paragraph;
+   * empty where the run recorded none.
+   */
+  static String warmups(JsonNode json) {
+    JsonNode w = json == null ? null : json.path("warmup");
+    if (w == null || !w.isArray() || w.isEmpty()) {
+      return "";
+    }
+    List<Double> seconds = new ArrayList<>();
+    int unsteady = 0;
+    for (JsonNode n : w) {
+      seconds.add(n.path("seconds").asDouble());
+      if (!n.path("steady").asBoolean()) {
+        unsteady++;
+      }
+    }
+    java.util.Collections.sort(seconds);
+    return String.format(
+        Locale.ROOT,
+        "Before each query type's cells, every fresh server ran that type's requests from 4 clients"
+            + " in rounds until its JIT was done (three rounds in a row neither lowering the best"
+            + " CPU per query by more than 3%% nor giving the compiler threads more than 5%% of the"
+            + " CPU%s): %d warm-ups of %.0f s on median (%.0f–%.0f s), %d stopped at the limit"
+            + " still falling (their curves are in sweep.json).%n%n",
+        json.has("warmup_limit_seconds")
+            ? String.format(
+                Locale.ROOT, ", at most %.0f s", json.path("warmup_limit_seconds").asDouble())
+            : "",
+        seconds.size(),
+        seconds.get(seconds.size() / 2),
+        seconds.getFirst(),
+        seconds.getLast(),
+        unsteady);
   }
 
   private static String goals(JsonNode json) {

@@ -197,6 +197,8 @@ class SegmentSweepTest {
         List.of(
             "## Segment-count sweep",
             "### Segments and beams",
+            "in rounds until its JIT was done",
+            "warm-ups of",
             "### vector filtered",
             "### faceted filtered",
             "### Ratios",
