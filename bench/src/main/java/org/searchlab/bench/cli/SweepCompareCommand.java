@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunRows;
@@ -71,8 +72,34 @@ final class SweepCompareCommand implements Callable<Integer> {
       return 1;
     }
     out.print(SweepRunComparison.markdown(cells, tolerance, name(first), name(second)));
+    double machineA = SweepRunComparison.machineMedian(sweepJson(first));
+    double machineB = SweepRunComparison.machineMedian(sweepJson(second));
+    if (!Double.isNaN(machineA) && !Double.isNaN(machineB)) {
+      out.printf(
+          Locale.ROOT,
+          "%nMachine reference (a fixed CPU workload timed in every round): %.0f µs per operation"
+              + " on median in %s, %.0f in %s, second ÷ first %.3f. Where that ratio is far from"
+              + " 1, the machine itself ran at another speed.%n",
+          machineA / 1e3,
+          name(first),
+          machineB / 1e3,
+          name(second),
+          machineB / machineA);
+    }
     out.flush();
     return cells.stream().allMatch(c -> c.agrees(tolerance)) ? 0 : 1;
+  }
+
+  /** A run's {@code sweep.json}, or null where it has none or it cannot be read. */
+  private static com.fasterxml.jackson.databind.JsonNode sweepJson(Path dir) {
+    Path f = dir.resolve("sweep.json");
+    try {
+      return Files.isRegularFile(f)
+          ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(f.toFile())
+          : null;
+    } catch (java.io.IOException e) {
+      return null;
+    }
   }
 
   /** A run's column heading: its directory's name, or the path where it has none ("/"). */

@@ -66,6 +66,17 @@ final class SegmentSweep {
   private final SweepBeams beams;
   private final Map<QueryType, List<ExactAnswer>> truths = new EnumMap<>(QueryType.class);
 
+  /**
+   * Operations of each machine reference measurement: about 0.1 s of one core, and as many warm.
+   */
+  static final int REFERENCE_OPS = 500;
+
+  private final MachineReference reference = new MachineReference(SweepIndexes.SEED);
+
+  /** The machine reference of every round and count, for {@value #FILE_JSON}. */
+  private final com.fasterxml.jackson.databind.node.ArrayNode references =
+      Json.MAPPER.createArrayNode();
+
   /** Per count, setting and lexical or faceted type ({@link #key}): recall@10 of the hits. */
   private final Map<String, Double> recall = new LinkedHashMap<>();
 
@@ -115,9 +126,12 @@ final class SegmentSweep {
         Collections.reverse(order);
       }
       for (int count : order) {
+        long[] steal = MachineReference.stealAndTotalTicks(MachineReference.PROC_STAT);
         Map<SweepSetting, Session> servers = sweepServers.start(count, round);
         try {
           measure(sweepServers, servers, segmentsOf(built, count), count, round, perCell);
+          // while the servers sit idle after their cells
+          reference.record(references, round, count, steal, REFERENCE_OPS);
         } finally {
           SweepServers.closeAll(servers);
         }
@@ -465,6 +479,7 @@ final class SegmentSweep {
     }
     ObjectNode sizes = n.putObject("docs_per_segment");
     built.docsPerSegment().forEach((count, docs) -> sizes.putPOJO(String.valueOf(count), docs));
+    n.set("machine_reference", references);
     n.put("warmup_limit_seconds", ctx.profile.sweepWarmupLimit().toMillis() / 1e3);
     n.set("warmup", sweepServers.warmupsJson());
     Files.writeString(ctx.outDir.resolve(FILE_JSON), n.toPrettyString());

@@ -1,5 +1,6 @@
 package org.searchlab.bench.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,22 @@ import java.util.Optional;
  */
 public final class SweepRunComparison {
   private SweepRunComparison() {}
+
+  /**
+   * The machine reference's median CPU ns per operation over a run ({@code sweep.json}'s {@code
+   * machine_reference}), NaN where the run has none.
+   */
+  public static double machineMedian(JsonNode json) {
+    JsonNode m = json == null ? null : json.path("machine_reference");
+    if (m == null || !m.isArray() || m.isEmpty()) {
+      return Double.NaN;
+    }
+    double[] ns = new double[m.size()];
+    for (int i = 0; i < ns.length; i++) {
+      ns[i] = m.get(i).path("ns_per_op").asDouble();
+    }
+    return Intervals.median(ns).median();
+  }
 
   /**
    * One cell in both runs; an interval is empty where that run lacks the cell or measured it

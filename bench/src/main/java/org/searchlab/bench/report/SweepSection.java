@@ -82,6 +82,7 @@ final class SweepSection {
                             : 100 * any.intervalCoverage())
                     : "One measurement per cell, no interval."));
     md.append(warmups(json));
+    md.append(machine(json));
     shapes(md, segments, settings, json);
     for (String t : sweep.types()) {
       table(md, t, segments, settings);
@@ -326,6 +327,35 @@ final class SweepSection {
         seconds.getFirst(),
         seconds.getLast(),
         unsteady);
+  }
+
+  /** The machine reference of the run, a paragraph; empty where it has none. */
+  static String machine(JsonNode json) {
+    double median = SweepRunComparison.machineMedian(json);
+    if (Double.isNaN(median)) {
+      return "";
+    }
+    double low = Double.MAX_VALUE;
+    double high = 0;
+    double steal = 0;
+    for (JsonNode n : json.path("machine_reference")) {
+      low = Math.min(low, n.path("ns_per_op").asDouble());
+      high = Math.max(high, n.path("ns_per_op").asDouble());
+      steal = Math.max(steal, n.path("steal_share").asDouble(0));
+    }
+    return String.format(
+        Locale.ROOT,
+        "Machine reference: after each count's cells of a round, the runner timed a fixed CPU"
+            + " workload (512 dot products of 384-d floats and a sort of 4,096 ints per operation,"
+            + " its thread's CPU time): %.0f µs per operation on median (%.0f–%.0f) over %d"
+            + " measurements, with at most %.2f%% of the machine's CPU stolen by the hypervisor in"
+            + " a round. A run whose reference is higher saw a slower machine: compare absolute"
+            + " costs between runs only with it in view.%n%n",
+        median / 1e3,
+        low / 1e3,
+        high / 1e3,
+        json.path("machine_reference").size(),
+        100 * steal);
   }
 
   private static String goals(JsonNode json) {

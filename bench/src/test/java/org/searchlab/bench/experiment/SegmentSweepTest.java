@@ -102,6 +102,11 @@ class SegmentSweepTest {
     }
     assertEquals(ROUNDS * COUNTS.size() * 2 * 4, warmed.size(), warmed.toString());
     assertEquals(warmed.size(), json.path("warmup").size(), "one warm-up each");
+    // The machine reference after every round's cells of every count.
+    assertEquals(ROUNDS * COUNTS.size(), json.path("machine_reference").size(), json.toString());
+    for (JsonNode m : json.path("machine_reference")) {
+      assertTrue(m.path("ns_per_op").asLong() > 0, m.toString());
+    }
 
     Map<String, List<ResultRow>> cells = new HashMap<>();
     Map<String, Set<Integer>> beams = new HashMap<>();
@@ -199,6 +204,7 @@ class SegmentSweepTest {
             "### Segments and beams",
             "in rounds until its JIT was done",
             "warm-ups of",
+            "Machine reference: after each count's cells",
             "### vector filtered",
             "### faceted filtered",
             "### Ratios",

@@ -144,6 +144,17 @@ class SweepRunComparisonTest {
     assertFalse(
         apart.out.contains("seq | 1 |") || apart.out.contains("lucene-default | 1 |"),
         "only 16 clients: " + apart.out);
+    assertFalse(apart.out.contains("Machine reference"), "no sweep.json, no line: " + apart.out);
+    // With both runs' machine references, the second ÷ the first
+    Files.writeString(
+        a.resolve("sweep.json"),
+        "{\"machine_reference\":[{\"ns_per_op\":200000},{\"ns_per_op\":210000},"
+            + "{\"ns_per_op\":190000}]}");
+    Files.writeString(b.resolve("sweep.json"), "{\"machine_reference\":[{\"ns_per_op\":220000}]}");
+    Result machine = execute(a, b);
+    assertTrue(
+        machine.out.contains("200 µs per operation on median in a, 220 in b, second ÷ first 1.100"),
+        machine.out);
     Result tight = execute(a, b, "--tolerance=0.05");
     assertEquals(1, tight.exit, tight.out);
     Result none = execute(a, dir.resolve("nowhere"));
