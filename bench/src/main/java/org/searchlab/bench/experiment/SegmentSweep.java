@@ -102,8 +102,8 @@ final class SegmentSweep {
 
   /**
    * Planned seconds of the sweep's JIT warm-ups, for the progress estimate: per round, count and
-   * query type, half the warm-up limit (in the first run with {@link WarmupRule}, a type's warm-up
-   * took 11–59 s of the 60 s limit, about 30 on median).
+   * query type, half the warm-up limit (in the first two runs with {@link WarmupRule}, a type's
+   * warm-up took 9–59 s of the 60 s limit, 23–25 on median).
    */
   static double warmupSeconds(Profile p) {
     return p.sweepRounds() * p.sweepSegments().size() * 4 * p.sweepWarmupLimit().toMillis() / 2e3;
