@@ -1,5 +1,7 @@
 package org.searchlab.bench.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +31,9 @@ import picocli.CommandLine.Spec;
           + " with a sweep) cell by cell: each cell's CPU ms per query, median over its rounds with"
           + " its interval, at the goal recall for vector and hybrid cells. A cell agrees when the"
           + " larger median is within --tolerance of the smaller and the intervals overlap. Prints"
-          + " a Markdown table; exit code 0 when every cell agrees, 1 otherwise."
+          + " a Markdown table; exit code 0 when every cell agrees, 1 otherwise. Where both runs"
+          + " timed the machine reference, also says how many cells agree with every round's cost"
+          + " scaled to one machine speed (--machine-scaled: that table, and the exit code on it)."
     })
 final class SweepCompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -51,6 +55,13 @@ final class SweepCompareCommand implements Callable<Integer> {
       description = "Only these client counts (default: every count either run measured).")
   List<Integer> clients = List.of();
 
+  @Option(
+      names = "--machine-scaled",
+      description =
+          "Compare the costs scaled to one machine speed by each round's machine reference (both"
+              + " runs need one): the table and the exit code are on the scaled costs.")
+  boolean machineScaled;
+
   @Override
   public Integer call() throws Exception {
     if (!(tolerance >= 0 && tolerance <= 10)) {
@@ -65,15 +76,32 @@ final class SweepCompareCommand implements Callable<Integer> {
     }
     List<ResultRow> a = RunRows.read(first);
     List<ResultRow> b = RunRows.read(second);
-    List<SweepRunComparison.Cell> cells = SweepRunComparison.compare(a, b, clients);
+    JsonNode jsonA = sweepJson(first);
+    JsonNode jsonB = sweepJson(second);
+    List<SweepRunComparison.Cell> raw = SweepRunComparison.compare(a, b, clients);
+    List<SweepRunComparison.Cell> scaled =
+        SweepRunComparison.compareScaled(a, jsonA, b, jsonB, clients);
     PrintWriter out = spec.commandLine().getOut();
-    if (cells.isEmpty()) {
+    if (raw.isEmpty()) {
       spec.commandLine().getErr().println("sweep-compare: neither run has sweep cells in rounds");
       return 1;
     }
+    if (machineScaled && scaled.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--machine-scaled needs a machine reference in both runs' sweep.json; "
+              + (SweepRunComparison.machineByRound(jsonA).isEmpty() ? first : second)
+              + " has none");
+    }
+    List<SweepRunComparison.Cell> cells = machineScaled ? scaled : raw;
+    if (machineScaled) {
+      out.printf(
+          "Each round's cost scaled to one machine speed: × the median machine reference of both"
+              + " runs ÷ the reference its run timed after that count's cells of that round.%n%n");
+    }
     out.print(SweepRunComparison.markdown(cells, tolerance, name(first), name(second)));
-    double machineA = SweepRunComparison.machineMedian(sweepJson(first));
-    double machineB = SweepRunComparison.machineMedian(sweepJson(second));
+    double machineA = SweepRunComparison.machineMedian(jsonA);
+    double machineB = SweepRunComparison.machineMedian(jsonB);
     if (!Double.isNaN(machineA) && !Double.isNaN(machineB)) {
       out.printf(
           Locale.ROOT,
@@ -86,17 +114,23 @@ final class SweepCompareCommand implements Callable<Integer> {
           name(second),
           machineB / machineA);
     }
+    if (!machineScaled && !scaled.isEmpty()) {
+      out.printf(
+          Locale.ROOT,
+          "Scaled to one machine speed by each round's reference, %d of %d cells agree"
+              + " (--machine-scaled for that table).%n",
+          scaled.stream().filter(c -> c.agrees(tolerance)).count(),
+          scaled.size());
+    }
     out.flush();
     return cells.stream().allMatch(c -> c.agrees(tolerance)) ? 0 : 1;
   }
 
   /** A run's {@code sweep.json}, or null where it has none or it cannot be read. */
-  private static com.fasterxml.jackson.databind.JsonNode sweepJson(Path dir) {
+  private static JsonNode sweepJson(Path dir) {
     Path f = dir.resolve("sweep.json");
     try {
-      return Files.isRegularFile(f)
-          ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(f.toFile())
-          : null;
+      return Files.isRegularFile(f) ? new ObjectMapper().readTree(f.toFile()) : null;
     } catch (java.io.IOException e) {
       return null;
     }

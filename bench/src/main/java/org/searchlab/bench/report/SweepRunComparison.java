@@ -2,8 +2,10 @@ package org.searchlab.bench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,7 +13,10 @@ import java.util.Optional;
  * as its run's report states it (the median over the rounds with its order-statistic interval; a
  * vector or hybrid cell at the goal recall where the run has an estimate there), and whether the
  * two agree: the larger median within a tolerance of the smaller, and the intervals overlapping. A
- * cell one run has and the other lacks does not agree. Stateless.
+ * cell one run has and the other lacks does not agree. Also the same comparison with every round's
+ * cost scaled to one machine speed by the machine reference the run timed after that round's cells
+ * of that count ({@link #compareScaled}), which tells a machine that ran slower apart from a sweep
+ * that measured differently. Stateless.
  */
 public final class SweepRunComparison {
   private SweepRunComparison() {}
@@ -75,6 +80,66 @@ public final class SweepRunComparison {
    */
   public static List<Cell> compare(
       List<ResultRow> firstRows, List<ResultRow> secondRows, List<Integer> clients) {
+    return compare(
+        firstRows, secondRows, clients, SweepRunComparison::cost, SweepRunComparison::cost);
+  }
+
+  /** A round and a segment count of a run: where its machine reference was timed. */
+  public record RoundCount(int round, int segments) {}
+
+  /**
+   * A run's machine reference in CPU ns per operation by round and segment count ({@code
+   * sweep.json}'s {@code machine_reference}); empty where the run has none.
+   */
+  public static Map<RoundCount, Double> machineByRound(JsonNode json) {
+    Map<RoundCount, Double> out = new HashMap<>();
+    if (json != null) {
+      for (JsonNode n : json.path("machine_reference")) {
+        double ns = n.path("ns_per_op").asDouble();
+        if (n.has("round") && n.has("segments") && ns > 0) {
+          out.put(new RoundCount(n.path("round").asInt(), n.path("segments").asInt()), ns);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Like {@link #compare}, with each round's cost scaled to one machine speed: its QPS per core
+   * multiplied by the reference its run timed after that count's cells in that round ÷ the median
+   * of both runs' references, so a machine that ran slower in one run (or in some of its rounds)
+   * does not count as a difference between the runs. A cell with a round its run has no reference
+   * for has no scaled cost; empty where either run has no reference at all.
+   */
+  public static List<Cell> compareScaled(
+      List<ResultRow> firstRows,
+      JsonNode firstJson,
+      List<ResultRow> secondRows,
+      JsonNode secondJson,
+      List<Integer> clients) {
+    Map<RoundCount, Double> refA = machineByRound(firstJson);
+    Map<RoundCount, Double> refB = machineByRound(secondJson);
+    if (refA.isEmpty() || refB.isEmpty()) {
+      return List.of();
+    }
+    List<Double> pooled = new ArrayList<>(refA.values());
+    pooled.addAll(refB.values());
+    double common = Intervals.median(pooled.stream().mapToDouble(d -> d).toArray()).median();
+    return compare(firstRows, secondRows, clients, scaled(refA, common), scaled(refB, common));
+  }
+
+  /** A cell's cost in one run: its median over the rounds with its interval. */
+  private interface CellCost {
+    Optional<Intervals.Interval> of(
+        SweepRows rows, String type, int segments, SweepRows.Setting s, int clients);
+  }
+
+  private static List<Cell> compare(
+      List<ResultRow> firstRows,
+      List<ResultRow> secondRows,
+      List<Integer> clients,
+      CellCost costA,
+      CellCost costB) {
     SweepRows a = new SweepRows(new RowIndex(firstRows));
     SweepRows b = new SweepRows(new RowIndex(secondRows));
     List<Cell> out = new ArrayList<>();
@@ -85,8 +150,8 @@ public final class SweepRunComparison {
             if (!clients.isEmpty() && !clients.contains(c)) {
               continue;
             }
-            Optional<Intervals.Interval> x = cost(a, t, n, s, c);
-            Optional<Intervals.Interval> y = cost(b, t, n, s, c);
+            Optional<Intervals.Interval> x = costA.of(a, t, n, s, c);
+            Optional<Intervals.Interval> y = costB.of(b, t, n, s, c);
             if (x.isPresent() || y.isPresent()) {
               out.add(new Cell(t, n, s.label(), c, x, y));
             }
@@ -158,6 +223,36 @@ public final class SweepRunComparison {
     return rows.summary(rows.costPhase(type), type, segments, s, clients)
         .flatMap(SweepRows::cpuInterval)
         .filter(i -> i.n() >= 2);
+  }
+
+  /**
+   * A cell's cost with each round scaled by that round's machine reference ÷ {@code common}: the
+   * median over the rounds with its interval, taken on QPS per core and inverted, as the report
+   * takes the unscaled cost ({@link SweepRows#cpuInterval}).
+   */
+  private static CellCost scaled(Map<RoundCount, Double> reference, double common) {
+    return (rows, type, segments, s, clients) -> {
+      List<Double> qpsPerCore = new ArrayList<>();
+      for (Map.Entry<Integer, ResultRow> e :
+          rows.rounds(rows.costPhase(type), type, segments, s, clients).entrySet()) {
+        Double ref = reference.get(new RoundCount(e.getKey(), segments));
+        if (ref == null) {
+          return Optional.empty();
+        }
+        Double q = e.getValue().qpsPerCore();
+        if (q != null && q > 0) {
+          // a round on a machine slower by ref ÷ common would have done that much more per core
+          qpsPerCore.add(q * ref / common);
+        }
+      }
+      if (qpsPerCore.size() < 2) {
+        return Optional.empty();
+      }
+      Intervals.Interval q = Intervals.median(qpsPerCore.stream().mapToDouble(d -> d).toArray());
+      return Optional.of(
+          new Intervals.Interval(
+              1000 / q.median(), 1000 / q.high(), 1000 / q.low(), q.coverage(), q.n()));
+    };
   }
 
   private static <T> List<T> union(List<T> a, List<T> b) {

@@ -162,6 +162,102 @@ class SweepRunComparisonTest {
     assertTrue(none.err.contains("no results.jsonl in the run directory"), none.err);
   }
 
+  /**
+   * A sweep.json whose machine reference is {@code ns} after each count's cells of rounds 1–6,
+   * except {@code slowRound}, where it is {@code slowNs} (0: none).
+   */
+  private static com.fasterxml.jackson.databind.JsonNode machine(
+      double ns, int slowRound, double slowNs) throws Exception {
+    StringBuilder refs = new StringBuilder();
+    for (int round = 1; round <= 6; round++) {
+      for (int segments : List.of(100, 1)) {
+        refs.append(refs.isEmpty() ? "" : ",")
+            .append(
+                String.format(
+                    java.util.Locale.ROOT,
+                    "{\"round\":%d,\"segments\":%d,\"ns_per_op\":%.0f}",
+                    round,
+                    segments,
+                    round == slowRound ? slowNs : ns));
+      }
+    }
+    return new ObjectMapper().readTree("{\"machine_reference\":[" + refs + "]}");
+  }
+
+  @Test
+  void scaledByTheMachineReferenceASlowerMachineIsNoDifferenceButASlowerSweepIs() throws Exception {
+    // The second run costs 1.25× everywhere: apart, unscaled.
+    List<ResultRow> a = run(all(1), true);
+    List<ResultRow> b = run(all(1.25), true);
+    assertTrue(SweepRunComparison.compare(a, b, List.of()).stream().noneMatch(c -> c.agrees(0.15)));
+    // Its machine reference was 1.25× too: the same sweep on a slower machine.
+    List<SweepRunComparison.Cell> slower =
+        SweepRunComparison.compareScaled(
+            a, machine(200_000, 0, 0), b, machine(250_000, 0, 0), List.of());
+    assertEquals(16, slower.size());
+    for (SweepRunComparison.Cell c : slower) {
+      assertEquals(1.0, c.ratio(), 1e-9, c.toString());
+      assertTrue(c.agrees(0.05), c.toString());
+      // scaled to the median of both runs' references, 225,000 ns
+      double expected = 1000.0 / 900 * 225_000 / 200_000;
+      if (c.type().equals("vector")) {
+        assertEquals(expected, c.first().orElseThrow().median(), 1e-9, c.toString());
+      }
+    }
+    // The same references in both runs: the 1.25× is the sweep's, and scaling does not hide it.
+    assertTrue(
+        SweepRunComparison.compareScaled(
+                a, machine(200_000, 0, 0), b, machine(200_000, 0, 0), List.of())
+            .stream()
+            .allMatch(c -> !c.agrees(0.15) && Math.abs(c.ratio() - 1.25) < 1e-9));
+    // Each round is scaled by its own reference: a round timed on a machine twice as slow as the
+    // others moves that round only, and the median stays where the other rounds put it.
+    List<SweepRunComparison.Cell> oneSlowRound =
+        SweepRunComparison.compareScaled(
+            a, machine(200_000, 0, 0), a, machine(200_000, 2, 400_000), List.of());
+    for (SweepRunComparison.Cell c : oneSlowRound) {
+      assertTrue(c.agrees(0.15), c.toString());
+      assertTrue(c.second().orElseThrow().low() < c.first().orElseThrow().low(), c.toString());
+    }
+    // A round without a reference leaves the cell without a scaled cost; none at all, no cells.
+    var partial = new ObjectMapper().createObjectNode();
+    partial
+        .putArray("machine_reference")
+        .addObject()
+        .put("round", 1)
+        .put("segments", 100)
+        .put("ns_per_op", 200_000);
+    assertTrue(
+        SweepRunComparison.compareScaled(a, machine(200_000, 0, 0), b, partial, List.of()).stream()
+            .allMatch(c -> c.second().isEmpty() && !c.agrees(0.15)));
+    assertTrue(SweepRunComparison.compareScaled(a, null, b, partial, List.of()).isEmpty());
+  }
+
+  @Test
+  void theCommandScalesByTheMachineWhereAsked(@TempDir Path dir) throws Exception {
+    Path a = write(dir.resolve("a"), run(all(1), true));
+    Path b = write(dir.resolve("b"), run(all(1.25), true));
+    Result noReference = execute(a, b, "--machine-scaled");
+    assertEquals(2, noReference.exit, noReference.out);
+    assertTrue(
+        noReference.err.contains("--machine-scaled needs a machine reference in both runs"),
+        noReference.err);
+    Files.writeString(a.resolve("sweep.json"), machine(200_000, 0, 0).toString());
+    Files.writeString(b.resolve("sweep.json"), machine(250_000, 0, 0).toString());
+    Result plain = execute(a, b);
+    assertEquals(1, plain.exit, plain.out);
+    assertTrue(plain.out.contains("0 of 16 cells agree."), plain.out);
+    assertTrue(
+        plain.out.contains(
+            "Scaled to one machine speed by each round's reference, 16 of 16 cells agree"),
+        plain.out);
+    Result scaled = execute(a, b, "--machine-scaled");
+    assertEquals(0, scaled.exit, scaled.out);
+    assertTrue(scaled.out.startsWith("Each round's cost scaled to one machine speed"), scaled.out);
+    assertTrue(scaled.out.contains("16 of 16 cells agree."), scaled.out);
+    assertFalse(scaled.out.contains("(--machine-scaled for that table)"), scaled.out);
+  }
+
   private record Result(int exit, String out, String err) {}
 
   private static Result execute(Path a, Path b, String... options) {
