@@ -162,7 +162,6 @@ class WalPowerLossTest {
   }
 
   @Test
-  @Disabled("R2: fails before the fix, with CorruptWalException (not a torn tail)")
   void aSkippedPageBeforeRecordsThatWereNeverForcedIsATornTail() throws IOException {
     // Finding R2: group commit lets a batch span pages between two forces; writeback may persist a
     // later page and not an earlier one, which leaves a zero-filled hole followed by whole records
