@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
 /**
@@ -146,6 +147,11 @@ public final class DiskModel {
   private long nextSeq;
   private long pendingBytes;
   private boolean cut;
+  // An armed cut (cutWhenUnforced): fires inside the first write that reaches triggerBytes.
+  private long triggerBytes;
+  private PowerCut triggerCut;
+  private SplittableRandom triggerRandom;
+  private CompletableFuture<CrashImage> triggered;
 
   /** An empty disk: the root directory alone, durable. */
   public DiskModel(Options options) {
@@ -283,6 +289,26 @@ public final class DiskModel {
     }
     pendingBytes += bytes.length;
     f.pending.add(new Write(offset, bytes.clone()));
+    if (triggered != null && pendingBytes >= triggerBytes) {
+      // The write happened (its caller sees success); the power goes right after it.
+      CompletableFuture<CrashImage> done = triggered;
+      triggered = null;
+      done.complete(powerCut(triggerCut, triggerRandom));
+    }
+  }
+
+  /**
+   * Arms a cut that happens right after the first write that leaves {@code bytes} or more unforced
+   * (over all files), so the cut lands while data is pending; the future completes with its image.
+   */
+  synchronized CompletableFuture<CrashImage> cutWhenUnforced(
+      long bytes, PowerCut cut, SplittableRandom random) throws IOException {
+    checkNotCut();
+    triggerBytes = bytes;
+    triggerCut = Objects.requireNonNull(cut, "cut");
+    triggerRandom = Objects.requireNonNull(random, "random");
+    triggered = new CompletableFuture<>();
+    return triggered;
   }
 
   /** Records a size change; ordered with the inode's writes, durable once the inode is forced. */

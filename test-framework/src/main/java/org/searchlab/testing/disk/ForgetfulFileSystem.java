@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -110,6 +111,16 @@ public final class ForgetfulFileSystem extends FileSystem {
    */
   public CrashImage crashImage(PowerCut cut, SplittableRandom random) {
     return model.image(cut, random);
+  }
+
+  /**
+   * Arms a cut that happens right after the first write that leaves {@code bytes} or more unforced,
+   * so that tears and skipped pages act on pending data; the future completes with the image. A
+   * {@link #powerCut} before then wins, and the future never completes.
+   */
+  public CompletableFuture<CrashImage> cutWhenUnforced(
+      long bytes, PowerCut cut, SplittableRandom random) throws IOException {
+    return model.cutWhenUnforced(bytes, cut, random);
   }
 
   /** Whether the power was cut. */

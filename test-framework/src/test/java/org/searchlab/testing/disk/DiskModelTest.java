@@ -343,4 +343,17 @@ class DiskModelTest {
     assertEquals("content", text(back.content("d/f")));
     assertThrows(IOException.class, () -> a.writeTo(tmp.resolve("image")), "not empty");
   }
+
+  @Test
+  void anArmedCutFiresRightAfterTheWriteThatLeavesEnoughUnforced() throws Exception {
+    DiskModel m = new DiskModel(Options.DEFAULT);
+    long f = durableFile(m, "f", utf8("forced"));
+    var armed = m.cutWhenUnforced(10, PowerCut.keepAll(), new SplittableRandom(0));
+    m.write(f, 6, utf8("12345"));
+    assertTrue(!armed.isDone() && !m.isCut(), "5 bytes unforced: not yet");
+    m.write(f, 11, utf8("67890")); // succeeds, then the power goes
+    assertTrue(m.isCut());
+    assertEquals("forced1234567890", text(armed.get().content("f")));
+    assertThrows(IOException.class, () -> m.force(f));
+  }
 }
