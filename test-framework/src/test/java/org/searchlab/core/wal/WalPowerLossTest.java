@@ -129,8 +129,9 @@ class WalPowerLossTest {
     writers.forEach(Thread::start);
     assertTrue(enough.await(60, TimeUnit.SECONDS), "the writers stalled");
     // Forces are simulated and instant, so a cut at a random moment rarely finds data pending:
-    // cut right after a write that leaves 1 B to 2 KiB unforced, or after 1 s if none does.
-    CompletableFuture<CrashImage> armed = fs.cutWhenUnforced(1 + random.nextInt(2048), cut, random);
+    // cut right after a write that leaves 1 B to 1 KiB unforced (one record of up to 1,523 B can
+    // do it, so it fires at once), or after 1 s if none does.
+    CompletableFuture<CrashImage> armed = fs.cutWhenUnforced(1 + random.nextInt(1024), cut, random);
     CrashImage image;
     try {
       image = armed.get(1, TimeUnit.SECONDS);
