@@ -39,13 +39,18 @@ import java.util.zip.CRC32C;
  * write leaves at most an unacknowledged torn tail (cut back at once if the file system allows,
  * else by {@link #open}), never garbage with acknowledged records after it; a failed fsync is never
  * followed by one that could report pages the kernel already dropped as durable. {@link #open} cuts
- * only a torn tail: damage followed by a valid record is corruption and is refused.
+ * only a torn tail: damage followed by a valid record is corruption and is refused, unless it is a
+ * zero-filled page that a power cut left in writes that were never forced, followed only by valid
+ * records of the newest file (see {@code isUnforcedHole}).
  *
  * <p>Files are opened through a {@link FileOpener}, so tests can inject storage faults.
  */
 public final class WriteAheadLog implements Closeable {
   private static final int HEADER = 4 + 8;
   private static final int TRAILER = 4;
+
+  /** The unit in which writeback persists data, so the unit a power cut loses out of order. */
+  private static final int PAGE = 4096;
 
   /** A sanity bound on one record; a larger length field is damage, not data. */
   public static final int MAX_RECORD_BYTES = 256 << 20;
@@ -122,6 +127,11 @@ public final class WriteAheadLog implements Closeable {
       boolean newest = i == files.size() - 1;
       if (scan.damage != null) {
         long later = validRecordAfter(f, scan.validBytes, first + scan.records);
+        if (newest && later >= 0 && isUnforcedHole(f, scan.validBytes, later)) {
+          // A power cut lost a page of writes that were never forced; what follows the hole was
+          // never acknowledged under REQUEST (a force covers the whole file), so it is a torn tail.
+          later = -1;
+        }
         if (!newest || later >= 0) {
           String what =
               later >= 0
@@ -676,6 +686,65 @@ public final class WriteAheadLog implements Closeable {
       }
     }
     return -1;
+  }
+
+  /**
+   * Whether the damage at {@code damageAt}, with a valid record at {@code nextValid}, is a hole
+   * that a power cut left in writes that were never forced, rather than corruption. Writeback
+   * persists pages in any order, so a cut can keep a later page of a group-commit batch and lose an
+   * earlier one, which reads back as zeros. Such a hole is (1) a span of zeros that ends at a page
+   * boundary at or before {@code nextValid} and starts at the damage or at that page's start, and
+   * (2) from {@code nextValid} on, the file holds only whole, valid records with consecutive
+   * serials up to its end. Bit rot (damage that is not a zero-filled page) stays corruption.
+   */
+  private static boolean isUnforcedHole(Path f, long damageAt, long nextValid) throws IOException {
+    byte[] tail;
+    try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+      long n = ch.size() - damageAt;
+      if (n > 2L * MAX_RECORD_BYTES + HEADER + TRAILER) {
+        return false; // more than one batch after the damage: not a cut in the last writes
+      }
+      ByteBuffer b = ByteBuffer.allocate((int) n);
+      while (b.hasRemaining() && ch.read(b, damageAt + b.position()) >= 0) {}
+      tail = b.array();
+    }
+    boolean zeroPage = false;
+    for (long end = (damageAt / PAGE + 1) * PAGE; end <= nextValid && !zeroPage; end += PAGE) {
+      zeroPage = allZero(tail, Math.max(damageAt, end - PAGE) - damageAt, end - damageAt);
+    }
+    if (!zeroPage) {
+      return false;
+    }
+    ByteBuffer b = ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN);
+    CRC32C crc = new CRC32C();
+    int at = (int) (nextValid - damageAt);
+    long expect = b.getLong(at + 4);
+    while (at < tail.length) {
+      if (tail.length - at < HEADER + TRAILER) {
+        return false;
+      }
+      int len = b.getInt(at);
+      if (len < 0 || len > tail.length - at - HEADER - TRAILER || b.getLong(at + 4) != expect) {
+        return false;
+      }
+      crc.reset();
+      crc.update(tail, at, HEADER + len);
+      if ((int) crc.getValue() != b.getInt(at + HEADER + len)) {
+        return false;
+      }
+      at += HEADER + len + TRAILER;
+      expect++;
+    }
+    return true;
+  }
+
+  private static boolean allZero(byte[] b, long from, long to) {
+    for (long i = from; i < to; i++) {
+      if (b[(int) i] != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

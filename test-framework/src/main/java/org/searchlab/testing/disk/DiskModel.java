@@ -1,0 +1,649 @@
+package org.searchlab.testing.disk;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * The bookkeeping of a disk that forgets: inodes, directories, what is durable and what was issued
+ * but not forced, and the image a power cut leaves (design note of issue 70, §2.2 and §3).
+ *
+ * <p>Redo, not undo. Each file inode has a durable content and a list of pending data operations
+ * (writes and truncations, in issue order); {@link #force} applies the list to the durable content
+ * and clears it. Each directory inode has a live namespace (what the running process sees), a
+ * durable one and a list of pending entry changes (new entries, renames, unlinks); {@link
+ * #forceDirectory} applies that list. A cut starts from the durable state and replays the subset of
+ * pending operations its {@link PowerCut} and {@link Options#order()} keep, so it costs the durable
+ * bytes, not the history. An unlinked inode whose durable entry remains keeps its durable content,
+ * so deletes need no graveyard.
+ *
+ * <p>Everything is in memory; the model never touches a file. Pending bytes are held until forced,
+ * with a loud limit of {@link #MAX_PENDING_BYTES}.
+ *
+ * <p>Thread-safe: every method synchronizes on the model. {@link ForgetfulFileSystem} holds the
+ * same monitor around each real operation and its record here, so every operation is atomic with
+ * respect to a cut; after {@link #powerCut} every operation throws.
+ */
+public final class DiskModel {
+  /** The root directory's inode: the file system's root, always there. */
+  static final long ROOT = 1;
+
+  /** The writeback unit {@link PowerCut.Kind#SKIP_ONE_DATA} skips. */
+  static final int PAGE = 4096;
+
+  /** Unforced bytes held on the heap before the model refuses more. */
+  static final long MAX_PENDING_BYTES = 256L << 20;
+
+  /**
+   * How the modelled disk behaves. Immutable.
+   *
+   * @param realFsync whether {@code force} also fsyncs the real file; off by default, since the
+   *     model decides durability and free fsyncs make tests faster
+   * @param order which subsets of a directory's unforced entry changes a cut may keep
+   * @param fsyncPersistsOwnEntry whether forcing a file also makes its own directory entries
+   *     durable (ext4's behaviour); off by default, the strict POSIX reading
+   * @param ignored file and directory names left out of crash images (scratch files that are not
+   *     durable state)
+   */
+  public record Options(
+      boolean realFsync,
+      MetadataOrder order,
+      boolean fsyncPersistsOwnEntry,
+      Predicate<String> ignored) {
+    /** Simulated fsync, {@code ORDERED} metadata, the strict entry rule, nothing ignored. */
+    public static final Options DEFAULT =
+        new Options(false, MetadataOrder.ORDERED, false, name -> false);
+
+    public Options {
+      Objects.requireNonNull(order, "order");
+      Objects.requireNonNull(ignored, "ignored");
+    }
+
+    /** These options with {@code order}. */
+    public Options withOrder(MetadataOrder order) {
+      return new Options(realFsync, order, fsyncPersistsOwnEntry, ignored);
+    }
+
+    /** These options with {@code fsyncPersistsOwnEntry}. */
+    public Options withFsyncPersistsOwnEntry(boolean v) {
+      return new Options(realFsync, order, v, ignored);
+    }
+  }
+
+  /** Which of a directory's unforced entry changes may survive a cut. */
+  public enum MetadataOrder {
+    /** A prefix in issue order, as ext4's and XFS's journals commit them (possibly none). */
+    ORDERED,
+    /** Any subset: in practice all but one. */
+    POSIX
+  }
+
+  private sealed interface DataOp permits Write, Truncate {}
+
+  private record Write(long offset, byte[] bytes) implements DataOp {}
+
+  private record Truncate(long size) implements DataOp {}
+
+  private sealed interface MetaOp permits Link, Rename, Unlink {
+    long seq();
+
+    /** The entries ("e:dir/name") and inode ("i:n") this operation depends on or changes. */
+    List<String> keys();
+  }
+
+  /** A new entry: a created file or a made directory. */
+  private record Link(long seq, long dir, String name, long inode) implements MetaOp {
+    @Override
+    public List<String> keys() {
+      return List.of("e:" + dir + "/" + name, "i:" + inode);
+    }
+  }
+
+  private record Rename(long seq, long fromDir, String from, long toDir, String to, long inode)
+      implements MetaOp {
+    @Override
+    public List<String> keys() {
+      return List.of("e:" + fromDir + "/" + from, "e:" + toDir + "/" + to, "i:" + inode);
+    }
+  }
+
+  private record Unlink(long seq, long dir, String name, long inode) implements MetaOp {
+    @Override
+    public List<String> keys() {
+      return List.of("e:" + dir + "/" + name, "i:" + inode);
+    }
+  }
+
+  private static final class Inode {
+    final long id;
+    final boolean directory;
+    final Content durable = new Content(); // files only
+    final List<DataOp> pending = new ArrayList<>(); // files only
+    final TreeMap<String, Long> live = new TreeMap<>(); // directories only
+    final List<MetaOp> pendingMeta = new ArrayList<>(); // directories only
+
+    Inode(long id, boolean directory) {
+      this.id = id;
+      this.directory = directory;
+    }
+  }
+
+  private final Options options;
+  // Sorted by id, so a seeded cut picks the same inodes and pages on every run.
+  private final TreeMap<Long, Inode> inodes = new TreeMap<>();
+  private final Map<Long, TreeMap<String, Long>> durableEntries = new HashMap<>();
+  private long nextInode = ROOT + 1;
+  private long nextSeq;
+  private long pendingBytes;
+  private boolean cut;
+  // An armed cut (cutWhenUnforced): fires inside the first write that reaches triggerBytes.
+  private long triggerBytes;
+  private PowerCut triggerCut;
+  private SplittableRandom triggerRandom;
+  private CompletableFuture<CrashImage> triggered;
+
+  /** An empty disk: the root directory alone, durable. */
+  public DiskModel(Options options) {
+    this.options = Objects.requireNonNull(options, "options");
+    inodes.put(ROOT, new Inode(ROOT, true));
+    durableEntries.put(ROOT, new TreeMap<>());
+  }
+
+  /** The options this disk was made with. */
+  public Options options() {
+    return options;
+  }
+
+  /** Whether the power was cut: from then on every operation throws. */
+  public synchronized boolean isCut() {
+    return cut;
+  }
+
+  /** Throws the dead disk's error once the power was cut. */
+  synchronized void checkNotCut() throws IOException {
+    if (cut) {
+      throw new IOException("power lost (simulated)");
+    }
+  }
+
+  /** The inode of {@code name} in directory {@code dir} as the running process sees it, or −1. */
+  synchronized long lookup(long dir, String name) {
+    Inode d = inodes.get(dir);
+    if (d == null || !d.directory) {
+      return -1;
+    }
+    Long i = d.live.get(name);
+    return i == null ? -1 : i;
+  }
+
+  /** Whether {@code inode} is a directory. */
+  synchronized boolean isDirectory(long inode) {
+    return inode(inode).directory;
+  }
+
+  /**
+   * Adds an entry that is durable already, with its content: what was on the disk before the model
+   * started.
+   */
+  synchronized long addDurable(long dir, String name, boolean directory, byte[] content) {
+    long id = link(dir, name, directory, false);
+    durableEntries.get(dir).put(name, id);
+    if (!directory) {
+      inode(id).durable.write(0, content, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+    return id;
+  }
+
+  /**
+   * A new empty file {@code name} in {@code dir}; its entry is durable once {@code dir} is forced.
+   */
+  synchronized long create(long dir, String name) throws IOException {
+    checkNotCut();
+    return link(dir, name, false, true);
+  }
+
+  /** A new directory {@code name} in {@code dir}; durable once {@code dir} is forced. */
+  synchronized long mkdir(long dir, String name) throws IOException {
+    checkNotCut();
+    return link(dir, name, true, true);
+  }
+
+  private long link(long dir, String name, boolean directory, boolean pending) {
+    Inode d = directory(dir);
+    if (d.live.containsKey(name)) {
+      throw new IllegalStateException(
+          "the model is out of step: " + name + " already exists in directory " + dir);
+    }
+    Inode n = new Inode(nextInode++, directory);
+    inodes.put(n.id, n);
+    if (directory) {
+      durableEntries.put(n.id, new TreeMap<>());
+    }
+    d.live.put(name, n.id);
+    if (pending) {
+      d.pendingMeta.add(new Link(nextSeq++, dir, name, n.id));
+    }
+    return n.id;
+  }
+
+  /**
+   * Renames {@code from} in {@code fromDir} to {@code to} in {@code toDir}, replacing what {@code
+   * to} named; durable once either directory is forced.
+   */
+  synchronized void rename(long fromDir, String from, long toDir, String to) throws IOException {
+    checkNotCut();
+    Inode fd = directory(fromDir);
+    Inode td = directory(toDir);
+    Long id = fd.live.get(from);
+    if (id == null) {
+      throw new IllegalStateException(
+          "the model is out of step: no " + from + " in directory " + fromDir);
+    }
+    if (fromDir == toDir && from.equals(to)) {
+      return; // rename(2) onto itself does nothing
+    }
+    fd.live.remove(from);
+    td.live.put(to, id);
+    Rename op = new Rename(nextSeq++, fromDir, from, toDir, to, id);
+    fd.pendingMeta.add(op);
+    if (toDir != fromDir) {
+      td.pendingMeta.add(op);
+    }
+  }
+
+  /** Removes the entry {@code name} of {@code dir}; durable once {@code dir} is forced. */
+  synchronized void unlink(long dir, String name) throws IOException {
+    checkNotCut();
+    Inode d = directory(dir);
+    Long id = d.live.remove(name);
+    if (id == null) {
+      throw new IllegalStateException(
+          "the model is out of step: no " + name + " in directory " + dir);
+    }
+    d.pendingMeta.add(new Unlink(nextSeq++, dir, name, id));
+  }
+
+  /** Records a write of {@code bytes} at {@code offset}; durable once the inode is forced. */
+  synchronized void write(long inode, long offset, byte[] bytes) throws IOException {
+    checkNotCut();
+    Inode f = file(inode);
+    if (bytes.length == 0) {
+      return;
+    }
+    if (pendingBytes + bytes.length > MAX_PENDING_BYTES) {
+      throw new IllegalStateException(
+          "more than "
+              + MAX_PENDING_BYTES
+              + " unforced bytes: force more often in this test, the model holds them on the heap");
+    }
+    pendingBytes += bytes.length;
+    f.pending.add(new Write(offset, bytes.clone()));
+    if (triggered != null && pendingBytes >= triggerBytes) {
+      // The write happened (its caller sees success); the power goes right after it.
+      CompletableFuture<CrashImage> done = triggered;
+      triggered = null;
+      done.complete(powerCut(triggerCut, triggerRandom));
+    }
+  }
+
+  /**
+   * Arms a cut that happens right after the first write that leaves {@code bytes} or more unforced
+   * (over all files), so the cut lands while data is pending; the future completes with its image.
+   */
+  synchronized CompletableFuture<CrashImage> cutWhenUnforced(
+      long bytes, PowerCut cut, SplittableRandom random) throws IOException {
+    checkNotCut();
+    triggerBytes = bytes;
+    triggerCut = Objects.requireNonNull(cut, "cut");
+    triggerRandom = Objects.requireNonNull(random, "random");
+    triggered = new CompletableFuture<>();
+    return triggered;
+  }
+
+  /** Records a size change; ordered with the inode's writes, durable once the inode is forced. */
+  synchronized void truncate(long inode, long size) throws IOException {
+    checkNotCut();
+    file(inode).pending.add(new Truncate(size));
+  }
+
+  /**
+   * Makes the inode's pending data durable, whichever channel wrote it: fsync works on the inode.
+   */
+  synchronized void force(long inode) throws IOException {
+    checkNotCut();
+    Inode f = file(inode);
+    for (DataOp op : f.pending) {
+      apply(f.durable, op);
+      if (op instanceof Write w) {
+        pendingBytes -= w.bytes.length;
+      }
+    }
+    f.pending.clear();
+    if (options.fsyncPersistsOwnEntry()) {
+      // ext4 commits the journal with the file's own entry; every directory's changes up to the
+      // last one that names this inode go with it, in order.
+      for (Inode d : List.copyOf(inodes.values())) {
+        int last = -1;
+        for (int i = 0; i < d.pendingMeta.size(); i++) {
+          if (d.pendingMeta.get(i).keys().contains("i:" + inode)) {
+            last = i;
+          }
+        }
+        for (MetaOp op : List.copyOf(d.pendingMeta.subList(0, last + 1))) {
+          commit(op);
+        }
+      }
+    }
+  }
+
+  /** Makes the directory's pending entry changes durable, in order. */
+  synchronized void forceDirectory(long dir) throws IOException {
+    checkNotCut();
+    for (MetaOp op : List.copyOf(directory(dir).pendingMeta)) {
+      commit(op);
+    }
+  }
+
+  private void commit(MetaOp op) {
+    apply(durableEntries, op);
+    for (long d : directoriesOf(op)) {
+      directory(d).pendingMeta.remove(op);
+    }
+  }
+
+  private static long[] directoriesOf(MetaOp op) {
+    return switch (op) {
+      case Link l -> new long[] {l.dir};
+      case Rename r ->
+          r.fromDir == r.toDir ? new long[] {r.fromDir} : new long[] {r.fromDir, r.toDir};
+      case Unlink u -> new long[] {u.dir};
+    };
+  }
+
+  private static void apply(Map<Long, TreeMap<String, Long>> entries, MetaOp op) {
+    switch (op) {
+      case Link l -> entries.computeIfAbsent(l.dir, k -> new TreeMap<>()).put(l.name, l.inode);
+      case Rename r -> {
+        TreeMap<String, Long> from = entries.computeIfAbsent(r.fromDir, k -> new TreeMap<>());
+        from.remove(r.from, r.inode);
+        entries.computeIfAbsent(r.toDir, k -> new TreeMap<>()).put(r.to, r.inode);
+      }
+      case Unlink u -> entries.computeIfAbsent(u.dir, k -> new TreeMap<>()).remove(u.name, u.inode);
+    }
+  }
+
+  private static void apply(Content c, DataOp op) {
+    switch (op) {
+      case Write w -> c.write(w.offset, w.bytes, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+      case Truncate t -> c.resize(t.size);
+    }
+  }
+
+  /**
+   * Cuts the power: returns the image {@code cut} leaves, with {@code random} choosing tears,
+   * skipped pages and kept metadata; every later operation throws.
+   */
+  synchronized CrashImage powerCut(PowerCut cut, SplittableRandom random) throws IOException {
+    checkNotCut();
+    CrashImage image = image(cut, random);
+    this.cut = true;
+    return image;
+  }
+
+  /** The image {@code cut} would leave now, without cutting. */
+  synchronized CrashImage image(PowerCut cut, SplittableRandom random) {
+    Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
+    durableEntries.forEach((d, m) -> entries.put(d, new TreeMap<>(m)));
+    Map<Long, Content> contents = new HashMap<>();
+    switch (cut.kind()) {
+      case DROP_UNFORCED -> {}
+      case KEEP_ALL -> {
+        for (Inode f : filesWithPending()) {
+          Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
+          f.pending.forEach(op -> apply(c, op));
+        }
+      }
+      case TEAR_LAST -> {
+        for (Inode f : filesWithPending()) {
+          tearLast(f, contents.computeIfAbsent(f.id, k -> f.durable.copy()), cut, random);
+        }
+      }
+      case SKIP_ONE_DATA -> skipOnePage(contents, random);
+    }
+    for (MetaOp op : keptMetadata(cut, random)) {
+      apply(entries, op);
+    }
+    TreeSet<String> dirs = new TreeSet<>();
+    TreeMap<String, byte[]> files = new TreeMap<>();
+    collect(ROOT, "", entries, contents, dirs, files, new HashSet<>());
+    return new CrashImage(dirs, files);
+  }
+
+  private List<Inode> filesWithPending() {
+    List<Inode> out = new ArrayList<>();
+    for (Inode i : inodes.values()) {
+      if (!i.directory && !i.pending.isEmpty()) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Applies {@code f}'s pending operations up to its last write, which persists only up to a random
+   * {@code tearBytes} boundary strictly inside it (or not at all when it crosses none); operations
+   * after it are lost.
+   */
+  private static void tearLast(Inode f, Content c, PowerCut cut, SplittableRandom random) {
+    int last = -1;
+    for (int i = 0; i < f.pending.size(); i++) {
+      if (f.pending.get(i) instanceof Write) {
+        last = i;
+      }
+    }
+    if (last < 0) {
+      return; // truncations alone: nothing to tear, and unforced, so lost
+    }
+    for (int i = 0; i < last; i++) {
+      apply(c, f.pending.get(i));
+    }
+    Write w = (Write) f.pending.get(last);
+    long lo = w.offset;
+    long hi = lo + w.bytes.length;
+    long t = cut.tearBytes();
+    long first = (lo / t + 1) * t; // the smallest boundary strictly after lo
+    long tear = lo;
+    if (first < hi) {
+      long boundaries = (hi - 1 - first) / t + 1;
+      tear = first + t * random.nextLong(boundaries);
+    }
+    long endAt = cut.fill() == PowerCut.TearFill.SHORT ? tear : Long.MAX_VALUE;
+    c.write(lo, w.bytes, tear, hi, endAt);
+  }
+
+  /**
+   * Applies every pending data operation but one page, chosen uniformly among the (file, page)
+   * pairs that pending writes touch: that page keeps its content (zeros past the old size).
+   */
+  private void skipOnePage(Map<Long, Content> contents, SplittableRandom random) {
+    List<long[]> pages = new ArrayList<>();
+    for (Inode f : filesWithPending()) {
+      TreeSet<Long> touched = new TreeSet<>();
+      for (DataOp op : f.pending) {
+        if (op instanceof Write w) {
+          for (long p = w.offset / PAGE; p <= (w.offset + w.bytes.length - 1) / PAGE; p++) {
+            touched.add(p);
+          }
+        }
+      }
+      touched.forEach(p -> pages.add(new long[] {f.id, p}));
+    }
+    long[] skip = pages.isEmpty() ? new long[] {-1, -1} : pages.get(random.nextInt(pages.size()));
+    for (Inode f : filesWithPending()) {
+      Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
+      for (DataOp op : f.pending) {
+        if (f.id == skip[0] && op instanceof Write w) {
+          c.write(w.offset, w.bytes, skip[1] * PAGE, (skip[1] + 1) * PAGE, Long.MAX_VALUE);
+        } else {
+          apply(c, op);
+        }
+      }
+    }
+  }
+
+  /**
+   * The unforced entry changes that survive {@code cut}, in issue order. Dropping one drops every
+   * later change to the same entry or inode: a rename of a file whose creation was lost cannot
+   * persist.
+   */
+  private List<MetaOp> keptMetadata(PowerCut cut, SplittableRandom random) {
+    TreeMap<Long, MetaOp> all = new TreeMap<>();
+    for (Inode d : inodes.values()) {
+      d.pendingMeta.forEach(op -> all.put(op.seq(), op));
+    }
+    Set<MetaOp> kept = new HashSet<>();
+    switch (cut.kind()) {
+      case DROP_UNFORCED -> {}
+      case KEEP_ALL -> kept.addAll(all.values());
+      case TEAR_LAST, SKIP_ONE_DATA -> {
+        if (options.order() == MetadataOrder.ORDERED) {
+          for (Inode d : inodes.values()) {
+            int n = d.pendingMeta.size();
+            if (n > 0) {
+              kept.addAll(d.pendingMeta.subList(0, random.nextInt(n + 1)));
+            }
+          }
+        } else if (!all.isEmpty()) {
+          List<MetaOp> ops = new ArrayList<>(all.values());
+          ops.remove(random.nextInt(ops.size()));
+          kept.addAll(ops);
+        }
+      }
+    }
+    Set<String> lost = new HashSet<>();
+    List<MetaOp> out = new ArrayList<>();
+    for (MetaOp op : all.values()) {
+      if (kept.contains(op) && op.keys().stream().noneMatch(lost::contains)) {
+        out.add(op);
+      } else {
+        lost.addAll(op.keys());
+      }
+    }
+    return out;
+  }
+
+  private void collect(
+      long dir,
+      String prefix,
+      Map<Long, TreeMap<String, Long>> entries,
+      Map<Long, Content> contents,
+      Set<String> dirs,
+      Map<String, byte[]> files,
+      Set<Long> seen) {
+    TreeMap<String, Long> names = entries.get(dir);
+    if (names == null || !seen.add(dir)) {
+      return;
+    }
+    for (var e : names.entrySet()) {
+      if (options.ignored().test(e.getKey())) {
+        continue;
+      }
+      String rel = prefix.isEmpty() ? e.getKey() : prefix + "/" + e.getKey();
+      Inode n = inode(e.getValue());
+      if (n.directory) {
+        dirs.add(rel);
+        collect(n.id, rel, entries, contents, dirs, files, seen);
+      } else {
+        Content c = contents.get(n.id);
+        files.put(rel, (c != null ? c : n.durable).toArray());
+      }
+    }
+  }
+
+  private Inode inode(long id) {
+    Inode i = inodes.get(id);
+    if (i == null) {
+      throw new IllegalArgumentException("no inode " + id);
+    }
+    return i;
+  }
+
+  private Inode directory(long id) {
+    Inode i = inode(id);
+    if (!i.directory) {
+      throw new IllegalArgumentException("inode " + id + " is not a directory");
+    }
+    return i;
+  }
+
+  private Inode file(long id) {
+    Inode i = inode(id);
+    if (i.directory) {
+      throw new IllegalArgumentException("inode " + id + " is a directory");
+    }
+    return i;
+  }
+
+  /** A file's bytes, growable; bytes past the size are always zero. Not thread-safe. */
+  static final class Content {
+    private byte[] data = new byte[0];
+    private int size;
+
+    Content copy() {
+      Content c = new Content();
+      c.data = Arrays.copyOf(data, size);
+      c.size = size;
+      return c;
+    }
+
+    byte[] toArray() {
+      return Arrays.copyOf(data, size);
+    }
+
+    /** Sets the size: zeros past the old end when it grows. */
+    void resize(long newSize) {
+      if (newSize < 0 || newSize > Integer.MAX_VALUE - 8) {
+        throw new IllegalStateException(
+            "file size " + newSize + " is outside what the model holds");
+      }
+      int n = (int) newSize;
+      if (n > data.length) {
+        data = Arrays.copyOf(data, Math.max(n, 2 * data.length));
+      } else if (n < size) {
+        Arrays.fill(data, n, size, (byte) 0);
+      }
+      size = n;
+    }
+
+    /**
+     * Writes {@code b} at {@code offset}, except the file offsets in {@code [keepFrom, keepTo)},
+     * which keep their content (zeros past the old size); the file then ends at the larger of its
+     * old size and {@code min(offset + b.length, endAt)}.
+     */
+    void write(long offset, byte[] b, long keepFrom, long keepTo, long endAt) {
+      long end = offset + b.length;
+      long stop = Math.max(size, Math.min(end, endAt));
+      resize(stop);
+      stop = Math.min(stop, end);
+      copy(offset, b, offset, Math.min(stop, keepFrom));
+      copy(offset, b, Math.max(offset, keepTo), stop);
+    }
+
+    private void copy(long offset, byte[] b, long from, long to) {
+      if (from < to) {
+        System.arraycopy(b, (int) (from - offset), data, (int) from, (int) (to - from));
+      }
+    }
+  }
+}
