@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Properties;
+import org.searchlab.core.io.Durable;
 
 /**
  * A store's claim on its data directory: an exclusive OS lock on {@value #LOCK_FILE} held while the
@@ -65,7 +66,8 @@ public final class DataDirectory implements Closeable {
   /** The lock and the marker; {@code dimension} 0 checks no dimension. */
   private static DataDirectory acquire(Path dir, String kind, int dimension, int format)
       throws IOException {
-    Files.createDirectories(dir);
+    // Durably, so a power cut cannot take back the store's directory with everything in it (R1).
+    Durable.createDirectories(dir);
     FileChannel ch =
         FileChannel.open(
             dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -145,11 +147,7 @@ public final class DataDirectory implements Closeable {
       out.force(true);
     }
     Files.move(tmp, marker, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot fsync a directory; the marker is rewritten on the next open.
-    }
+    Durable.forceDirectory(dir);
   }
 
   /** The kind a directory without a marker holds, from its files, or null when it holds none. */

@@ -30,6 +30,7 @@ import org.searchlab.core.SearchResult;
 import org.searchlab.core.StoreHealth;
 import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.WriteResult;
+import org.searchlab.core.io.Durable;
 import org.searchlab.core.wal.OperationCodec;
 import org.searchlab.core.wal.WriteAheadLog;
 import org.searchlab.mutable.postings.FieldIndex;
@@ -77,7 +78,8 @@ public final class MutableIndex implements SearchIndex {
     this.schema = schema;
     this.config = config;
     this.errors = new BackgroundErrors("mutable index in " + dir);
-    Files.createDirectories(dir);
+    // Durably (R1); a no-op when DataDirectory.acquire made it already.
+    Durable.createDirectories(dir);
     this.parts = new IndexParts(null);
     OpenTimes times = new OpenTimes();
     Snapshotter.Loaded loaded =

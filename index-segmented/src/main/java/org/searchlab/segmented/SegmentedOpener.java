@@ -2,7 +2,6 @@ package org.searchlab.segmented;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +28,7 @@ import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 import org.searchlab.core.Schema;
 import org.searchlab.core.VectorQuantization;
+import org.searchlab.core.io.Durable;
 import org.searchlab.core.mapping.FieldType;
 import org.searchlab.core.scoring.Bm25;
 import org.searchlab.core.wal.WriteAheadLog;
@@ -106,7 +106,9 @@ final class SegmentedOpener {
       java.util.function.UnaryOperator<Directory> indexDirectory,
       LuceneFields fields)
       throws IOException {
-    Files.createDirectories(dir);
+    // Durably (R1): the store's directory, and index/ before FSDirectory would create it without
+    // forcing the store's directory (its own syncMetaData forces index/, not the name of index/).
+    Durable.createDirectories(dir.resolve("index"));
     org.searchlab.core.BackgroundErrors errors =
         new org.searchlab.core.BackgroundErrors("segmented index in " + dir);
     CountingMergeScheduler mergeScheduler =

@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import org.searchlab.core.Document;
+import org.searchlab.core.io.Durable;
 
 /**
  * An index's mapping as it grows: the current {@link Mapping}, the settings that define its
@@ -170,10 +171,6 @@ public final class IndexMapping {
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel d = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot fsync a directory; the rename is then as durable as they make it.
-    }
+    Durable.forceDirectory(file.getParent());
   }
 }

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
+import org.searchlab.core.io.Durable;
 
 /**
  * An append-only log of opaque records with consecutive serial numbers, a CRC-32C each, group
@@ -106,7 +107,8 @@ public final class WriteAheadLog implements Closeable {
   /** {@link #open(Path, WalConfig)} with the log's files opened through {@code opener}. */
   public static WriteAheadLog open(Path dir, WalConfig config, FileOpener opener)
       throws IOException {
-    Files.createDirectories(dir);
+    // Durably: the log forces its own directory, never the parent that holds its name (R1).
+    Durable.createDirectories(dir);
     WriteAheadLog wal = new WriteAheadLog(dir, config, opener);
     List<Path> files = listFiles(dir);
     long next = 1;
@@ -579,19 +581,11 @@ public final class WriteAheadLog implements Closeable {
     currentFirstSerial = firstSerial;
     currentBytes = 0;
     // Make the new file's name durable, so the next serial survives a crash right after a trim.
-    forceDirectory(dir);
+    Durable.forceDirectory(dir);
   }
 
   private Path fileFor(long firstSerial) {
     return dir.resolve(String.format("wal-%020d.log", firstSerial));
-  }
-
-  private static void forceDirectory(Path dir) {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot fsync a directory; the file contents are still fsynced.
-    }
   }
 
   static List<Path> listFiles(Path dir) throws IOException {

@@ -1,6 +1,5 @@
 package org.searchlab.distribution.serve;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -14,6 +13,7 @@ import org.searchlab.core.Schema;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.StoreKind;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.core.io.Durable;
 import org.searchlab.core.mapping.FieldType;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.mutable.MutableConfig;
@@ -202,7 +202,8 @@ public final class ServeCommand implements Callable<Integer> {
     // Lucene's own global limit must not refuse what the shared one admits.
     org.apache.lucene.search.IndexSearcher.setMaxClauseCount(
         Math.max(http.maxClauseCount, org.apache.lucene.search.IndexSearcher.getMaxClauseCount()));
-    Files.createDirectories(dataDir);
+    // Durably, so the stores' own durable directories below it have a durable parent.
+    Durable.createDirectories(dataDir);
     Optional<Embedder> emb = openEmbedder(embedder, dims);
     Map<String, StoreKind> kinds =
         StoreKinds.of(

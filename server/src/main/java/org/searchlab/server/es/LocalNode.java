@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.searchlab.core.io.Durable;
 
 /**
  * This server as the one node of its Elasticsearch cluster: its id, name and roles, where it keeps
@@ -53,7 +54,8 @@ final class LocalNode {
       return new LocalNode(newId(random), Optional.empty());
     }
     Path state = dataDir.get().resolve(STATE_DIR);
-    Files.createDirectories(state);
+    // Durably: StateFiles forces _state/ after writing node.id, not the data directory naming it.
+    Durable.createDirectories(state);
     Path file = state.resolve(ID_FILE);
     if (Files.exists(file)) {
       String id = Files.readString(file, StandardCharsets.US_ASCII).trim();

@@ -25,6 +25,7 @@ import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.StoreKind;
 import org.searchlab.core.embed.Embedder;
+import org.searchlab.core.io.Durable;
 import org.searchlab.core.mapping.IndexSettings;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.mapping.MappingJson;
@@ -107,7 +108,8 @@ public final class Indices implements Closeable {
               + " new one's index");
     }
     Path root = dataDir.resolve(DIR);
-    Files.createDirectories(root);
+    // Durably (R1): a lost indices/ entry would take every index with it.
+    Durable.createDirectories(root);
     Indices indices = new Indices(root, kinds, defaultKind, embedder, metrics);
     indices.lock(dataDir);
     try (Stream<Path> dirs = Files.list(root)) {
@@ -340,7 +342,7 @@ public final class Indices implements Closeable {
                   settings.flat().getOrDefault("index.number_of_shards", "1"))
               .with("index.number_of_replicas", Integer.toString(settings.replicas()));
       Path dir = root.resolve(uuid);
-      Files.createDirectories(dir);
+      Durable.createDirectories(dir);
       SearchIndex index;
       try {
         index = k.open(dir.resolve(STORE), full, mapping);
