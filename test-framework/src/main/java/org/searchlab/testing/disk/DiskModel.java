@@ -1,3 +1,5 @@
+// Over 500 lines: one model (inodes, directories, pending operations) and the image each kind of
+// power cut leaves from it; the cut kinds read the same pending lists, so they stay together.
 package org.searchlab.testing.disk;
 
 import java.io.IOException;
