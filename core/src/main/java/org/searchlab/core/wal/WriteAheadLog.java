@@ -606,10 +606,18 @@ public final class WriteAheadLog implements Closeable {
 
   /** Reads a file record by record, stopping at the first that is incomplete or fails its CRC. */
   private static Scan scan(Path f, long firstSerial) throws IOException {
+    return scan(f, 0, firstSerial);
+  }
+
+  /**
+   * {@link #scan(Path, long)} from byte {@code from}, where a record with serial {@code
+   * firstSerial} must start; {@link Scan#validBytes} is a position in the whole file.
+   */
+  private static Scan scan(Path f, long from, long firstSerial) throws IOException {
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
       long size = ch.size();
       ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-      long pos = 0;
+      long pos = from;
       long records = 0;
       CRC32C crc = new CRC32C();
       while (pos < size) {
@@ -692,49 +700,33 @@ public final class WriteAheadLog implements Closeable {
    * serials up to its end. Bit rot (damage that is not a zero-filled page) stays corruption.
    */
   private static boolean isUnforcedHole(Path f, long damageAt, long nextValid) throws IOException {
-    byte[] tail;
+    long serial;
     try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-      long n = ch.size() - damageAt;
-      if (n > 2L * MAX_RECORD_BYTES + HEADER + TRAILER) {
+      if (ch.size() - damageAt > 2L * MAX_RECORD_BYTES + HEADER + TRAILER) {
         return false; // more than one batch after the damage: not a cut in the last writes
       }
-      ByteBuffer b = ByteBuffer.allocate((int) n);
-      while (b.hasRemaining() && ch.read(b, damageAt + b.position()) >= 0) {}
-      tail = b.array();
-    }
-    boolean zeroPage = false;
-    for (long end = (damageAt / PAGE + 1) * PAGE; end <= nextValid && !zeroPage; end += PAGE) {
-      zeroPage = allZero(tail, Math.max(damageAt, end - PAGE) - damageAt, end - damageAt);
-    }
-    if (!zeroPage) {
-      return false;
-    }
-    ByteBuffer b = ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN);
-    CRC32C crc = new CRC32C();
-    int at = (int) (nextValid - damageAt);
-    long expect = b.getLong(at + 4);
-    while (at < tail.length) {
-      if (tail.length - at < HEADER + TRAILER) {
+      boolean zeroPage = false;
+      ByteBuffer page = ByteBuffer.allocate(PAGE);
+      for (long end = (damageAt / PAGE + 1) * PAGE; end <= nextValid && !zeroPage; end += PAGE) {
+        long start = Math.max(damageAt, end - PAGE);
+        page.clear().limit((int) (end - start));
+        while (page.hasRemaining() && ch.read(page, start + page.position()) >= 0) {}
+        zeroPage = !page.hasRemaining() && allZero(page.array(), page.limit());
+      }
+      if (!zeroPage) {
         return false;
       }
-      int len = b.getInt(at);
-      if (len < 0 || len > tail.length - at - HEADER - TRAILER || b.getLong(at + 4) != expect) {
-        return false;
-      }
-      crc.reset();
-      crc.update(tail, at, HEADER + len);
-      if ((int) crc.getValue() != b.getInt(at + HEADER + len)) {
-        return false;
-      }
-      at += HEADER + len + TRAILER;
-      expect++;
+      ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+      ch.read(header, nextValid);
+      serial = header.getLong(4);
     }
-    return true;
+    // What follows the hole must be the log's own records to the end, serials consecutive.
+    return scan(f, nextValid, serial).damage == null;
   }
 
-  private static boolean allZero(byte[] b, long from, long to) {
-    for (long i = from; i < to; i++) {
-      if (b[(int) i] != 0) {
+  private static boolean allZero(byte[] b, int length) {
+    for (int i = 0; i < length; i++) {
+      if (b[i] != 0) {
         return false;
       }
     }
