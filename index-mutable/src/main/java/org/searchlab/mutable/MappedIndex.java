@@ -29,6 +29,7 @@ import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.WriteResult;
+import org.searchlab.core.io.Durable;
 import org.searchlab.core.mapping.IndexMapping;
 import org.searchlab.core.mapping.IndexSettings;
 import org.searchlab.core.mapping.Mapping;
@@ -382,9 +383,7 @@ final class MappedIndex implements SearchIndex {
       ch.force(true);
     }
     Files.move(tmp, dir.resolve(SNAPSHOT), StandardCopyOption.ATOMIC_MOVE);
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    }
+    Durable.forceDirectory(dir);
     try (var files = Files.newDirectoryStream(dir, "mapped-graph-*.bin")) {
       for (Path f : files) {
         if (!graphFiles.containsValue(f.getFileName().toString())) {

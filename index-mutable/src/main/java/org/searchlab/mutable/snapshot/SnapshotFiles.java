@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
+import org.searchlab.core.io.Durable;
 
 /**
  * Names, writes and verifies snapshot files: {@code snapshot-<serial>.bin} holding a magic number,
@@ -85,7 +86,7 @@ public final class SnapshotFiles {
         mainFile(dir, serial),
         StandardCopyOption.ATOMIC_MOVE,
         StandardCopyOption.REPLACE_EXISTING);
-    forceDirectory(dir);
+    Durable.forceDirectory(dir);
     for (Path p : list(dir, "snapshot-*.bin")) {
       if (serialOf(p) < serial) {
         Files.deleteIfExists(p);
@@ -167,13 +168,5 @@ public final class SnapshotFiles {
       ds.forEach(out::add);
     }
     return out;
-  }
-
-  private static void forceDirectory(Path dir) {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot fsync a directory; the file itself is forced.
-    }
   }
 }

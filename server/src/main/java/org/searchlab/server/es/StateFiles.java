@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import org.searchlab.core.io.Durable;
 
 /**
  * Writes the node's small state files ({@code _state/node.id}, {@code
@@ -34,10 +35,6 @@ final class StateFiles {
       out.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-      dir.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot force a directory; the move itself was atomic.
-    }
+    Durable.forceDirectory(file.getParent());
   }
 }

@@ -418,7 +418,7 @@ public final class Indices implements Closeable {
     h.close(30);
     Path gone = h.dir().resolveSibling(h.dir().getFileName() + DELETED);
     Files.move(h.dir(), gone, StandardCopyOption.ATOMIC_MOVE);
-    fsync(root);
+    Durable.forceDirectory(root);
     deleteTree(gone);
     ServerLog.info("deleted index [" + name + "] (" + h.uuid() + ")");
   }
@@ -444,15 +444,7 @@ public final class Indices implements Closeable {
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    fsync(file.getParent());
-  }
-
-  private static void fsync(Path dir) {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot fsync a directory; the rename is as durable as they make it.
-    }
+    Durable.forceDirectory(file.getParent());
   }
 
   private static void deleteTree(Path dir) throws IOException {
