@@ -172,12 +172,23 @@ final class SweepRows {
       return Optional.empty();
     }
     return Optional.of(
-        new Intervals.Interval(
-            1000 / r.qpsPerCore(),
-            1000 / r.qpsPerCoreHigh(),
-            1000 / r.qpsPerCoreLow(),
-            r.intervalCoverage() == null ? 0 : r.intervalCoverage(),
-            r.rounds() == null ? 1 : r.rounds()));
+        cpuMsPerQuery(
+            new Intervals.Interval(
+                r.qpsPerCore(),
+                r.qpsPerCoreLow(),
+                r.qpsPerCoreHigh(),
+                r.intervalCoverage() == null ? 0 : r.intervalCoverage(),
+                r.rounds() == null ? 1 : r.rounds())));
+  }
+
+  /** CPU ms per query from QPS per core: 1000 ÷ each figure, so the interval's ends swap. */
+  static Intervals.Interval cpuMsPerQuery(Intervals.Interval qpsPerCore) {
+    return new Intervals.Interval(
+        1000 / qpsPerCore.median(),
+        1000 / qpsPerCore.high(),
+        1000 / qpsPerCore.low(),
+        qpsPerCore.coverage(),
+        qpsPerCore.n());
   }
 
   private Stream<ResultRow> cell(String phase, String type, int segments, Setting s, int clients) {

@@ -248,10 +248,9 @@ public final class SweepRunComparison {
       if (qpsPerCore.size() < 2) {
         return Optional.empty();
       }
-      Intervals.Interval q = Intervals.median(qpsPerCore.stream().mapToDouble(d -> d).toArray());
       return Optional.of(
-          new Intervals.Interval(
-              1000 / q.median(), 1000 / q.high(), 1000 / q.low(), q.coverage(), q.n()));
+          SweepRows.cpuMsPerQuery(
+              Intervals.median(qpsPerCore.stream().mapToDouble(d -> d).toArray())));
     };
   }
 
