@@ -180,6 +180,28 @@ final class MergePolicyCells {
   }
 
   /**
+   * The variants whose recall lies more than {@code tolerance} above {@code best}'s, with their
+   * recall; empty where {@code best} has none (a lexical cell) or the recalls are level. Cells at
+   * rest run at calibrated beams and are level; while a refeed runs the index under them changes
+   * and recall can drift apart, and a QPS ratio counts only at equal recall.
+   */
+  static Map<String, Double> recallAbove(
+      Map<String, Double> recalls, String best, double tolerance) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    Double own = recalls.get(best);
+    if (own == null) {
+      return out;
+    }
+    recalls.forEach(
+        (v, r) -> {
+          if (!v.equals(best) && r != null && r - own > tolerance) {
+            out.put(v, r);
+          }
+        });
+    return out;
+  }
+
+  /**
    * The cheapest variant of a comparison.
    *
    * @param best the variant with the highest median

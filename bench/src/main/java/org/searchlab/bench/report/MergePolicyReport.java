@@ -15,10 +15,14 @@ import java.util.Optional;
  * policy cost to feed (first feed, refeeds in paired rounds), its merges, write amplification and
  * segments over time, its queries at rest and while a refeed runs (paired rounds, intervals, equal
  * recall), the findings (a policy is named cheapest only where every interval of its ratios lies
- * above 1), and the store's merge accounting checked against the kernel's and the experiment's own
- * readings ({@link MergePolicyChecks}). Not thread-safe (the plots are not).
+ * above 1 and, in vector and hybrid cells, its recall is level with the others'), and the store's
+ * merge accounting checked against the kernel's and the experiment's own readings ({@link
+ * MergePolicyChecks}). Not thread-safe (the plots are not).
  */
 public final class MergePolicyReport {
+  /** How far below another policy's recall@10 the cheapest may lie and still be compared. */
+  static final double RECALL_TOLERANCE = 0.01;
+
   private final Path dir;
 
   public MergePolicyReport(Path dir) {
@@ -317,7 +321,10 @@ public final class MergePolicyReport {
     md.append("## Findings\n\n");
     md.append(
         "A policy is named cheapest only where the interval of its per-round ratio to every other"
-            + " policy lies above 1 (the mutable store is the reference line, not a"
+            + " policy lies above 1 and, in a vector or hybrid cell, its recall@10 lies no more"
+            + " than "
+            + RECALL_TOLERANCE
+            + " below any other's (the mutable store is the reference line, not a"
             + " candidate).\n\n");
     Map<String, Map<Integer, RoundCost>> rounds = refeedRounds(windows);
     rounds.remove("mutable");
@@ -339,6 +346,7 @@ public final class MergePolicyReport {
     int separated = 0;
     int total = 0;
     List<String> named = new ArrayList<>();
+    List<String> unequal = new ArrayList<>();
     List<String> variants = cells.variants().stream().filter(v -> !v.equals("mutable")).toList();
     for (String phase : List.of(MergePolicyCells.AT_REST, MergePolicyCells.DURING)) {
       for (MergePolicyCells.Cell c : cells.cells(phase)) {
@@ -351,6 +359,15 @@ public final class MergePolicyReport {
         }
         total++;
         if (q.get().separated()) {
+          String below = recallBelow(cells, c, q.get().best(), variants);
+          if (below != null) {
+            // A QPS ratio between vector or hybrid variants counts only at equal recall.
+            unequal.add(
+                String.format(
+                    "  - %s: `%s` is separated (ratio to %s) but its recall@10 is %s",
+                    c.describe(), q.get().best(), q.get().ratios(), below));
+            continue;
+          }
           separated++;
           named.add(
               String.format(
@@ -367,7 +384,34 @@ public final class MergePolicyReport {
             total,
             separated == 0 ? "." : ":"));
     named.forEach(n -> md.append(n).append('\n'));
+    if (!unequal.isEmpty()) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "- Not counted, because the policies' recall differs by more than %.2f (the cheapest"
+                  + " answers worse, so its QPS is not comparable):\n",
+              RECALL_TOLERANCE));
+      unequal.forEach(n -> md.append(n).append('\n'));
+    }
     md.append('\n');
+  }
+
+  /**
+   * Where {@code best}'s lowest recall@10 in a vector or hybrid cell lies more than {@link
+   * #RECALL_TOLERANCE} below another policy's, what it is against theirs ("0.936 against
+   * log-byte-size 0.963, …"); null where the cell is lexical or the recalls are level.
+   */
+  private static String recallBelow(
+      MergePolicyCells cells, MergePolicyCells.Cell c, String best, List<String> variants) {
+    Map<String, Double> recalls = new LinkedHashMap<>();
+    variants.forEach(v -> recalls.put(v, cells.recall(v, c)));
+    Map<String, Double> higher = MergePolicyCells.recallAbove(recalls, best, RECALL_TOLERANCE);
+    if (higher.isEmpty()) {
+      return null;
+    }
+    List<String> out = new ArrayList<>();
+    higher.forEach((v, r) -> out.add(String.format(Locale.ROOT, "%s %.3f", v, r)));
+    return String.format(Locale.ROOT, "%.3f against %s", recalls.get(best), String.join(", ", out));
   }
 
   private static void image(StringBuilder md, String file, String alt) {

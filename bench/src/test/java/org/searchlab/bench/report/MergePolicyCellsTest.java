@@ -47,6 +47,29 @@ class MergePolicyCellsTest {
   }
 
   @Test
+  void aCheapestPolicyThatAnswersWorseIsNotComparable() {
+    // The Debian run of a9aa07e, vector at 1 client while a refeed runs.
+    Map<String, Double> recalls = new LinkedHashMap<>();
+    recalls.put("tiered", 0.936);
+    recalls.put("tiered:segments_per_tier=4", 0.954);
+    recalls.put("log-byte-size", 0.963);
+    recalls.put("none", 0.966);
+    assertEquals(
+        Map.of("tiered:segments_per_tier=4", 0.954, "log-byte-size", 0.963, "none", 0.966),
+        MergePolicyCells.recallAbove(recalls, "tiered", 0.01));
+    // Within the tolerance, or higher: level (hybrid filtered at rest, none 0.995 vs 0.998).
+    assertTrue(MergePolicyCells.recallAbove(recalls, "none", 0.01).isEmpty());
+    recalls.put("none", 0.945);
+    assertEquals(
+        Map.of("log-byte-size", 0.963), MergePolicyCells.recallAbove(recalls, "none", 0.01));
+    // A lexical cell has no recall.
+    Map<String, Double> lexical = new LinkedHashMap<>();
+    lexical.put("tiered", null);
+    lexical.put("none", null);
+    assertTrue(MergePolicyCells.recallAbove(lexical, "none", 0.01).isEmpty());
+  }
+
+  @Test
   void agreementIsWithinFivePercentOfTheLarger() {
     assertTrue(check(100.0, 96.0).agrees());
     assertFalse(check(100.0, 94.0).agrees());
