@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import java.util.zip.CheckedOutputStream;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.io.Durable;
 import org.searchlab.core.mapping.VectorSimilarity;
 import org.searchlab.mutable.snapshot.ChannelInput;
 
@@ -93,6 +94,11 @@ final class HnswSnapshot {
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    // The new name must be durable before the snapshot that needs it is renamed into place (R3 of
+    // issue 70): with one directory force after both renames, a disk that persists entry changes
+    // in any order can keep the snapshot's rename and lose this one, and the store then refuses to
+    // open ("needs its graph file ..., which is missing").
+    Durable.forceDirectory(file.toAbsolutePath().getParent());
   }
 
   static MutableHnswGraph read(Path file, HnswConfig config, Path scratch) throws IOException {

@@ -1,5 +1,6 @@
 // Over 500 lines: one model (inodes, directories, pending operations) and the image each kind of
-// power cut leaves from it; the cut kinds read the same pending lists, so they stay together.
+// power cut, drawn at random or named by a trace's crash state, leaves from it; the cut kinds read
+// the same pending lists, so they stay together.
 package org.searchlab.testing.disk;
 
 import java.io.IOException;
@@ -154,6 +155,8 @@ public final class DiskModel {
   private PowerCut triggerCut;
   private SplittableRandom triggerRandom;
   private CompletableFuture<CrashImage> triggered;
+  // Where every operation goes once recording started (ForgetfulFileSystem.record), or null.
+  private FsTrace trace;
 
   /** An empty disk: the root directory alone, durable. */
   public DiskModel(Options options) {
@@ -177,6 +180,48 @@ public final class DiskModel {
     if (cut) {
       throw new IOException("power lost (simulated)");
     }
+  }
+
+  /**
+   * Starts recording every operation from now on into {@code t}, in order. The disk must be empty
+   * (the root alone), so that the trace holds everything a replay needs and a replay allocates the
+   * same inode numbers.
+   */
+  synchronized void record(FsTrace t) {
+    Objects.requireNonNull(t, "t");
+    if (trace != null) {
+      throw new IllegalStateException("this disk records into a trace already");
+    }
+    if (inodes.size() != 1 || nextInode != ROOT + 1 || t.size() != 0) {
+      throw new IllegalStateException(
+          "a trace starts on an empty disk with an empty trace: the disk holds "
+              + (inodes.size() - 1)
+              + " entries, the trace "
+              + t.size()
+              + " operations");
+    }
+    trace = t;
+  }
+
+  /**
+   * Puts a workload event into the trace between the file operations before and after it; nothing
+   * when not recording or once the power is off.
+   */
+  synchronized void marker(String label) {
+    Objects.requireNonNull(label, "label");
+    if (!cut) {
+      trace(s -> new FsOp.Marker(s, thread(), label));
+    }
+  }
+
+  private void trace(java.util.function.LongFunction<FsOp> op) {
+    if (trace != null) {
+      trace.append(op.apply(trace.nextSeq()));
+    }
+  }
+
+  private static String thread() {
+    return Thread.currentThread().getName();
   }
 
   /** The inode of {@code name} in directory {@code dir} as the running process sees it, or −1. */
@@ -212,13 +257,17 @@ public final class DiskModel {
    */
   synchronized long create(long dir, String name) throws IOException {
     checkNotCut();
-    return link(dir, name, false, true);
+    long id = link(dir, name, false, true);
+    trace(s -> new FsOp.Create(s, thread(), dir, name, id));
+    return id;
   }
 
   /** A new directory {@code name} in {@code dir}; durable once {@code dir} is forced. */
   synchronized long mkdir(long dir, String name) throws IOException {
     checkNotCut();
-    return link(dir, name, true, true);
+    long id = link(dir, name, true, true);
+    trace(s -> new FsOp.Mkdir(s, thread(), dir, name, id));
+    return id;
   }
 
   private long link(long dir, String name, boolean directory, boolean pending) {
@@ -256,12 +305,14 @@ public final class DiskModel {
       return; // rename(2) onto itself does nothing
     }
     fd.live.remove(from);
-    td.live.put(to, id);
+    Long replaced = td.live.put(to, id);
     Rename op = new Rename(nextSeq++, fromDir, from, toDir, to, id);
     fd.pendingMeta.add(op);
     if (toDir != fromDir) {
       td.pendingMeta.add(op);
     }
+    long gone = replaced == null ? -1 : replaced;
+    trace(s -> new FsOp.Rename(s, thread(), fromDir, from, toDir, to, id, gone));
   }
 
   /** Removes the entry {@code name} of {@code dir}; durable once {@code dir} is forced. */
@@ -274,6 +325,7 @@ public final class DiskModel {
           "the model is out of step: no " + name + " in directory " + dir);
     }
     d.pendingMeta.add(new Unlink(nextSeq++, dir, name, id));
+    trace(s -> new FsOp.Unlink(s, thread(), dir, name, id));
   }
 
   /** Records a write of {@code bytes} at {@code offset}; durable once the inode is forced. */
@@ -290,7 +342,9 @@ public final class DiskModel {
               + " unforced bytes: force more often in this test, the model holds them on the heap");
     }
     pendingBytes += bytes.length;
-    f.pending.add(new Write(offset, bytes.clone()));
+    byte[] copy = bytes.clone(); // shared by the pending list and the trace; neither changes it
+    f.pending.add(new Write(offset, copy));
+    trace(s -> new FsOp.Write(s, thread(), inode, offset, copy));
     if (triggered != null && pendingBytes >= triggerBytes) {
       // The write happened (its caller sees success); the power goes right after it.
       CompletableFuture<CrashImage> done = triggered;
@@ -317,6 +371,7 @@ public final class DiskModel {
   synchronized void truncate(long inode, long size) throws IOException {
     checkNotCut();
     file(inode).pending.add(new Truncate(size));
+    trace(s -> new FsOp.Truncate(s, thread(), inode, size));
   }
 
   /**
@@ -332,6 +387,7 @@ public final class DiskModel {
       }
     }
     f.pending.clear();
+    trace(s -> new FsOp.Force(s, thread(), inode));
     if (options.fsyncPersistsOwnEntry()) {
       // ext4 commits the journal with the file's own entry; every directory's changes up to the
       // last one that names this inode go with it, in order.
@@ -355,6 +411,7 @@ public final class DiskModel {
     for (MetaOp op : List.copyOf(directory(dir).pendingMeta)) {
       commit(op);
     }
+    trace(s -> new FsOp.DirForce(s, thread(), dir));
   }
 
   private void commit(MetaOp op) {
@@ -405,17 +462,10 @@ public final class DiskModel {
 
   /** The image {@code cut} would leave now, without cutting. */
   synchronized CrashImage image(PowerCut cut, SplittableRandom random) {
-    Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
-    durableEntries.forEach((d, m) -> entries.put(d, new TreeMap<>(m)));
     Map<Long, Content> contents = new HashMap<>();
     switch (cut.kind()) {
       case DROP_UNFORCED -> {}
-      case KEEP_ALL -> {
-        for (Inode f : filesWithPending()) {
-          Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
-          f.pending.forEach(op -> apply(c, op));
-        }
-      }
+      case KEEP_ALL -> applyAllPending(contents);
       case TEAR_LAST -> {
         for (Inode f : filesWithPending()) {
           tearLast(f, contents.computeIfAbsent(f.id, k -> f.durable.copy()), cut, random);
@@ -423,7 +473,109 @@ public final class DiskModel {
       }
       case SKIP_ONE_DATA -> skipOnePage(contents, random);
     }
-    for (MetaOp op : keptMetadata(cut, random)) {
+    return materialise(contents, keptMetadata(cut, random));
+  }
+
+  /**
+   * The image of crash state {@code s} at this moment (its prefix is the caller's business: {@link
+   * TraceReplayer} brings the model there), without cutting.
+   *
+   * @throws IllegalArgumentException if {@code s} names a file without pending writes, a page no
+   *     pending write touches or more entry changes than are pending: a state of another moment
+   */
+  synchronized CrashImage image(CrashState s) {
+    Map<Long, Content> contents = new HashMap<>();
+    switch (s.cut().kind()) {
+      case DROP_UNFORCED -> {}
+      case KEEP_ALL -> applyAllPending(contents);
+      case TEAR_LAST -> {
+        Inode f = file(s.inode());
+        long[] w = lastPendingWrite(s.inode());
+        if (s.at() < w[0] || s.at() >= w[1]) {
+          throw new IllegalArgumentException(
+              s + ": the last pending write of inode " + s.inode() + " is " + Arrays.toString(w));
+        }
+        tearLastAt(f, contents.computeIfAbsent(f.id, k -> f.durable.copy()), s.at(), s.cut());
+      }
+      case SKIP_ONE_DATA -> {
+        if (!pendingPages(s.inode()).contains(s.at())) {
+          throw new IllegalArgumentException(
+              s + ": no pending write of inode " + s.inode() + " touches that page");
+        }
+        applySkipping(contents, s.inode(), s.at());
+      }
+    }
+    List<MetaOp> all = pendingMetadata();
+    int i = s.metaIndex();
+    if (i > all.size() || (s.metadata() == CrashState.Metadata.ALL_BUT_ONE && i == all.size())) {
+      throw new IllegalArgumentException(s + ": " + all.size() + " entry changes are pending");
+    }
+    Set<MetaOp> kept =
+        switch (s.metadata()) {
+          case NONE -> Set.of();
+          case ALL -> new HashSet<>(all);
+          case PREFIX -> new HashSet<>(all.subList(0, i));
+          case ALL_BUT_ONE -> {
+            Set<MetaOp> k = new HashSet<>(all);
+            k.remove(all.get(i));
+            yield k;
+          }
+        };
+    return materialise(contents, closeUnderLoss(all, kept));
+  }
+
+  /** The files with a pending write, by inode number. */
+  synchronized List<Long> inodesWithPendingWrites() {
+    List<Long> out = new ArrayList<>();
+    for (Inode f : filesWithPending()) {
+      if (f.pending.stream().anyMatch(op -> op instanceof Write)) {
+        out.add(f.id);
+      }
+    }
+    return out;
+  }
+
+  /** The file offsets {@code [start, end)} of the last pending write of {@code inode}. */
+  synchronized long[] lastPendingWrite(long inode) {
+    Inode f = file(inode);
+    for (int i = f.pending.size() - 1; i >= 0; i--) {
+      if (f.pending.get(i) instanceof Write w) {
+        return new long[] {w.offset, w.offset + w.bytes.length};
+      }
+    }
+    throw new IllegalArgumentException("inode " + inode + " has no pending write");
+  }
+
+  /** The pages ({@link #PAGE} bytes of file offset) the pending writes of {@code inode} touch. */
+  synchronized TreeSet<Long> pendingPages(long inode) {
+    TreeSet<Long> touched = new TreeSet<>();
+    for (DataOp op : file(inode).pending) {
+      if (op instanceof Write w) {
+        for (long p = w.offset / PAGE; p <= (w.offset + w.bytes.length - 1) / PAGE; p++) {
+          touched.add(p);
+        }
+      }
+    }
+    return touched;
+  }
+
+  /** The issue numbers of the entry changes pending over all directories, in issue order. */
+  synchronized long[] pendingMetadataSeqs() {
+    return pendingMetadata().stream().mapToLong(MetaOp::seq).toArray();
+  }
+
+  private void applyAllPending(Map<Long, Content> contents) {
+    for (Inode f : filesWithPending()) {
+      Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
+      f.pending.forEach(op -> apply(c, op));
+    }
+  }
+
+  /** The image of the durable state with {@code contents} and the entry changes {@code kept}. */
+  private CrashImage materialise(Map<Long, Content> contents, List<MetaOp> kept) {
+    Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
+    durableEntries.forEach((d, m) -> entries.put(d, new TreeMap<>(m)));
+    for (MetaOp op : kept) {
       apply(entries, op);
     }
     TreeSet<String> dirs = new TreeSet<>();
@@ -448,19 +600,15 @@ public final class DiskModel {
    * after it are lost.
    */
   private static void tearLast(Inode f, Content c, PowerCut cut, SplittableRandom random) {
-    int last = -1;
-    for (int i = 0; i < f.pending.size(); i++) {
-      if (f.pending.get(i) instanceof Write) {
-        last = i;
+    Write w = null;
+    for (DataOp op : f.pending) {
+      if (op instanceof Write x) {
+        w = x;
       }
     }
-    if (last < 0) {
+    if (w == null) {
       return; // truncations alone: nothing to tear, and unforced, so lost
     }
-    for (int i = 0; i < last; i++) {
-      apply(c, f.pending.get(i));
-    }
-    Write w = (Write) f.pending.get(last);
     long lo = w.offset;
     long hi = lo + w.bytes.length;
     long t = cut.tearBytes();
@@ -470,8 +618,38 @@ public final class DiskModel {
       long boundaries = (hi - 1 - first) / t + 1;
       tear = first + t * random.nextLong(boundaries);
     }
+    tearLastAt(f, c, tear, cut);
+  }
+
+  /**
+   * The offset a trace exploration tears the write {@code [lo, hi)} at: the last multiple of {@code
+   * tearBytes} strictly inside it, so the most new bytes persist with the write still torn, or
+   * {@code lo} when it crosses none (the write is lost, and {@code ZEROS} still extends the file).
+   */
+  static long lastTearPoint(long lo, long hi, int tearBytes) {
+    long last = ((hi - 1) / tearBytes) * tearBytes; // the largest boundary at or below hi − 1
+    return last > lo ? last : lo;
+  }
+
+  /**
+   * Applies {@code f}'s pending operations before its last write, then that write up to file offset
+   * {@code tear}; past it the write keeps the old content and either extends the file with zeros
+   * ({@code ZEROS}) or ends it at the tear ({@code SHORT}). Operations after it are lost.
+   */
+  private static void tearLastAt(Inode f, Content c, long tear, PowerCut cut) {
+    int last = -1;
+    for (int i = 0; i < f.pending.size(); i++) {
+      if (f.pending.get(i) instanceof Write) {
+        last = i;
+      }
+    }
+    for (int i = 0; i < last; i++) {
+      apply(c, f.pending.get(i));
+    }
+    Write w = (Write) f.pending.get(last);
+    long hi = w.offset + w.bytes.length;
     long endAt = cut.fill() == PowerCut.TearFill.SHORT ? tear : Long.MAX_VALUE;
-    c.write(lo, w.bytes, tear, hi, endAt);
+    c.write(w.offset, w.bytes, tear, hi, endAt);
   }
 
   /**
@@ -481,27 +659,33 @@ public final class DiskModel {
   private void skipOnePage(Map<Long, Content> contents, SplittableRandom random) {
     List<long[]> pages = new ArrayList<>();
     for (Inode f : filesWithPending()) {
-      TreeSet<Long> touched = new TreeSet<>();
-      for (DataOp op : f.pending) {
-        if (op instanceof Write w) {
-          for (long p = w.offset / PAGE; p <= (w.offset + w.bytes.length - 1) / PAGE; p++) {
-            touched.add(p);
-          }
-        }
-      }
-      touched.forEach(p -> pages.add(new long[] {f.id, p}));
+      pendingPages(f.id).forEach(p -> pages.add(new long[] {f.id, p}));
     }
     long[] skip = pages.isEmpty() ? new long[] {-1, -1} : pages.get(random.nextInt(pages.size()));
+    applySkipping(contents, skip[0], skip[1]);
+  }
+
+  /** Applies every pending data operation; page {@code page} of {@code inode} keeps its content. */
+  private void applySkipping(Map<Long, Content> contents, long inode, long page) {
     for (Inode f : filesWithPending()) {
       Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
       for (DataOp op : f.pending) {
-        if (f.id == skip[0] && op instanceof Write w) {
-          c.write(w.offset, w.bytes, skip[1] * PAGE, (skip[1] + 1) * PAGE, Long.MAX_VALUE);
+        if (f.id == inode && op instanceof Write w) {
+          c.write(w.offset, w.bytes, page * PAGE, (page + 1) * PAGE, Long.MAX_VALUE);
         } else {
           apply(c, op);
         }
       }
     }
+  }
+
+  /** Every pending entry change, over all directories, in issue order. */
+  private List<MetaOp> pendingMetadata() {
+    TreeMap<Long, MetaOp> all = new TreeMap<>();
+    for (Inode d : inodes.values()) {
+      d.pendingMeta.forEach(op -> all.put(op.seq(), op));
+    }
+    return new ArrayList<>(all.values());
   }
 
   /**
@@ -510,14 +694,11 @@ public final class DiskModel {
    * persist.
    */
   private List<MetaOp> keptMetadata(PowerCut cut, SplittableRandom random) {
-    TreeMap<Long, MetaOp> all = new TreeMap<>();
-    for (Inode d : inodes.values()) {
-      d.pendingMeta.forEach(op -> all.put(op.seq(), op));
-    }
+    List<MetaOp> all = pendingMetadata();
     Set<MetaOp> kept = new HashSet<>();
     switch (cut.kind()) {
       case DROP_UNFORCED -> {}
-      case KEEP_ALL -> kept.addAll(all.values());
+      case KEEP_ALL -> kept.addAll(all);
       case TEAR_LAST, SKIP_ONE_DATA -> {
         if (options.order() == MetadataOrder.ORDERED) {
           for (Inode d : inodes.values()) {
@@ -527,15 +708,23 @@ public final class DiskModel {
             }
           }
         } else if (!all.isEmpty()) {
-          List<MetaOp> ops = new ArrayList<>(all.values());
+          List<MetaOp> ops = new ArrayList<>(all);
           ops.remove(random.nextInt(ops.size()));
           kept.addAll(ops);
         }
       }
     }
+    return closeUnderLoss(all, kept);
+  }
+
+  /**
+   * The changes of {@code all} (in issue order) that are in {@code kept} and follow no lost change
+   * to the same entry or inode.
+   */
+  private static List<MetaOp> closeUnderLoss(List<MetaOp> all, Set<MetaOp> kept) {
     Set<String> lost = new HashSet<>();
     List<MetaOp> out = new ArrayList<>();
-    for (MetaOp op : all.values()) {
+    for (MetaOp op : all) {
       if (kept.contains(op) && op.keys().stream().noneMatch(lost::contains)) {
         out.add(op);
       } else {

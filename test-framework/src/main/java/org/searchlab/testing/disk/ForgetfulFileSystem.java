@@ -123,6 +123,26 @@ public final class ForgetfulFileSystem extends FileSystem {
     return model.cutWhenUnforced(bytes, cut, random);
   }
 
+  /**
+   * Records every file operation from now on into {@code trace}, in the order the disk sees them
+   * (design note of issue 70, §4.1), for {@link TraceReplayer} to rebuild crash states from.
+   *
+   * @throws IllegalStateException if this file system was made over a non-empty directory, has seen
+   *     operations already or records already: a trace holds everything from an empty disk
+   */
+  public void record(FsTrace trace) {
+    model.record(trace);
+  }
+
+  /**
+   * Puts a workload event into the trace between the operations before and after it: {@code "invoke
+   * k"} before the k-th workload operation starts and {@code "ack k"} once it returned (k counts
+   * from 1), which {@link FsTrace#markerValues} reads back. Nothing when not recording.
+   */
+  public void marker(String label) {
+    model.marker(label);
+  }
+
   /** Whether the power was cut. */
   public boolean isCut() {
     return model.isCut();
