@@ -28,6 +28,7 @@ class BenchCommandsTest {
             "hnsw-bench",
             "jmh",
             "crashtest",
+            "history",
             "restart-time",
             "sweep-compare"),
         SearchlabCli.commandLine().getSubcommands().keySet());
