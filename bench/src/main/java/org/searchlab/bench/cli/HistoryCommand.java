@@ -8,7 +8,10 @@ import org.searchlab.bench.history.HistoryRun;
 import org.searchlab.bench.history.HistorySuite;
 import org.searchlab.testing.history.LinearizabilityChecker;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code searchlab history}: records client histories against a server child that is SIGKILLed and
@@ -94,17 +97,16 @@ final class HistoryCommand implements Callable<Integer> {
   @Option(names = "--check", description = "Check this saved history file; start nothing.")
   Path check;
 
+  @Spec CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
-    LinearizabilityChecker.Budget budget =
-        new LinearizabilityChecker.Budget(maxSteps, Duration.ofMinutes(1));
-    long t0 = System.nanoTime();
-    HistorySuite.Summary s;
-    if (check != null) {
-      s = HistorySuite.checkFile(check, budget, System.out);
-    } else {
-      Path dir = workDir != null ? workDir : Files.createTempDirectory("searchlab-history-");
-      HistoryRun.Settings run =
+    LinearizabilityChecker.Budget budget;
+    HistoryRun.Settings run;
+    try {
+      budget = new LinearizabilityChecker.Budget(maxSteps, Duration.ofMinutes(1));
+      // The suite gives each history its own data directory under the work directory.
+      run =
           new HistoryRun.Settings(
               store,
               clients,
@@ -114,8 +116,21 @@ final class HistoryCommand implements Callable<Integer> {
               !noFinalKill,
               refreshRate,
               seed,
-              dir.resolve("h0"),
+              Path.of("h0"),
               heap);
+      if (histories < 1) {
+        throw new IllegalArgumentException("--histories " + histories + " must be at least 1");
+      }
+    } catch (IllegalArgumentException e) {
+      // a usage error (exit 2 with the message), not a stack trace
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    long t0 = System.nanoTime();
+    HistorySuite.Summary s;
+    if (check != null) {
+      s = HistorySuite.checkFile(check, budget, System.out);
+    } else {
+      Path dir = workDir != null ? workDir : Files.createTempDirectory("searchlab-history-");
       System.out.printf(
           "history: store %s, %d histories × %d calls, %d clients, %d ids, %d kills%s, seed %d,"
               + " work %s%n",
