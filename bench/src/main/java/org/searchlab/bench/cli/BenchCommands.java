@@ -15,6 +15,7 @@ public final class BenchCommands implements CliExtension {
         new HnswBenchCommand(),
         new JmhCommand(),
         new CrashTestCommand(),
+        new HistoryCommand(),
         new RestartTimeCommand(),
         new SweepCompareCommand());
   }

@@ -28,9 +28,31 @@ class BenchCommandsTest {
             "hnsw-bench",
             "jmh",
             "crashtest",
+            "history",
             "restart-time",
             "sweep-compare"),
         SearchlabCli.commandLine().getSubcommands().keySet());
+  }
+
+  @Test
+  void badHistorySettingsAreAUsageErrorThatNamesTheValue(@TempDir Path dir) {
+    for (String[] bad :
+        new String[][] {
+          {"--store=nosuch", "store [nosuch] is neither mutable nor segmented"},
+          {"--refresh-rate=2", "refreshRate [2.0] is not in [0, 1]"},
+          {"--histories=0", "--histories 0 must be at least 1"},
+          {"--max-steps=0", "maxSteps [0] must be at least 1"}
+        }) {
+      StringWriter err = new StringWriter();
+      CommandLine cli = SearchlabCli.commandLine();
+      cli.setErr(new PrintWriter(err));
+      Path work = dir.resolve("work");
+      int exit = cli.execute("history", bad[0], "--work-dir=" + work);
+      assertEquals(2, exit, bad[0] + ": " + err);
+      assertTrue(err.toString().contains(bad[1]), bad[0] + ": " + err);
+      assertFalse(err.toString().contains("\tat "), "no stack trace: " + err);
+      assertFalse(Files.exists(work), "nothing started for " + bad[0]);
+    }
   }
 
   @Test
