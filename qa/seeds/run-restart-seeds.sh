@@ -10,6 +10,7 @@
 #   --seed N      run exactly this session seed once (reproduce a failure)
 #   --times       print each test's mean time per seed
 # Results go to stdout and are appended to qa/seeds/target/seeds.log (one line a seed).
+# SEEDS_JVM_FLAGS (environment) adds flags to the test JVMs, e.g. "-Dpower.cuts=20".
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$ROOT/bin/find-java"
@@ -24,7 +25,9 @@ org.searchlab.segmented.StoreBehaviourTest org.searchlab.segmented.SegmentedDura
 org.searchlab.segmented.CrashSafetyTest org.searchlab.segmented.DefaultConformanceTest
 org.searchlab.segmented.SegmentPerBatchConformanceTest org.searchlab.segmented.ConcurrentSearchConformanceTest
 org.searchlab.segmented.ConcurrentSearchTest org.searchlab.testing.ExactIndexConformanceTest
-org.searchlab.core.wal.WriteAheadLogTest org.searchlab.core.wal.WalFaultTest"
+org.searchlab.core.wal.WriteAheadLogTest org.searchlab.core.wal.WalFaultTest
+org.searchlab.core.wal.WalPowerLossTest org.searchlab.mutable.MutablePowerLossCycleTest
+org.searchlab.segmented.SegmentedPowerLossCycleTest"
 while [ $# -gt 0 ]; do
   case "$1" in
     --count) COUNT=$2; shift 2;;
@@ -76,6 +79,7 @@ while [ "$passed" -lt "$COUNT" ]; do
   rc=0
   # shellcheck disable=SC2086
   (cd "$OUT" && "$JAVA" --add-modules jdk.incubator.vector -ea -Djava.awt.headless=true -Xmx2g \
+      ${SEEDS_JVM_FLAGS:-} \
       -Dsearchlab.java="$JAVA" -Dsearchlab.jvm.flags="--add-modules jdk.incubator.vector -ea -Djava.awt.headless=true" \
       -cp "$OUT:$CP" SeedRun "${args[@]}" $CLASSES) > "$log" 2>&1 || rc=$?
   while read -r _ round _ seed verdict rest; do

@@ -564,7 +564,15 @@ public final class MutableIndex implements SearchIndex {
     }
     closed = true;
     if (snapshotTimer != null) {
-      snapshotTimer.shutdownNow();
+      // No interrupt: a periodic snapshot interrupted inside a FileChannel call (its log trim's
+      // roll, say) gets the channel closed under it (ClosedByInterruptException), which stops the
+      // log and failed this close. A running one finishes (the writer still runs); none starts.
+      snapshotTimer.shutdown();
+      try {
+        snapshotTimer.awaitTermination(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     writer.close();
     compactor.close();

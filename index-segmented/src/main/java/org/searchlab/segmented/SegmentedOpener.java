@@ -2,6 +2,7 @@ package org.searchlab.segmented;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -25,6 +26,7 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NIOFSDirectory;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues.ScalarEncoding;
 import org.searchlab.core.Schema;
 import org.searchlab.core.VectorQuantization;
@@ -119,7 +121,7 @@ final class SegmentedOpener {
             ? mergeScheduler.cpuTimed(config.hnswMergeWorkers(), daemon("hnsw-merge"))
             : null;
     WrittenSegments written = new WrittenSegments();
-    CountingDirectory counted = new CountingDirectory(FSDirectory.open(dir.resolve("index")));
+    CountingDirectory counted = new CountingDirectory(luceneDirectory(dir.resolve("index")));
     Directory directory = indexDirectory.apply(counted);
     MergePolicies.HeldDuringRecovery merges = MergePolicies.create(config);
     IndexWriter writer = null;
@@ -171,6 +173,22 @@ final class SegmentedOpener {
       SegmentedParts.shutdown(hnswMergeExecutor);
       throw e;
     }
+  }
+
+  /**
+   * Lucene's directory on {@code index}: {@link FSDirectory#open} (memory-mapped) on the default
+   * file system, which every production path is on; an {@link NIOFSDirectory} on any other.
+   *
+   * <p>Why: {@code MMapDirectory} maps through {@code FileChannel.map(MapMode, long, long, Arena)},
+   * which a file channel of another file system cannot implement while the project compiles for
+   * release 21 (the overload is a preview API there, final in 22), so the inherited method throws
+   * {@code UnsupportedOperationException}. The test file systems that simulate a power cut (issue
+   * 70) are such file systems; positional reads work on any file channel.
+   */
+  static FSDirectory luceneDirectory(Path index) throws IOException {
+    return index.getFileSystem() == FileSystems.getDefault()
+        ? FSDirectory.open(index)
+        : new NIOFSDirectory(index);
   }
 
   /**

@@ -10,9 +10,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code searchlab crashtest}: SIGKILLs a server child at seeded moments while it takes writes and
- * checks every acknowledged operation after each restart ({@link CrashTest}). Exits 1 on any loss,
- * resurrection, torn document, or if a second server could open the same directory.
+ * {@code searchlab crashtest}: SIGKILLs a server child at seeded moments while it takes writes (or,
+ * with {@code --power-loss}, cuts the power of its simulated disk) and checks every acknowledged
+ * operation after each restart ({@link CrashTest}). Exits 1 on any loss, resurrection, torn
+ * document, or if a second server could open the same directory.
  */
 @Command(
     name = "crashtest",
@@ -70,6 +71,14 @@ final class CrashTestCommand implements Callable<Integer> {
               + " float component either way. Default: ${DEFAULT-VALUE}.")
   String quantization = "none";
 
+  @Option(
+      names = "--power-loss",
+      description =
+          "Cut the power instead of SIGKILL: the server runs on a simulated disk that forgets"
+              + " unforced writes (dropped, the last one torn, or one page skipped), and each"
+              + " restart opens what the cut left.")
+  boolean powerLoss;
+
   @Override
   public Integer call() throws Exception {
     for (String s : store.split(",", -1)) {
@@ -96,6 +105,7 @@ final class CrashTestCommand implements Callable<Integer> {
         "crashtest: store "
             + store
             + (q == VectorQuantization.NONE ? "" : ", " + q.flag() + " vectors")
+            + (powerLoss ? ", power loss" : "")
             + ", seed "
             + seed
             + ", data "
@@ -113,7 +123,8 @@ final class CrashTestCommand implements Callable<Integer> {
                     Duration.ofMillis(maxUptimeMs),
                     dir,
                     heap,
-                    q),
+                    q,
+                    powerLoss),
                 System.out)
             .run();
     return s.passed() ? 0 : 1;

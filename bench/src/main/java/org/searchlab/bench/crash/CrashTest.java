@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -27,17 +26,20 @@ import org.searchlab.core.VectorQuantization;
 import org.searchlab.server.Json;
 import org.searchlab.server.ServerConfig;
 import org.searchlab.server.es.EsDocuments;
+import org.searchlab.testing.PossibleDocuments;
+import org.searchlab.testing.disk.PowerLossCycles;
 
 /**
  * The crash test: a {@code serve} child on a fresh data directory, {@code threads} feeders sending
  * {@code _bulk} puts, partial updates and deletes, a SIGKILL at a seeded moment of every cycle (one
  * cycle ends with SIGTERM instead), a restart, and an exact check of every id.
  *
- * <p>The journal: each feeder owns the ids {@code ≡ t (mod threads)}, so the writes of one id are
- * sequential and its expected state is known exactly. An acknowledged operation sets it; an
- * operation whose response never came (the kill) leaves two possible states, the old and the new,
- * until the check after the restart finds which one the server kept. A document is compared whole
- * (every field and every vector component), so one that mixed two versions fails the check.
+ * <p>The journal ({@link PossibleDocuments}): each feeder owns the ids {@code ≡ t (mod threads)},
+ * so the writes of one id are sequential and its expected state is known exactly. An acknowledged
+ * operation sets it; an operation whose response never came (the kill) leaves two possible states,
+ * the old and the new, until the check after the restart finds which one the server kept. A
+ * document is compared whole (every field and every vector component), so one that mixed two
+ * versions fails the check.
  *
  * <p>With several stores ({@code mutable,segmented}) the server holds one index of each kind
  * ({@code crash-mutable}, {@code crash-segmented}, created by {@code PUT /{index}} with {@code
@@ -45,6 +47,11 @@ import org.searchlab.server.es.EsDocuments;
  * must lose nothing acknowledged in any of them. With one store the index is the server's default.
  *
  * <p>In the first cycle a second server is started on the same directory; it must refuse.
+ *
+ * <p>With {@code powerLoss}, the server runs on a disk that forgets ({@link PowerLossServerChild})
+ * and each kill is a simulated power cut instead: unforced writes are dropped, torn or skipped as
+ * {@link PowerLossCycles#chooseCut} draws, and the restart opens the cut's image. The check is the
+ * same.
  *
  * <p>Not thread-safe: one {@link #run()} per instance; the feeders it starts share the journal by
  * owning disjoint ids.
@@ -62,7 +69,8 @@ public final class CrashTest {
       Duration maxUptime,
       Path dataDir,
       String heap,
-      VectorQuantization quantization) {
+      VectorQuantization quantization,
+      boolean powerLoss) {
     public Settings {
       Objects.requireNonNull(store, "store");
       Objects.requireNonNull(quantization, "quantization");
@@ -88,8 +96,8 @@ public final class CrashTest {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  /** expected[index][id]: the possible states (null = absent); one entry when certain. */
-  private final Document[][][] expected;
+  /** expected[index]: each id's possible states, one when certain. */
+  private final PossibleDocuments[] expected;
 
   private final AtomicLong acknowledged = new AtomicLong();
   private long checked;
@@ -106,9 +114,9 @@ public final class CrashTest {
         indexes.add("crash-" + s);
       }
     }
-    this.expected = new Document[indexes.size()][settings.ids()][];
-    for (Document[][] e : expected) {
-      Arrays.fill(e, new Document[] {null});
+    this.expected = new PossibleDocuments[indexes.size()];
+    for (int x = 0; x < expected.length; x++) {
+      expected[x] = new PossibleDocuments(settings.ids());
     }
   }
 
@@ -154,9 +162,24 @@ public final class CrashTest {
     List<Long> restarts = new ArrayList<>();
     boolean refused = false;
     int sigtermCycle = settings.cycles() / 2;
+    // With power loss, cycle c's server runs on a forgetful disk over disk-c; a cut's image is the
+    // next cycle's disk (a SIGTERM leaves the disk whole, and the next cycle keeps it).
+    Path disk = settings.dataDir().resolve("disk-0");
     for (int cycle = 0; cycle <= settings.cycles(); cycle++) {
+      // The real path: the forgetful disk models only what lies below its own real directory.
+      Path realDisk = settings.powerLoss() ? Files.createDirectories(disk).toRealPath() : null;
+      Path dataDir = settings.powerLoss() ? realDisk.resolve("data") : settings.dataDir();
       long t0 = System.nanoTime();
-      ServerProcess server = ServerProcess.start(options, settings.dataDir(), settings.heap(), log);
+      ServerProcess server =
+          settings.powerLoss()
+              ? ServerProcess.startWrapped(
+                  PowerLossServerChild.class.getName(),
+                  List.of(realDisk.toString()),
+                  options,
+                  dataDir,
+                  settings.heap(),
+                  log)
+              : ServerProcess.start(options, dataDir, settings.heap(), log);
       long startMs = (System.nanoTime() - t0) / 1_000_000;
       if (cycle > 0) {
         restarts.add(startMs);
@@ -174,7 +197,7 @@ public final class CrashTest {
           break;
         }
         if (cycle == 0) {
-          refused = secondServerRefused(options, log);
+          refused = secondServerRefused(options, log, dataDir);
         }
         long ackedBefore = acknowledged.get();
         long uptime =
@@ -182,7 +205,12 @@ public final class CrashTest {
                 + random.nextLong(
                     settings.maxUptime().toMillis() - settings.minUptime().toMillis() + 1);
         boolean sigterm = cycle == sigtermCycle;
-        feedThenStop(server, random.nextLong(), uptime, sigterm);
+        PowerCutOrder cut =
+            settings.powerLoss() && !sigterm
+                ? new PowerCutOrder(
+                    random.nextLong(), settings.dataDir().resolve("disk-" + (cycle + 1)))
+                : null;
+        feedThenStop(server, random.nextLong(), uptime, sigterm, cut);
         out.printf(
             "cycle %2d: restart %5d ms, %6d ids checked, %d violations, %6d ops acknowledged"
                 + " in %5d ms, then %s%n",
@@ -192,7 +220,10 @@ public final class CrashTest {
             violations - before,
             acknowledged.get() - ackedBefore,
             uptime,
-            sigterm ? "SIGTERM" : "SIGKILL");
+            sigterm ? "SIGTERM" : cut != null ? "power cut " + cut.kind() : "SIGKILL");
+        if (cut != null) {
+          disk = cut.image();
+        }
       } finally {
         server.kill();
       }
@@ -200,10 +231,11 @@ public final class CrashTest {
     List<Long> sorted = new ArrayList<>(restarts);
     sorted.sort(null);
     out.printf(
-        "summary: store%s %s, %d cycles, %d operations acknowledged, %d document checks,"
+        "summary: store%s %s,%s %d cycles, %d operations acknowledged, %d document checks,"
             + " %d violations, second server %s, restart ms min %d median %d max %d%n",
         stores.size() > 1 ? "s" : "",
         settings.store(),
+        settings.powerLoss() ? " power loss," : "",
         settings.cycles(),
         acknowledged.get(),
         checked,
@@ -215,10 +247,10 @@ public final class CrashTest {
     return new Summary(acknowledged.get(), checked, violations, restarts, refused);
   }
 
-  private boolean secondServerRefused(ServerOptions options, Path log) throws InterruptedException {
+  private boolean secondServerRefused(ServerOptions options, Path log, Path dataDir)
+      throws InterruptedException {
     Path secondLog = log.resolveSibling(log.getFileName() + ".second");
-    try (ServerProcess second =
-        ServerProcess.start(options, settings.dataDir(), settings.heap(), secondLog)) {
+    try (ServerProcess second = ServerProcess.start(options, dataDir, settings.heap(), secondLog)) {
       out.println("VIOLATION: a second server opened the same data directory");
       violations++;
       return false;
@@ -242,8 +274,24 @@ public final class CrashTest {
   // ---------------------------------------------------------------------------------------------
   // Feeding
 
-  private void feedThenStop(ServerProcess server, long seed, long uptimeMs, boolean sigterm)
-      throws InterruptedException {
+  /**
+   * A power cut ordered from a forgetful server child ({@link PowerLossServerChild}): the seed that
+   * chooses the cut and the directory its image goes to.
+   */
+  private record PowerCutOrder(long seed, Path image) {
+    /** The cut the child draws from the seed, as it draws it. */
+    String kind() {
+      return PowerLossCycles.chooseCut(new SplittableRandom(seed)).toString();
+    }
+  }
+
+  /**
+   * Feeds for {@code uptimeMs}, then stops the server: SIGTERM, a power cut ({@code cut} not null)
+   * or SIGKILL.
+   */
+  private void feedThenStop(
+      ServerProcess server, long seed, long uptimeMs, boolean sigterm, PowerCutOrder cut)
+      throws IOException, InterruptedException {
     AtomicBoolean stop = new AtomicBoolean();
     List<Thread> feeders = new ArrayList<>();
     SplittableRandom seeds = new SplittableRandom(seed);
@@ -256,14 +304,27 @@ public final class CrashTest {
       th.start();
     }
     Thread.sleep(uptimeMs);
-    if (sigterm) {
-      server.close(); // SIGTERM: the server closes its store (snapshot or commit) and exits
-    } else {
-      server.kill();
-    }
-    stop.set(true);
-    for (Thread th : feeders) {
-      th.join();
+    try {
+      if (sigterm) {
+        server.close(); // SIGTERM: the server closes its store (snapshot or commit) and exits
+      } else if (cut != null) {
+        server.tell("cut " + cut.seed() + " " + cut.image());
+        int status = server.awaitExit(Duration.ofSeconds(120));
+        if (status != 0) {
+          throw new IOException(
+              "the power-loss child "
+                  + (status < 0 ? "did not halt" : "exited with status " + status)
+                  + " after the cut; see the server log");
+        }
+      } else {
+        server.kill();
+      }
+    } finally {
+      server.kill(); // a no-op unless the cut failed
+      stop.set(true);
+      for (Thread th : feeders) {
+        th.join();
+      }
     }
   }
 
@@ -283,16 +344,18 @@ public final class CrashTest {
         int id = owner + threads * r.nextInt(owned);
         int x = r.nextInt(indexes.size());
         String index = indexes.get(x);
-        if (used[x][id] || expected[x][id].length != 1) {
+        if (used[x][id] || !expected[x].isCertain(id)) {
           continue; // one op per id per bulk; uncertain ids wait for the next check
         }
         used[x][id] = true;
-        Document now = expected[x][id][0];
+        Document now = expected[x].certain(id);
         double p = r.nextDouble();
         String key = name(id);
         Document next;
         if (now == null || p < 0.5) {
-          next = version(id, r.nextInt(1_000_000), r);
+          next =
+              PossibleDocuments.version(
+                  name(id), id, r.nextInt(1_000_000), settings.dimension(), r);
           body.append("{\"index\":{\"_index\":\"").append(index).append("\",\"_id\":\"");
           body.append(key).append("\"}}\n").append(sourceJson(next));
         } else if (p < 0.8) {
@@ -319,7 +382,7 @@ public final class CrashTest {
       }
       // In flight: the server may keep either state if it dies before answering.
       for (int i = 0; i < count; i++) {
-        expected[where[i]][ids[i]] = new Document[] {expected[where[i]][ids[i]][0], after[i]};
+        expected[where[i]].invoke(ids[i], after[i]);
       }
       JsonNode items;
       try {
@@ -345,33 +408,12 @@ public final class CrashTest {
         JsonNode result = items.get(i).elements().next();
         int status = result.get("status").asInt();
         if (status == 200 || status == 201) {
-          expected[where[i]][ids[i]] = new Document[] {after[i]};
+          expected[where[i]].acknowledge(ids[i], after[i]);
           acknowledged.incrementAndGet();
         }
         // Anything else stays uncertain: the check after the restart decides.
       }
     }
-  }
-
-  private Document version(int id, int v, SplittableRandom r) {
-    float[] e = new float[settings.dimension()];
-    double sq = 0;
-    for (int i = 0; i < e.length; i++) {
-      e[i] = (float) r.nextGaussian();
-      sq += (double) e[i] * e[i];
-    }
-    float inv = (float) (1 / Math.sqrt(sq));
-    for (int i = 0; i < e.length; i++) {
-      e[i] *= inv;
-    }
-    return new Document(
-        name(id),
-        "title of " + id + " version " + v,
-        "description " + v + " words " + (v % 97),
-        "c" + (v % 9),
-        v,
-        (v % 50) / 10f,
-        e);
   }
 
   private static String sourceJson(Document d) {
@@ -403,7 +445,7 @@ public final class CrashTest {
 
   private long check(URI base, int x) throws IOException, InterruptedException {
     String index = indexes.get(x);
-    Document[][] expected = this.expected[x];
+    PossibleDocuments possible = expected[x];
     long n = 0;
     for (int id = 0; id < settings.ids(); id++) {
       HttpResponse<String> resp =
@@ -423,28 +465,25 @@ public final class CrashTest {
         throw new IOException(
             "GET " + name(id) + " answered " + resp.statusCode() + ": " + resp.body());
       }
-      boolean ok = false;
-      for (Document possible : expected[id]) {
-        if (Objects.equals(possible, actual)) {
-          ok = true;
-        }
-      }
-      if (!ok) {
+      PossibleDocuments.Verdict verdict = possible.verdict(id, actual);
+      if (verdict != PossibleDocuments.Verdict.OK) {
         violations++;
         if (violations <= 20) {
           out.println(
-              "VIOLATION: "
+              "VIOLATION ("
+                  + verdict
+                  + "): "
                   + index
                   + "/"
                   + name(id)
                   + " is "
-                  + describe(actual)
+                  + PossibleDocuments.describe(actual)
                   + "; acknowledged state "
-                  + (expected[id].length == 1 ? "" : "(or in flight) ")
-                  + Arrays.stream(expected[id]).map(CrashTest::describe).toList());
+                  + (possible.isCertain(id) ? "" : "(or in flight) ")
+                  + possible.describe(id));
         }
       }
-      expected[id] = new Document[] {actual};
+      possible.resolve(id, actual);
       n++;
     }
     checked += n;
@@ -465,9 +504,5 @@ public final class CrashTest {
         d.price(),
         d.averageRating(),
         d.embedding());
-  }
-
-  private static String describe(Document d) {
-    return d == null ? "absent" : "'" + d.title() + "' price " + d.price() + " " + d.category();
   }
 }

@@ -49,6 +49,43 @@ public final class ServerProcess implements AutoCloseable {
    */
   public static ServerProcess start(ServerOptions options, Path dataDir, String heap, Path log)
       throws IOException, InterruptedException {
+    return start(
+        List.of(
+            // The launcher passes the distribution's class path, so the server runs with what
+            // ships and nothing of the benchmark's; tests run with their own class path.
+            System.getProperty("searchlab.server.classpath", System.getProperty("java.class.path")),
+            "org.searchlab.distribution.SearchlabCli",
+            "serve"),
+        options,
+        dataDir,
+        heap,
+        log);
+  }
+
+  /**
+   * Starts {@code mainClass} instead of the distribution's {@code serve}, on this JVM's class path,
+   * with {@code leadingArgs} before serve's flags: a server inside a test harness (the power-loss
+   * child of {@code crashtest}, which then reads commands from {@link #tell}).
+   */
+  public static ServerProcess startWrapped(
+      String mainClass,
+      List<String> leadingArgs,
+      ServerOptions options,
+      Path dataDir,
+      String heap,
+      Path log)
+      throws IOException, InterruptedException {
+    List<String> launch = new ArrayList<>();
+    launch.add(System.getProperty("java.class.path"));
+    launch.add(mainClass);
+    launch.addAll(leadingArgs);
+    return start(launch, options, dataDir, heap, log);
+  }
+
+  /** {@code launch}: the class path, the main class and the arguments before serve's flags. */
+  private static ServerProcess start(
+      List<String> launch, ServerOptions options, Path dataDir, String heap, Path log)
+      throws IOException, InterruptedException {
     int port = freePort();
     Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
     List<String> cmd = new ArrayList<>();
@@ -71,14 +108,10 @@ public final class ServerProcess implements AutoCloseable {
             "-XX:-UseDynamicNumberOfCompilerThreads"));
     // The runner's huge-page setting, which the launcher chose as it does for serve.
     cmd.addAll(org.searchlab.bench.report.HugePages.childFlags());
+    cmd.add("-cp");
+    cmd.addAll(launch);
     cmd.addAll(
         List.of(
-            "-cp",
-            // The launcher passes the distribution's class path, so the server runs with what
-            // ships and nothing of the benchmark's; tests run with their own class path.
-            System.getProperty("searchlab.server.classpath", System.getProperty("java.class.path")),
-            "org.searchlab.distribution.SearchlabCli",
-            "serve",
             "--host",
             "127.0.0.1",
             "--port",
@@ -149,6 +182,24 @@ public final class ServerProcess implements AutoCloseable {
   /** The child's CPU-time reader. */
   public ProcessCpu cpu() {
     return new ProcessCpu(process.pid());
+  }
+
+  /**
+   * Writes {@code line} to the child's standard input (a command for a wrapped server, {@link
+   * #startWrapped}).
+   */
+  public void tell(String line) throws IOException {
+    var in = process.getOutputStream();
+    in.write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    in.flush();
+  }
+
+  /**
+   * Waits until the child exits by itself, at most {@code timeout}; its exit status, or −1 if it
+   * still runs.
+   */
+  public int awaitExit(Duration timeout) throws InterruptedException {
+    return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? process.exitValue() : -1;
   }
 
   /** Whether the child is still running. */

@@ -48,7 +48,8 @@ class CrashTestTest {
                     Duration.ofMillis(2000),
                     tmp.resolve("data"),
                     "256m",
-                    quantization),
+                    quantization,
+                    false),
                 out)
             .run();
     String report = bytes.toString(StandardCharsets.UTF_8);
