@@ -1,3 +1,5 @@
+// Over 500 lines: the mapped store's open, replay, write, snapshot and search paths share its
+// locks and fields; split, each part would reach into the others' state.
 package org.searchlab.mutable;
 
 import java.io.BufferedInputStream;
