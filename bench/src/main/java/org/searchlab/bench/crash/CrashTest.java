@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.searchlab.bench.experiment.ServerAdmin;
 import org.searchlab.bench.experiment.ServerOptions;
 import org.searchlab.bench.experiment.ServerProcess;
 import org.searchlab.core.Document;
@@ -135,18 +136,7 @@ public final class CrashTest {
                   org.searchlab.core.mapping.MappingJson.render(
                       org.searchlab.core.mapping.Mapping.product(settings.dimension())))
               + "}";
-      HttpResponse<String> r =
-          http.send(
-              HttpRequest.newBuilder(base.resolve("/" + indexes.get(i)))
-                  .header("Content-Type", "application/json")
-                  .timeout(Duration.ofSeconds(60))
-                  .PUT(HttpRequest.BodyPublishers.ofString(body))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new IOException(
-            "PUT /" + indexes.get(i) + " answered " + r.statusCode() + ": " + r.body());
-      }
+      ServerAdmin.putIndex(http, base, indexes.get(i), body);
     }
   }
 

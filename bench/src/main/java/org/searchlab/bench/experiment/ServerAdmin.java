@@ -359,6 +359,32 @@ public final class ServerAdmin {
     return http.send(req, HttpResponse.BodyHandlers.ofByteArray());
   }
 
+  /**
+   * {@code PUT /{index}} with {@code body} (settings and mappings), for the harnesses that create
+   * their own indexes (crashtest's several stores, the histories' small mapping): anything but 200,
+   * an existing index included, is an error, since those runs always start on a fresh directory.
+   */
+  public static void putIndex(HttpClient http, URI base, String index, String body)
+      throws IOException, InterruptedException {
+    HttpResponse<byte[]> r =
+        http.send(
+            HttpRequest.newBuilder(base.resolve("/" + index))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(60))
+                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+    if (r.statusCode() != 200) {
+      throw new IOException(
+          "PUT /"
+              + index
+              + " answered "
+              + r.statusCode()
+              + ": "
+              + new String(r.body(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
   private static void expectOk(HttpResponse<byte[]> r, String what) throws IOException {
     if (r.statusCode() / 100 != 2) {
       throw new IOException(

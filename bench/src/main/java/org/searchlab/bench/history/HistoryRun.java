@@ -3,8 +3,6 @@ package org.searchlab.bench.history;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +18,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.searchlab.bench.experiment.ServerAdmin;
 import org.searchlab.bench.experiment.ServerOptions;
 import org.searchlab.bench.experiment.ServerProcess;
 import org.searchlab.testing.history.DocInput;
@@ -286,18 +285,7 @@ public final class HistoryRun {
             + settings.store()
             + "\"}},\"mappings\":{\"properties\":{\"token\":{\"type\":\"keyword\"},"
             + "\"n\":{\"type\":\"long\"},\"tag\":{\"type\":\"keyword\"}}}}";
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(base.resolve("/" + DocCalls.INDEX))
-                .header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(60))
-                .PUT(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IOException(
-          "PUT /" + DocCalls.INDEX + " answered " + r.statusCode() + ": " + r.body());
-    }
+    ServerAdmin.putIndex(http, base, DocCalls.INDEX, body);
   }
 
   /**
