@@ -114,7 +114,7 @@ public final class ExperimentRunner {
               + Calibration.cells(profile, nv);
       planned += cells * PairedRounds.seconds(profile);
       int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
-      feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
+      feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(profile, corpus);
       feedDocs += (long) Servers.extraFeeds(profile, variants) * corpus.docs().size();
       cells += writeCells;
       planned += writeCells * ProcedureRun.refeedSeconds(profile);
