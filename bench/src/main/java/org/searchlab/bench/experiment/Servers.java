@@ -197,15 +197,18 @@ final class Servers implements AutoCloseable {
    */
   private Session server(RunContext ctx, Corpus corpus, Variant v, String dir)
       throws IOException, InterruptedException {
-    return Session.start(
-        ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
-            .quantization(quantizationOf(ctx, v))
-            .build(),
-        ctx.dataDir(dir),
-        ctx.profile.heaps().of(v.store()),
-        ctx.serverLog(dir),
-        ctx.load,
-        corpus.mapping());
+    Session s =
+        Session.start(
+            ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
+                .quantization(quantizationOf(ctx, v))
+                .build(),
+            ctx.dataDir(dir),
+            ctx.profile.heaps().of(v.store()),
+            ctx.serverLog(dir),
+            ctx.load,
+            corpus.mapping());
+    s.serverPid().ifPresent(pid -> ctx.memory.watch(dir, pid));
+    return s;
   }
 
   /**
@@ -232,6 +235,10 @@ final class Servers implements AutoCloseable {
         String.format(
             "%s: cluster %s green in %.0f s, pids %s",
             v.label(), cluster.clusterName(), (System.nanoTime() - t0) / 1e9, cluster.pids()));
+    List<Long> pids = cluster.pids();
+    for (int i = 0; i < pids.size(); i++) {
+      ctx.memory.watch(pids.size() == 1 ? v.label() : v.label() + " node " + (i + 1), pids.get(i));
+    }
     return Session.openSearch(cluster, nodes > 1 ? 1 : 0, ctx.load);
   }
 

@@ -6,9 +6,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The report's notes on how far a run's procedure and intervals carry: what a shortened profile
- * keeps and drops of the benchmark's procedure, and which headline ratios are too wide to state a
- * size (fewer rounds or shorter cells widen them). Stateless; thread-safe.
+ * The report's notes on how far a run's procedure and measurements carry: what a shortened profile
+ * keeps and drops of the benchmark's procedure, which headline ratios are too wide to state a size
+ * (fewer rounds or shorter cells widen them), and which cells read pages from disk. Stateless;
+ * thread-safe.
  */
 final class ProfileNotes {
   /** The client count of the headline ratios. */
@@ -96,6 +97,42 @@ final class ProfileNotes {
         HEADLINE_CLIENTS,
         100 * WIDE,
         String.join("; ", wide));
+  }
+
+  /**
+   * The section that names every query cell whose server took major page faults (pages read from
+   * disk: its mapped index or its heap did not stay in memory, so the cell measured the disk as
+   * well); empty when none did or none were counted.
+   */
+  static String majorFaults(RowIndex idx) {
+    List<ResultRow> faulted =
+        idx.all().stream()
+            .filter(r -> r.isQueryCell() && r.round() != null)
+            .filter(r -> r.majorFaults() != null && r.majorFaults() > 0)
+            .toList();
+    if (faulted.isEmpty()) {
+      return "";
+    }
+    StringBuilder md =
+        new StringBuilder(
+            "## Major page faults\n\nCells in which the server read pages from disk: its index"
+                + " or heap did not stay in memory beside the other servers, so these cells"
+                + " measured the disk too.\n\n| variant | phase | query | clients | round |"
+                + " major faults |\n|---|---|---|---:|---:|---:|\n");
+    for (ResultRow r : faulted) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s%s | %s | %s | %d |\n",
+              r.variant(),
+              r.phase(),
+              r.queryType(),
+              Boolean.TRUE.equals(r.filtered()) ? " filtered" : "",
+              r.clients(),
+              r.round(),
+              r.majorFaults()));
+    }
+    return md.append('\n').toString();
   }
 
   /** Whether an interval reaches further than {@link #WIDE} of its median on either side. */

@@ -167,6 +167,7 @@ public final class ReportWriter {
     sweepSection(md, idx);
     gridSection(md, idx);
     failuresSection(md, idx);
+    md.append(ProfileNotes.majorFaults(idx));
     Files.writeString(dir.resolve("report.md"), md);
     return pngs;
   }

@@ -19,8 +19,9 @@ import org.searchlab.testing.TestSeeds;
  * What the {@code full} profile changes in a run, at a tiny scale against a real server child (one,
  * the segmented store's: a server start is most of this test's time): the server gets its store's
  * heap, not the mutable store's nor the profile's server heap, the write phases rewrite only the
- * first {@code writeDocs} documents, and the faceted cells do not run. (That the same-client feed
- * is left out is {@link ProfileTest}'s: it needs a second store.)
+ * first {@code writeDocs} documents, and the faceted cells do not run; and what the run records of
+ * the server's memory (the major page faults of each cell, the peaks in {@code run.json}). (That
+ * the same-client feed is left out is {@link ProfileTest}'s: it needs a second store.)
  */
 class FullPlumbingIntegrationTest {
   @Test
@@ -69,6 +70,25 @@ class FullPlumbingIntegrationTest {
     assertTrue(
         rows.stream().anyMatch(r -> "hybrid".equals(r.queryType()) && r.numCandidates() == 100),
         "hybrid cells at the one hybrid beam");
+    if (Files.isReadable(Path.of("/proc/self/status"))) {
+      // Each measured round's cell counts the server's major page faults (estimates at the target
+      // are made of two cells and count none); run.json has the server's memory peaks.
+      assertTrue(
+          rows.stream()
+              .filter(r -> Phases.AFTER_FLUSH.equals(r.phase()) && r.round() != null)
+              .allMatch(r -> r.majorFaults() != null && r.majorFaults() >= 0),
+          "major faults of every round's cell");
+      var memory =
+          new com.fasterxml.jackson.databind.ObjectMapper()
+              .readTree(out.resolve("run.json").toFile())
+              .path("server_memory")
+              .path("segmented");
+      assertTrue(memory.path("peak_rss_bytes").asLong() > 0, memory.toString());
+      assertTrue(
+          memory.path("vm_hwm_bytes").asLong() >= memory.path("peak_rss_bytes").asLong(),
+          memory.toString());
+      assertTrue(memory.path("samples").asInt() > 0, memory.toString());
+    }
   }
 
   private static long feedDocs(List<ResultRow> rows, String variant, String phase) {

@@ -690,8 +690,9 @@ class ReportWriterTest {
         full.contains("What the full profile keeps and drops against the benchmark's procedure"),
         full);
     assertTrue(full.contains("--clients 1,2,4,8,16,32,64 --duration 20"), full);
-    // Every ratio of rows() is a point: nothing to add rounds for.
+    // Every ratio of rows() is a point: nothing to add rounds for; no cell counted a fault.
     assertFalse(full.contains("Add rounds"), full);
+    assertFalse(full.contains("## Major page faults"), full);
 
     // The segmented store's unfiltered vector cell at 16 clients moves by up to 40% from round to
     // round while mutable's does not: that ratio's interval is far wider than +-15%.
@@ -719,7 +720,8 @@ class ReportWriterTest {
                     r.avgMs(),
                     null,
                     null)
-                .withRound(r.round());
+                .withRound(r.round())
+                .withMajorFaults(r.round() == 2 ? 41L : 0L);
       }
       wide.add(r);
     }
@@ -731,5 +733,9 @@ class ReportWriterTest {
     assertTrue(md.contains("**Add rounds:** 1 of the 16-client QPS-per-core ratios"), md);
     assertTrue(md.contains("vector mutable ÷ segmented 1.83 [1.25–3.33]"), md);
     assertFalse(md.contains("vector filtered mutable ÷ segmented"), md);
+    // The one round whose server read pages from disk is named, the others (0 faults) are not.
+    assertTrue(md.contains("## Major page faults"), md);
+    assertTrue(md.contains("| segmented | after_flush | vector | 16 | 2 | 41 |"), md);
+    assertFalse(md.contains("| segmented | after_flush | vector | 16 | 3 |"), md);
   }
 }
