@@ -56,7 +56,11 @@ import org.searchlab.core.Schema;
  *       reindex_updates}, {@code noops}, {@code replayed_operations}, {@code wal_fsyncs}, {@code
  *       wal_written_bytes} (every byte appended to the log), {@code version_map_entries}, {@code
  *       background_errors}, and {@code open_<phase>_ms} for each phase of the last open ({@code
- *       replay}, {@code refresh}, {@code commit}).
+ *       replay}, {@code refresh}, {@code commit});
+ *   <li>{@code files_bytes_<ext>}: the bytes on disk of the current reader's segments' files by
+ *       Lucene extension ({@code vec} floats, {@code vex} graph, {@code doc}/{@code tim} postings,
+ *       {@code fdt} stored fields, {@code cfs} compound files, …), what the kernel may map and
+ *       cache for the searches; not a count, like {@code version_map_entries}.
  * </ul>
  *
  * Every count and time starts at zero when the store opens, as Elasticsearch's do when a node
@@ -210,12 +214,14 @@ final class SegmentedStats {
       IndexReader reader = s.getIndexReader();
       List<IndexStats.SegmentStats> segments = new ArrayList<>();
       Map<String, Long> vectorFiles = new LinkedHashMap<>();
+      Map<String, Long> files = new java.util.TreeMap<>();
       long vectors = 0;
       Set<String> committed = c.committedSegments.orElse(Set.of());
       for (LeafReaderContext leaf : reader.leaves()) {
         SegmentReader sr = (SegmentReader) FilterLeafReader.unwrap(leaf.reader());
         vectors += vectorFileBytes(sr, vectorFiles);
         SegmentCommitInfo info = sr.getSegmentInfo();
+        fileBytes(info, files);
         segments.add(
             new IndexStats.SegmentStats(
                 info.info.name,
@@ -264,6 +270,7 @@ final class SegmentedStats {
       counters.put("version_map_entries", (long) parts.versionMap.size());
       counters.put("background_errors", c.errors.count());
       c.openMillis().forEach((phase, ms) -> counters.put("open_" + phase + "_ms", ms));
+      files.forEach((ext, bytes) -> counters.put(FILES_BYTES + ext, bytes));
       return new IndexStats(
           "segmented",
           reader.numDocs(),
@@ -278,6 +285,21 @@ final class SegmentedStats {
           perVector(vectorFiles, vectors));
     } finally {
       parts.manager.release(s);
+    }
+  }
+
+  /** The prefix of the counters of file bytes by extension. */
+  static final String FILES_BYTES = "files_bytes_";
+
+  /**
+   * Adds the sizes of a segment's files ({@link SegmentCommitInfo#files()}: its own and those of
+   * its deletions and doc-values updates) to {@code into}, by extension. The reader being held
+   * keeps them from being deleted while they are measured.
+   */
+  private static void fileBytes(SegmentCommitInfo info, Map<String, Long> into) throws IOException {
+    for (String file : info.files()) {
+      String ext = org.apache.lucene.index.IndexFileNames.getExtension(file);
+      into.merge(ext == null ? "none" : ext, info.info.dir.fileLength(file), Long::sum);
     }
   }
 

@@ -58,6 +58,9 @@ final class ExperimentCommand implements Callable<Integer> {
           "quick (<= 5 min on 2 cores, synthetic), standard (default, about an hour, 100k docs of"
               + " the Debian corpus), full (1M docs), grid (HNSW grid only), sweep (the"
               + " segment-count sweep only, 30k docs of the Debian corpus)."
+              + " full keeps the benchmark's procedure but clients 2, 8 and 32, the 20 s cells,"
+              + " the 0.99 target, faceting, the sweep and two of the three segmented feeds, and"
+              + " rewrites the first 200,000 documents (see bench/README.md)."
               + " Default: ${DEFAULT-VALUE}.")
   String profile;
 
@@ -301,6 +304,38 @@ final class ExperimentCommand implements Callable<Integer> {
   List<Integer> vectorBeams;
 
   @Option(
+      names = "--hybrid-beams",
+      split = ",",
+      description =
+          "The calibration grid's hybrid beams (num_candidates, k = 100), strictly ascending, 100"
+              + " to 10000, e.g. 100,200,400,800 (overrides the profile's 100,200,400).")
+  List<Integer> hybridBeams;
+
+  @Option(
+      names = "--no-facets",
+      description =
+          "Skip the faceted cells and their bucket checks (each check scans every match of the"
+              + " query: about 10 min at 100k documents). The full profile skips them anyway.")
+  boolean noFacets;
+
+  @Option(
+      names = "--write-docs",
+      description =
+          "Documents the write phases refeed, update and refeed under queries: the first N of"
+              + " the corpus, 0 for all (overrides the profile: full 200000, else all).")
+  Integer writeDocs;
+
+  @Option(
+      names = "--scale",
+      split = ",",
+      paramLabel = "N,N,...",
+      description =
+          "Document counts of a cost-growth run, strictly ascending, at least two, each 1000 or"
+              + " more, e.g. 100000,300000,1000000. Not built yet: the options are checked, then"
+              + " the command stops with a usage error.")
+  List<Integer> scale;
+
+  @Option(
       names = "--seed",
       defaultValue = "20241122",
       description = "Corpus and query seed. Default: ${DEFAULT-VALUE}.")
@@ -427,6 +462,18 @@ final class ExperimentCommand implements Callable<Integer> {
     if (refeedRounds != null) {
       b.refeedRounds(refeedRounds);
     }
+    if (hybridBeams != null) {
+      b.hybridBeams(hybridBeams);
+    }
+    if (noFacets) {
+      b.facets(false);
+    }
+    if (writeDocs != null) {
+      b.writeDocs(writeDocs);
+    }
+    if (scale != null) {
+      b.scaleSizes(scale);
+    }
     Profile p;
     List<Variant> vs;
     BenchMapping bench;
@@ -437,6 +484,9 @@ final class ExperimentCommand implements Callable<Integer> {
             sweepSlicings.stream().map(org.searchlab.segmented.Slicing::parse).toList());
       }
       p = b.build();
+      if (scale != null) {
+        checkScale(p);
+      }
       if (mergePolicies != null) {
         policies = mergePoliciesToRun();
       } else if (bulkSize != null || refreshIntervalMs != null) {
@@ -606,6 +656,45 @@ final class ExperimentCommand implements Callable<Integer> {
               + " do not apply to it");
     }
     return MergePolicySpec.parseList(mergePolicies);
+  }
+
+  /**
+   * The checks of --scale that need the profile (its sizes were checked when it was built), then
+   * the usage error that says the scale run is not built yet: a run that measured nothing must not
+   * look like one that did.
+   */
+  private void checkScale(Profile p) {
+    List<String> conflicting = new ArrayList<>();
+    if (mergePolicies != null) {
+      conflicting.add("--merge-policies");
+    }
+    if (grid) {
+      conflicting.add("--grid");
+    }
+    if (targets != null) {
+      conflicting.add("--target");
+    }
+    if (noMain) {
+      conflicting.add("--no-main");
+    }
+    if (!conflicting.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--scale runs a job of its own (each store grown through the sizes); "
+              + String.join(", ", conflicting)
+              + " do not apply to it");
+    }
+    if (docs != null && p.scaleSizes().getLast() > docs) {
+      throw new IllegalArgumentException(
+          "--scale size "
+              + p.scaleSizes().getLast()
+              + " is above --docs "
+              + docs
+              + ": the largest size is the corpus the run loads");
+    }
+    throw new IllegalArgumentException(
+        "--scale "
+            + p.scaleSizes()
+            + " is not built yet (issue 68, the ScaleRun step): nothing was run");
   }
 
   /** The variants of --variants (or the default three) and of --target, checked. */

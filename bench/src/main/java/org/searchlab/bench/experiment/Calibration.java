@@ -31,7 +31,7 @@ final class Calibration {
   static final List<Integer> VECTOR_GRID =
       List.of(10, 15, 20, 25, 30, 40, 60, 80, 100, 150, 200, 400);
 
-  /** Hybrid beams, all with {@code k = 100}. */
+  /** The default hybrid beams ({@link Profile#hybridBeams()}), all with {@code k = 100}. */
   static final List<Integer> HYBRID_GRID = List.of(100, 200, 400);
 
   private final RunContext ctx;
@@ -68,7 +68,7 @@ final class Calibration {
         out.add(new Setting(Math.min(ExactSearch.VECTOR_K, nc), nc));
       }
     } else if (t == QueryType.HYBRID) {
-      for (int nc : HYBRID_GRID) {
+      for (int nc : ctx.profile.hybridBeams()) {
         out.add(new Setting(ExactSearch.VECTOR_K, nc));
       }
     }
@@ -82,7 +82,7 @@ final class Calibration {
 
   /** Timed cells of the calibration, for the progress estimate. */
   static int cells(Profile p, int variants) {
-    return variants * 2 * (p.vectorBeams().size() + HYBRID_GRID.size());
+    return variants * 2 * (p.vectorBeams().size() + p.hybridBeams().size());
   }
 
   /** The query types that have a vector part. */

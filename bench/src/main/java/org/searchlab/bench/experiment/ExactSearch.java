@@ -29,8 +29,9 @@ public final class ExactSearch {
 
   private final ExactCorpus corpus;
   private final BenchMapping mapping;
-  // Each document id's ordinal, for the exact answers' compact score tables (ScoreTable).
-  private final Map<String, Integer> ordinals = new HashMap<>();
+  // Each document id's ordinal, for the score tables of answerWithEveryScore (ScoreTable): made on
+  // first use, since the runner's answers do not need it and at 1M documents it is about 80 MB.
+  private Map<String, Integer> ordinals;
 
   /**
    * @param docs the corpus
@@ -56,7 +57,6 @@ public final class ExactSearch {
             : new ExactCorpus(mapping.mapping(), mapping.settings().defaultAnalyzer());
     for (Document d : docs) {
       corpus.put(d);
-      ordinals.putIfAbsent(d.id(), ordinals.size());
     }
   }
 
@@ -148,18 +148,24 @@ public final class ExactSearch {
    * closeness for vector, and for hybrid what the stores fuse, the BM25 score (0 without a matching
    * term) plus the closeness of documents in the exact top {@value #VECTOR_K} neighbours (0
    * outside). A document the query's filter rejects, or that neither part matches, scores NaN.
+   *
+   * <p>The answer keeps the top {@code k} and looks other ids' scores up when asked ({@link
+   * ExactAnswer#prepare}), by scoring the query's matches again and keeping only those ids: the
+   * matches of every query's lexical part do not stay in memory (at 1M documents a common term
+   * matches most of them).
    */
   public ExactAnswer answer(BenchQuery q, QueryType type, boolean filtered, int k) {
     if (!mapping.product()) {
-      Map<String, Float> scores = mappedScores(q, type, filtered);
-      return answer(scores, k);
+      return ExactAnswer.lookingUp(
+          best(mappedScores(q, type, filtered), k),
+          ids -> pick(mappedScores(q, type, filtered), ids));
     }
     Filter filter = filtered ? Filter.category(q.category()) : Filter.ALL;
     return switch (type) {
-      case LEXICAL -> {
-        Map<String, Float> lexical = corpus.lexicalScores(q.text(), filter);
-        yield answer(lexical, k);
-      }
+      case LEXICAL ->
+          ExactAnswer.lookingUp(
+              best(corpus.lexicalScores(q.text(), filter), k),
+              ids -> pick(corpus.lexicalScores(q.text(), filter), ids));
       case VECTOR ->
           new ExactAnswer(
               corpus.vectorHits(q.vector(), filter, k),
@@ -170,24 +176,86 @@ public final class ExactSearch {
                     : VectorScores.closeness(q.vector(), d.embedding());
               });
       case HYBRID -> {
-        Map<String, Float> lexical = corpus.lexicalScores(q.text(), filter);
+        // The vector part's top 100 stays with the answer (100 scores); the lexical part's
+        // matches are scored again for the ids a lookup asks for.
         Map<String, Float> vector = new HashMap<>();
         for (Hit h : corpus.vectorHits(q.vector(), filter, VECTOR_K)) {
           vector.put(h.id(), h.score());
         }
-        Map<String, Float> fused = new HashMap<>(lexical);
-        vector.forEach((id, s) -> fused.merge(id, s, Float::sum));
-        yield answer(fused, k);
+        Map<String, Float> top = fused(corpus.lexicalScores(q.text(), filter), vector);
+        yield ExactAnswer.lookingUp(
+            best(top, k),
+            ids -> {
+              Map<String, Float> lexical = corpus.lexicalScores(q.text(), filter);
+              Map<String, Double> out = new HashMap<>();
+              for (String id : ids) {
+                Float l = lexical.get(id);
+                Float v = vector.get(id);
+                // As fused(): the lexical score plus the vector one, summed in float.
+                out.put(
+                    id,
+                    l == null ? (v == null ? Double.NaN : v) : (v == null ? l : Float.sum(l, v)));
+              }
+              return out;
+            });
       }
     };
   }
 
+  /** The hybrid scores: every lexical match's BM25, plus the closeness of the vector part's. */
+  private static Map<String, Float> fused(Map<String, Float> lexical, Map<String, Float> vector) {
+    Map<String, Float> fused = new HashMap<>(lexical);
+    vector.forEach((id, s) -> fused.merge(id, s, Float::sum));
+    return fused;
+  }
+
+  /** The scores of {@code ids} out of a query's scores, NaN for an id that is no hit. */
+  private static Map<String, Double> pick(Map<String, Float> scores, java.util.Set<String> ids) {
+    Map<String, Double> out = new HashMap<>();
+    for (String id : ids) {
+      Float s = scores.get(id);
+      out.put(id, s == null ? Double.NaN : s);
+    }
+    return out;
+  }
+
   /**
-   * The answer of a query's exact scores: its {@code k} best, and every score kept in a {@link
-   * ScoreTable} rather than the map, which the answer would otherwise hold for its whole life.
+   * The answer as it was made before answers looked scores up ({@link #answer}): every match's
+   * score kept for the answer's life in a {@link ScoreTable}, 8 bytes a match. Kept as the
+   * reference the compact answers are checked against (their recall and overlap must be the same
+   * numbers); the runner does not use it.
    */
-  private ExactAnswer answer(Map<String, Float> scores, int k) {
-    return new ExactAnswer(best(scores, k), new ScoreTable(scores, ordinals));
+  ExactAnswer answerWithEveryScore(BenchQuery q, QueryType type, boolean filtered, int k) {
+    if (!mapping.product()) {
+      return tableAnswer(mappedScores(q, type, filtered), k);
+    }
+    Filter filter = filtered ? Filter.category(q.category()) : Filter.ALL;
+    return switch (type) {
+      case LEXICAL -> tableAnswer(corpus.lexicalScores(q.text(), filter), k);
+      case VECTOR -> answer(q, type, filtered, k);
+      case HYBRID -> {
+        Map<String, Float> vector = new HashMap<>();
+        for (Hit h : corpus.vectorHits(q.vector(), filter, VECTOR_K)) {
+          vector.put(h.id(), h.score());
+        }
+        yield tableAnswer(fused(corpus.lexicalScores(q.text(), filter), vector), k);
+      }
+    };
+  }
+
+  private ExactAnswer tableAnswer(Map<String, Float> scores, int k) {
+    return new ExactAnswer(best(scores, k), new ScoreTable(scores, ordinals()));
+  }
+
+  private synchronized Map<String, Integer> ordinals() {
+    if (ordinals == null) {
+      Map<String, Integer> m = new HashMap<>();
+      for (Document d : corpus.documents()) {
+        m.putIfAbsent(d.id(), m.size());
+      }
+      ordinals = m;
+    }
+    return ordinals;
   }
 
   /**

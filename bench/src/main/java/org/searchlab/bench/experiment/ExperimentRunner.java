@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.searchlab.bench.load.LoadGenerator;
+import org.searchlab.bench.load.MemorySampler;
 import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
@@ -114,7 +115,7 @@ public final class ExperimentRunner {
               + Calibration.cells(profile, nv);
       planned += cells * PairedRounds.seconds(profile);
       int writeCells = Servers.feeds(variants) * ProcedureRun.cells(profile);
-      feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(corpus);
+      feedDocs += Servers.feeds(variants) * ProcedureRun.feedDocs(profile, corpus);
       feedDocs += (long) Servers.extraFeeds(profile, variants) * corpus.docs().size();
       cells += writeCells;
       planned += writeCells * ProcedureRun.refeedSeconds(profile);
@@ -166,8 +167,10 @@ public final class ExperimentRunner {
             Progress.format(planned),
             outDir));
 
-    try (LoadGenerator load = new LoadGenerator()) {
-      RunContext ctx = new RunContext(profile, outDir, info, progress, load, log, openSearchNodes);
+    try (LoadGenerator load = new LoadGenerator();
+        MemorySampler memory = new MemorySampler(java.time.Duration.ofSeconds(1))) {
+      RunContext ctx =
+          new RunContext(profile, outDir, info, progress, load, log, openSearchNodes, memory);
       if (profile.mainPhases()) {
         mainPhases(ctx, quality);
       }
@@ -209,6 +212,8 @@ public final class ExperimentRunner {
       run.put("refeed_client_niceness", profile.refeedClientNiceness());
       run.put("refeed_rounds", profile.refeedRounds());
       run.putPOJO("refeed_client_nice", new java.util.TreeMap<>(ctx.refeedClientNice()));
+      run.put("server_heaps", profile.heaps().describe());
+      run.set("server_memory", memoryPeaks(ctx.memory.peaks()));
       Files.writeString(outDir.resolve("run.json"), run.toString());
       Map<String, org.searchlab.bench.report.VectorSetup> setups = new java.util.LinkedHashMap<>();
       for (Variant v : variants) {
@@ -265,6 +270,27 @@ public final class ExperimentRunner {
         + vectors
         + (bytes == null ? "" : "; bytes per vector " + bytes.toString().replace("=", " "))
         + ")";
+  }
+
+  /**
+   * The memory peaks of the main phases' servers for {@code run.json}, in bytes, by server (its
+   * data directory's name): what each held at most while every variant was up.
+   */
+  private static com.fasterxml.jackson.databind.node.ObjectNode memoryPeaks(
+      Map<String, MemorySampler.Peak> peaks) {
+    com.fasterxml.jackson.databind.node.ObjectNode out = Json.object();
+    peaks.forEach(
+        (name, p) -> {
+          com.fasterxml.jackson.databind.node.ObjectNode o = out.putObject(name);
+          o.put("peak_rss_bytes", p.rss());
+          o.put("vm_hwm_bytes", p.highWater());
+          o.put("peak_anonymous_bytes", p.anonymous());
+          o.put("peak_file_bytes", p.file());
+          o.putPOJO(
+              "peak_mapped_bytes_by_extension", new java.util.TreeMap<>(p.mappedByExtension()));
+          o.put("samples", p.samples());
+        });
+    return out;
   }
 
   /**

@@ -330,7 +330,7 @@ public final class Feeder {
   /**
    * The {@code _bulk} bodies of a corpus for one operation and batch size, in batch order, kept for
    * the corpus's lifetime (the same documents are fed, refed and updated several times a run), up
-   * to a third of the heap in all. Thread-safe: computed once per key under the map's lock.
+   * to {@link #budget(long)} in all. Thread-safe: computed once per key under the map's lock.
    */
   static final class BulkBodies {
     private final Map<Key, List<byte[]>> cache = new java.util.concurrent.ConcurrentHashMap<>();
@@ -338,9 +338,23 @@ public final class Feeder {
     private final long budget;
     private final java.util.function.BiFunction<List<Document>, FeedOp, byte[]> encoder;
 
-    /** Bodies made by {@code encoder} from a batch, kept up to a third of the heap. */
+    /** Bodies made by {@code encoder} from a batch, kept up to {@link #budget(long)}. */
     BulkBodies(java.util.function.BiFunction<List<Document>, FeedOp, byte[]> encoder) {
-      this(encoder, Runtime.getRuntime().maxMemory() / 3);
+      this(encoder, budget(Runtime.getRuntime().maxMemory()));
+    }
+
+    /** The most the bodies of all corpora may take in a heap of {@code maxHeap} bytes. */
+    static final long MAX_BUDGET = 1L << 30;
+
+    /**
+     * The bodies' budget in a heap of {@code maxHeap} bytes: a third of it, at most {@link
+     * #MAX_BUDGET}. Up to a 3 GB heap (the runner's default, the standard profile's 100k documents
+     * of about 0.5 GB of bodies) that is the third it always was; the 6 GB runner of the 1M profile
+     * needs the rest for the corpus and the exact oracle (design-68 §2.3), and bodies of 1M
+     * documents (about 5 GB) would not fit in any case: they are then encoded batch by batch.
+     */
+    static long budget(long maxHeap) {
+      return Math.min(maxHeap / 3, MAX_BUDGET);
     }
 
     /** With a budget in (estimated) bytes, for tests. */

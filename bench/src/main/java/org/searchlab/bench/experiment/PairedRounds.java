@@ -379,7 +379,8 @@ final class PairedRounds {
                   mainPhase ? q.recallAt10() : summaryRecall(rounds),
                   mainPhase ? q.overlapAt10() : null)
               .withIdQuality(
-                  mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null));
+                  mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null)
+              .withMajorFaults(Rows.majorFaults(rounds)));
     }
   }
 
@@ -575,7 +576,9 @@ final class PairedRounds {
             atBeam.firstError() != null
                 ? atBeam.firstError()
                 : lower == null ? null : lower.firstError(),
-            retries(atBeam) + (lower == null ? 0 : retries(lower)));
+            retries(atBeam) + (lower == null ? 0 : retries(lower)),
+            // an estimate between two cells is no window of its own: no faults counted
+            -1);
     return Rows.query(
             info,
             from.variant(),
@@ -631,7 +634,7 @@ final class PairedRounds {
   /** The file the exact top-10s of the quality queries go to. */
   static final String GROUND_TRUTH = "ground-truth.jsonl";
 
-  static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0);
+  static final CellStats EMPTY = new CellStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, -1);
 
   /**
    * Overlap pairs, one per variant at most (its row's overlap@10): each segmented variant against
@@ -764,7 +767,8 @@ final class PairedRounds {
         Intervals.median(values(rows, ResultRow::p999Ms)).median(),
         Intervals.median(values(rows, ResultRow::cpuCores)).median(),
         rows.stream().map(ResultRow::firstError).filter(e -> e != null).findFirst().orElse(null),
-        rows.stream().mapToLong(PairedRounds::retries).sum());
+        rows.stream().mapToLong(PairedRounds::retries).sum(),
+        -1);
   }
 
   private static long retries(ResultRow r) {

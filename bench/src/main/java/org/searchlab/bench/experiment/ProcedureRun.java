@@ -34,9 +34,28 @@ final class ProcedureRun {
     return t.label() + "|" + filtered;
   }
 
-  /** Documents the bulk write phases of one store feed: the feed, the refeed and the update. */
-  static long feedDocs(Corpus corpus) {
-    return 3L * corpus.docs().size();
+  /**
+   * Documents the bulk write phases of one store feed: the feed, and the refeed and the update of
+   * the profile's {@link Profile#writeDocs} of them.
+   */
+  static long feedDocs(Profile p, Corpus corpus) {
+    int n = corpus.docs().size();
+    return n + 2L * p.writeDocsOf(n);
+  }
+
+  /**
+   * The documents the write phases rewrite: the corpus's own list when they are all of it (the same
+   * list the feed used, so that its pre-encoded bodies are reused, {@link Feeder}), else one prefix
+   * of it, taken once and kept, for the same reason.
+   */
+  private List<org.searchlab.core.Document> writeDocs;
+
+  private List<org.searchlab.core.Document> writeDocs() {
+    if (writeDocs == null) {
+      int n = ctx.profile.writeDocsOf(corpus.docs().size());
+      writeDocs = n == corpus.docs().size() ? corpus.docs() : corpus.docs().subList(0, n);
+    }
+    return writeDocs;
   }
 
   /** Number of timed cells of the write phases of one store: each before and during the refeed. */
@@ -47,15 +66,28 @@ final class ProcedureRun {
   /** Refeed, price update and refeed under queries on a server whose query cells are done. */
   void writes(Session s, String writeVariant) throws IOException, InterruptedException {
     Feeder feeder = s.feeder(Feeder.ES_BATCH);
-    ctx.progress.step(Phases.REFEED, writeVariant + ": refeeding");
-    FeedStats refeed = feeder.feed(corpus.docs(), FeedOp.PUT, s.cpu);
+    List<org.searchlab.core.Document> docs = writeDocs();
+    ctx.progress.step(
+        Phases.REFEED,
+        writeVariant
+            + ": refeeding"
+            + (docs.size() == corpus.docs().size()
+                ? ""
+                : String.format(
+                    " the first %,d of %,d documents", docs.size(), corpus.docs().size())));
+    FeedStats refeed = feeder.feed(docs, FeedOp.PUT, s.cpu);
     ctx.progress.fed(refeed.docs(), refeed.seconds());
     s.admin.refresh();
     ctx.add(Rows.feed(ctx.info, writeVariant, Phases.REFEED, s.admin.segments(), null, refeed));
     ctx.progress.step(Phases.REFEED, writeVariant + ": " + describe(refeed));
 
-    ctx.progress.step(Phases.UPDATE, writeVariant + ": price + 100 on every document");
-    FeedStats update = feeder.feed(corpus.docs(), FeedOp.PRICE_UPDATE, s.cpu);
+    ctx.progress.step(
+        Phases.UPDATE,
+        writeVariant
+            + (docs.size() == corpus.docs().size()
+                ? ": price + 100 on every document"
+                : String.format(": price + 100 on the first %,d documents", docs.size())));
+    FeedStats update = feeder.feed(docs, FeedOp.PRICE_UPDATE, s.cpu);
     ctx.progress.fed(update.docs(), update.seconds());
     s.admin.refresh();
     ctx.add(Rows.feed(ctx.info, writeVariant, Phases.UPDATE, s.admin.segments(), null, update));
@@ -76,7 +108,8 @@ final class ProcedureRun {
    */
   private void refeedWithQueries(Session s, String variant, Feeder feeder)
       throws IOException, InterruptedException {
-    feeder.prepareLoop(corpus.docs());
+    List<org.searchlab.core.Document> docs = writeDocs();
+    feeder.prepareLoop(docs);
     int rounds = ctx.profile.refeedRounds();
     Map<String, PooledCell> before = new LinkedHashMap<>();
     Map<String, PooledCell> during = new LinkedHashMap<>();
@@ -101,7 +134,7 @@ final class ProcedureRun {
                       // creator's), so the whole client yields; the query clients do not.
                       FeedNiceness.applyToCurrentThread(ctx.profile.refeedClientNiceness());
                       nice.set(FeedNiceness.currentThreadNice().orElse(-1));
-                      fed.set(feeder.feedUntil(corpus.docs(), s.cpu, stop, acked));
+                      fed.set(feeder.feedUntil(docs, s.cpu, stop, acked));
                     } catch (InterruptedException | RuntimeException e) {
                       failed.set(e);
                     }

@@ -1,5 +1,6 @@
-// Over 500 lines: one record, its builder and the built-in profiles, each component documented
-// where it is declared.
+// Over 800 lines: one record of 38 components, its builder (a setter per component) and the
+// built-in profiles, each component documented where it is declared and checked in the
+// constructor; moving the builder or the profiles out would part each from the components it sets.
 package org.searchlab.bench.experiment;
 
 import java.time.Duration;
@@ -13,7 +14,8 @@ import org.searchlab.segmented.Slicing;
 /**
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
  * cores), {@code standard} (the default, 30–65 min on 2 cores before the sweep's longer warm-ups,
- * about 20 more with them), {@code full} (the benchmark's 1M documents), {@code grid} (the HNSW
+ * about 20 more with them), {@code full} (the benchmark's 1M documents in at most 3 hours, what it
+ * keeps and drops of the benchmark's procedure in {@link #full()}), {@code grid} (the HNSW
  * parameter grid only) and {@code sweep} (the segment-count sweep only). Immutable; build one with
  * {@link #builder()} or change one with {@link #toBuilder()}.
  *
@@ -88,6 +90,24 @@ import org.searchlab.segmented.Slicing;
  * @param facetClientCounts client counts of the faceted cells ({@link FacetedRounds}): 0 for every
  *     one of {@code clients}, n for the largest n of them (the quick profile's 1 keeps its cells
  *     within its budget); the profile of where faceting time goes runs at the largest
+ * @param facets whether the faceted cells run ({@link FacetedRounds}): their oracle check scans
+ *     every match of the lexical query, 10.6 min at 100k documents and about ten times that at 1M,
+ *     so the {@code full} profile leaves them out
+ * @param writeDocs documents the write phases refeed, update and refeed under queries: the first
+ *     {@code writeDocs} of the corpus, 0 for all of them (the benchmark's); fewer shortens the
+ *     write phases in proportion, and the rates they measure are per document all the same
+ * @param sameClientFeed whether the mutable store is fed a second time through the segmented
+ *     store's {@code _bulk} client ({@link Phases#FEED_SAME_CLIENT}) when a float segmented variant
+ *     runs beside it; each costs a feed and a second mutable server
+ * @param hybridBeams the calibration grid's hybrid beams, all with {@code k = 100}: strictly
+ *     ascending, 100 to {@value #MAX_BEAM} (default {@link Calibration#HYBRID_GRID}); each costs a
+ *     recall check per variant and a timed curve cell
+ * @param scaleSizes the document counts of a scale run ({@code --scale}), strictly ascending, each
+ *     {@value #MIN_SCALE_SIZE} or more; empty for none, else at least two
+ * @param scaleClients the client count of a scale run's cells, 1 or more (default 16, the headline)
+ * @param scaleTypes the query types a scale run measures, at least one (default all three)
+ * @param heaps the heap of each store's server in the main phases (null in the builder: {@code
+ *     serverHeap} for every store)
  */
 public record Profile(
     String name,
@@ -119,10 +139,21 @@ public record Profile(
     double refeedClientNiceness,
     int refeedRounds,
     List<Integer> vectorBeams,
-    int facetClientCounts) {
+    int facetClientCounts,
+    boolean facets,
+    int writeDocs,
+    boolean sameClientFeed,
+    List<Integer> hybridBeams,
+    List<Integer> scaleSizes,
+    int scaleClients,
+    List<QueryType> scaleTypes,
+    ServerHeaps heaps) {
 
   /** The largest vector beam of the grid: Elasticsearch's limit of {@code num_candidates}. */
   public static final int MAX_BEAM = 10_000;
+
+  /** The smallest document count of a scale run's sizes. */
+  public static final int MIN_SCALE_SIZE = 1_000;
 
   public Profile {
     Objects.requireNonNull(name, "name");
@@ -177,30 +208,75 @@ public record Profile(
       throw new IllegalArgumentException("refeed rounds must be 1 or more; got " + refeedRounds);
     }
     vectorBeams = List.copyOf(vectorBeams);
-    if (vectorBeams.isEmpty()) {
-      throw new IllegalArgumentException("the calibration grid needs at least one vector beam");
-    }
-    for (int i = 0; i < vectorBeams.size(); i++) {
-      int beam = vectorBeams.get(i);
-      if (beam < 1 || beam > MAX_BEAM) {
-        throw new IllegalArgumentException(
-            "a vector beam must be within 1 and " + MAX_BEAM + "; got " + beam);
-      }
-      if (i > 0 && beam <= vectorBeams.get(i - 1)) {
-        throw new IllegalArgumentException(
-            "vector beams must be strictly ascending; got "
-                + beam
-                + " after "
-                + vectorBeams.get(i - 1));
-      }
-    }
+    checkBeams("vector", vectorBeams, 1);
     if (facetClientCounts < 0) {
       throw new IllegalArgumentException(
           "faceted client counts must be 0 (all) or more; got " + facetClientCounts);
     }
+    hybridBeams = List.copyOf(hybridBeams);
+    checkBeams("hybrid", hybridBeams, ExactSearch.VECTOR_K);
+    if (writeDocs < 0) {
+      throw new IllegalArgumentException(
+          "write documents must be 0 (all) or more; got " + writeDocs);
+    }
+    scaleSizes = List.copyOf(scaleSizes);
+    if (scaleSizes.size() == 1) {
+      throw new IllegalArgumentException(
+          "a scale run needs at least two sizes to fit a slope; got " + scaleSizes);
+    }
+    for (int i = 0; i < scaleSizes.size(); i++) {
+      int n = scaleSizes.get(i);
+      if (n < MIN_SCALE_SIZE) {
+        throw new IllegalArgumentException(
+            "a scale size must be " + MIN_SCALE_SIZE + " documents or more; got " + n);
+      }
+      if (i > 0 && n <= scaleSizes.get(i - 1)) {
+        throw new IllegalArgumentException(
+            "scale sizes must be strictly ascending; got " + n + " after " + scaleSizes.get(i - 1));
+      }
+    }
+    if (scaleClients < 1) {
+      throw new IllegalArgumentException("scale clients must be 1 or more; got " + scaleClients);
+    }
+    scaleTypes = List.copyOf(scaleTypes);
+    if (scaleTypes.isEmpty() || scaleTypes.size() != Set.copyOf(scaleTypes).size()) {
+      throw new IllegalArgumentException(
+          "a scale run needs one or more distinct query types; got " + scaleTypes);
+    }
+    Objects.requireNonNull(heaps, "heaps");
     if (mainPhases && recallTargets.isEmpty() && !fixedCandidates) {
       throw new IllegalArgumentException("a profile needs a recall target or fixed candidates");
     }
+  }
+
+  /**
+   * Checks a calibration grid: not empty, strictly ascending, each beam within {@code min} and
+   * {@value #MAX_BEAM}.
+   */
+  private static void checkBeams(String kind, List<Integer> beams, int min) {
+    if (beams.isEmpty()) {
+      throw new IllegalArgumentException(
+          "the calibration grid needs at least one " + kind + " beam");
+    }
+    for (int i = 0; i < beams.size(); i++) {
+      int beam = beams.get(i);
+      if (beam < min || beam > MAX_BEAM) {
+        throw new IllegalArgumentException(
+            "a " + kind + " beam must be within " + min + " and " + MAX_BEAM + "; got " + beam);
+      }
+      if (i > 0 && beam <= beams.get(i - 1)) {
+        throw new IllegalArgumentException(
+            kind + " beams must be strictly ascending; got " + beam + " after " + beams.get(i - 1));
+      }
+    }
+  }
+
+  /**
+   * The documents the write phases rewrite out of a corpus of {@code corpusDocs}: {@link
+   * #writeDocs}, or all of them when that is 0 or more than the corpus.
+   */
+  public int writeDocsOf(int corpusDocs) {
+    return writeDocs == 0 ? corpusDocs : Math.min(writeDocs, corpusDocs);
   }
 
   /** The client counts of the faceted cells, ascending: {@link #facetClientCounts} of them. */
@@ -217,7 +293,6 @@ public record Profile(
   /** The default recall@10 target of the calibrated cells. */
   public static final double DEFAULT_RECALL_TARGET = 0.95;
 
-  private static final List<Integer> BENCHMARK_CLIENTS = List.of(1, 2, 4, 8, 16, 32, 64);
   private static final List<Integer> SWEEP_SEGMENTS = List.of(100, 50, 20, 10, 5, 2, 1);
 
   /** At most 5 minutes on 2 cores: a small corpus, 2 client counts, 3 rounds of 0.8 s cells. */
@@ -261,9 +336,9 @@ public record Profile(
    * intervals were a few percent wide. Recall is measured on 1,000 of the measured queries and
    * calibrated on 1,000 others: with 200 each, a force-merged graph's recall@10 differed by 0.03
    * between the two sets, and the beam chosen for it moved from 40 to 400 between two runs. The
-   * benchmark's 7 client counts and 20 s cells are the {@code full} profile. Since 2026-12-02 the
-   * refeed under queries alternates its 3-second cells over three refeed rounds, about 3 minutes
-   * per store (38.0 min in all on 2 cores).
+   * benchmark's 7 client counts and 20 s cells are options of the {@code full} profile. Since
+   * 2026-12-02 the refeed under queries alternates its 3-second cells over three refeed rounds,
+   * about 3 minutes per store (38.0 min in all on 2 cores).
    */
   public static Profile standard() {
     return builder()
@@ -298,34 +373,57 @@ public record Profile(
   }
 
   /**
-   * The benchmark's scale: 1M documents, 7 client counts, 20 s cells in 7 paired rounds, at recall
-   * targets 0.95 and 0.99 (many hours on 2 cores).
+   * The benchmark's scale in one sitting (design-68 §2.1): 1M documents, all three variants up
+   * together, in at most 3 hours on 2 cores (corpus build excluded; estimated 94 min nominal, 139
+   * pessimistic). It keeps the benchmark's feed, force-merge, write phases and its 16-client
+   * comparison, at recall@10 0.95, with paired rounds for the intervals. It drops what does not
+   * change that answer or does not fit 24 GiB: client counts 2, 8 and 32 (points on the curve, not
+   * answers), the 20 s cells (6 rounds of 0.5 s + 2 s: a 16-client cell still sees thousands of
+   * queries), the 0.99 target (it doubles the vector and hybrid cells), the faceted cells (their
+   * oracle check scans every match, about 100 min at 1M), the sweep (a profile of its own), the
+   * second and third segmented feeds and the same-client mutable feed (each a further server of 4–7
+   * GiB), and it rewrites the first 200,000 documents rather than all 1M. Vector beams reach 800:
+   * at 100k Lucene's merged graph already stopped at 0.94–0.98 at 400. Heaps per store (mutable 7g,
+   * the segmented servers 2g beside their mapped index). The literal procedure stays reachable with
+   * {@code --clients 1,2,4,8,16,32,64 --duration 20 --warmup 5 --rounds 7 --write-docs 0}, but
+   * neither fits 3 hours nor 24 GiB.
    */
   public static Profile full() {
     return builder()
         .name("full")
         .docs(1_000_000)
         .dimension(384)
-        .clients(BENCHMARK_CLIENTS)
+        .clients(List.of(1, 4, 16, 64))
         .refeedClients(List.of(1, 16, 64))
-        .warmup(Duration.ofSeconds(5))
-        .duration(Duration.ofSeconds(20))
-        .queryCount(10_000)
+        .warmup(Duration.ofMillis(500))
+        .duration(Duration.ofSeconds(2))
+        .refeedDuration(Duration.ofSeconds(3))
+        .queryCount(2_000)
         .recallQueries(500)
-        .rounds(7)
-        .recallTargets(List.of(DEFAULT_RECALL_TARGET, 0.99))
+        .rounds(6)
+        .recallTargets(List.of(DEFAULT_RECALL_TARGET))
         .calibrationQueries(500)
-        .sweepDocs(200_000)
+        .vectorBeams(FULL_VECTOR_BEAMS)
+        .sweepDocs(0)
         .sweepSegments(SWEEP_SEGMENTS)
         .sweepClients(List.of(1, 4, 16))
         .sweepDuration(Duration.ofSeconds(10))
         .sweepRounds(6)
         .gridDocs(0)
-        .serverHeap("12g")
+        // OpenSearch maps its index as the segmented store does: the same heap.
+        .serverHeap("2g")
+        .heaps(new ServerHeaps("7g", "2g", "2g"))
         .mainPhases(true)
-        .feeds(3)
+        .feeds(1)
+        .sameClientFeed(false)
+        .facets(false)
+        .writeDocs(200_000)
         .build();
   }
+
+  /** The vector beams of {@code full}: at 1M documents the calibrated beams move up. */
+  static final List<Integer> FULL_VECTOR_BEAMS =
+      List.of(10, 20, 30, 40, 60, 100, 150, 200, 300, 400, 600, 800);
 
   /**
    * Only the segment-count sweep, done properly (issue 71): 30k documents in segments of tiered
@@ -419,6 +517,15 @@ public record Profile(
     b.refeedRounds = refeedRounds;
     b.facetClientCounts = facetClientCounts;
     b.vectorBeams = vectorBeams;
+    b.facets = facets;
+    b.writeDocs = writeDocs;
+    b.sameClientFeed = sameClientFeed;
+    b.hybridBeams = hybridBeams;
+    b.scaleSizes = scaleSizes;
+    b.scaleClients = scaleClients;
+    b.scaleTypes = scaleTypes;
+    // A uniform heap equal to the server heap is the default, which follows serverHeap(v).
+    b.heaps = heaps.isUniform() && heaps.mutable().equals(serverHeap) ? null : heaps;
     return b;
   }
 
@@ -457,8 +564,57 @@ public record Profile(
     private int refeedRounds = 1;
     private int facetClientCounts;
     private List<Integer> vectorBeams = Calibration.VECTOR_GRID;
+    private boolean facets = true;
+    private int writeDocs;
+    private boolean sameClientFeed = true;
+    private List<Integer> hybridBeams = Calibration.HYBRID_GRID;
+    private List<Integer> scaleSizes = List.of();
+    private int scaleClients = 16;
+    private List<QueryType> scaleTypes = List.of(QueryType.values());
+    private ServerHeaps heaps;
 
     private Builder() {}
+
+    public Builder facets(boolean v) {
+      facets = v;
+      return this;
+    }
+
+    public Builder writeDocs(int v) {
+      writeDocs = v;
+      return this;
+    }
+
+    public Builder sameClientFeed(boolean v) {
+      sameClientFeed = v;
+      return this;
+    }
+
+    public Builder hybridBeams(List<Integer> v) {
+      hybridBeams = v;
+      return this;
+    }
+
+    public Builder scaleSizes(List<Integer> v) {
+      scaleSizes = v;
+      return this;
+    }
+
+    public Builder scaleClients(int v) {
+      scaleClients = v;
+      return this;
+    }
+
+    public Builder scaleTypes(List<QueryType> v) {
+      scaleTypes = v;
+      return this;
+    }
+
+    /** The heap of each store; null (the default) gives every store {@link #serverHeap}. */
+    public Builder heaps(ServerHeaps v) {
+      heaps = v;
+      return this;
+    }
 
     public Builder vectorBeams(List<Integer> v) {
       vectorBeams = v;
@@ -641,7 +797,17 @@ public record Profile(
           refeedClientNiceness,
           refeedRounds,
           vectorBeams,
-          facetClientCounts);
+          facetClientCounts,
+          facets,
+          writeDocs,
+          sameClientFeed,
+          hybridBeams,
+          scaleSizes,
+          scaleClients,
+          scaleTypes,
+          heaps != null
+              ? heaps
+              : ServerHeaps.uniform(Objects.requireNonNull(serverHeap, "serverHeap")));
     }
   }
 }

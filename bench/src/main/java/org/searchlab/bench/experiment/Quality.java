@@ -57,7 +57,9 @@ public final class Quality {
     double kth = exact.top().get(n - 1).score();
     double floor = kth - tolerance(kth);
     int correct = 0;
-    for (String id : distinctHead(returned, k)) {
+    List<String> head = distinctHead(returned, k);
+    exact.prepare(head);
+    for (String id : head) {
       double s = exact.score(id);
       if (!Double.isNaN(s) && s >= floor) {
         correct++;
@@ -76,6 +78,9 @@ public final class Quality {
     }
     Set<String> ys = new HashSet<>(y);
     Set<String> xs = new HashSet<>(x);
+    Set<String> both = new HashSet<>(xs);
+    both.addAll(ys);
+    exact.prepare(both);
     int shared = 0;
     List<Double> restX = new ArrayList<>();
     for (String id : x) {

@@ -71,6 +71,13 @@ final class QualityCheck {
             .mapToObj(
                 i -> {
                   ExactAnswer truth = truths.get(i);
+                  // Every id a list returned, looked up at once: one pass over the query's matches
+                  // for all of them, where one id at a time would make one each.
+                  java.util.Set<String> returned = new java.util.HashSet<>();
+                  for (String n : names) {
+                    returned.addAll(answers.get(n).get(i));
+                  }
+                  truth.prepare(returned);
                   List<String> truthIds = truth.ids();
                   exactIds.set(i, truthIds);
                   double[] v = new double[2 * names.size() + 2 * pairs.size()];

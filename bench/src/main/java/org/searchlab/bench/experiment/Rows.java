@@ -1,5 +1,6 @@
 package org.searchlab.bench.experiment;
 
+import java.util.List;
 import org.searchlab.bench.load.CellStats;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunInfo;
@@ -65,7 +66,20 @@ final class Rows {
             info.docs(),
             info.dim())
         .withFirstError(s.firstError())
-        .withClientRetries(s.clientRetries());
+        .withClientRetries(s.clientRetries())
+        .withMajorFaults(s.majorFaults() < 0 ? null : s.majorFaults());
+  }
+
+  /** The major faults of several cells' rows summed, or null when any of them was not counted. */
+  static Long majorFaults(List<ResultRow> rows) {
+    long sum = 0;
+    for (ResultRow r : rows) {
+      if (r.majorFaults() == null) {
+        return null;
+      }
+      sum += r.majorFaults();
+    }
+    return rows.isEmpty() ? null : sum;
   }
 
   static ResultRow feed(

@@ -32,6 +32,13 @@ final class RunContext {
   /** Nodes of each local OpenSearch cluster (1 to {@value OpenSearchConfig#MAX_NODES}). */
   final int openSearchNodes;
 
+  /**
+   * The peaks of the main phases' servers' memory, polled each second once a server is watched
+   * ({@link Servers}); whoever made it closes it ({@link ExperimentRunner} writes the peaks to
+   * {@code run.json}).
+   */
+  final org.searchlab.bench.load.MemorySampler memory;
+
   private final List<ResultRow> rows = Collections.synchronizedList(new ArrayList<>());
   private final Map<String, String> cpuSources = new ConcurrentHashMap<>();
   private final Map<String, Map<String, Long>> vectorBytes = new ConcurrentHashMap<>();
@@ -45,6 +52,29 @@ final class RunContext {
       LoadGenerator load,
       PrintStream log,
       int openSearchNodes) {
+    this(
+        profile,
+        outDir,
+        info,
+        progress,
+        load,
+        log,
+        openSearchNodes,
+        // watched by no one unless a server of the main phases starts: then it polls on a
+        // daemon thread that ends with the JVM
+        new org.searchlab.bench.load.MemorySampler(java.time.Duration.ofSeconds(1)));
+  }
+
+  RunContext(
+      Profile profile,
+      Path outDir,
+      RunInfo info,
+      Progress progress,
+      LoadGenerator load,
+      PrintStream log,
+      int openSearchNodes,
+      org.searchlab.bench.load.MemorySampler memory) {
+    this.memory = memory;
     this.profile = profile;
     this.outDir = outDir;
     this.info = info;

@@ -7,11 +7,13 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The exact scores of every document one query matches, kept for the life of an exact answer
- * ({@link ExactAnswer}) in eight bytes a match: each match's corpus ordinal and its score's bits in
- * one {@code long}, sorted by ordinal, looked up by binary search. A {@code Map<String, Float>} of
- * the same matches costs about 56 bytes each (entry, boxed score, table slot); the experiment keeps
- * the answers of a few hundred queries of up to 100,000 matches each, and in that form they outgrew
- * the runner's 3 GB heap. Immutable and thread-safe.
+ * ({@link ExactSearch#answerWithEveryScore}, the reference the compact answers are checked against;
+ * the runner's answers keep only the scores they are asked for) in eight bytes a match: each
+ * match's corpus ordinal and its score's bits in one {@code long}, sorted by ordinal, looked up by
+ * binary search. A {@code Map<String, Float>} of the same matches costs about 56 bytes each (entry,
+ * boxed score, table slot); the experiment keeps the answers of a few hundred queries of up to
+ * 100,000 matches each, and in that form they outgrew the runner's 3 GB heap. Immutable and
+ * thread-safe.
  */
 final class ScoreTable implements ToDoubleFunction<String> {
   private final Map<String, Integer> ordinals;

@@ -444,7 +444,8 @@ final class SegmentSweep {
         r.p999Ms(),
         r.cpuCores(),
         r.firstError(),
-        r.clientRetries() == null ? 0 : r.clientRetries());
+        r.clientRetries() == null ? 0 : r.clientRetries(),
+        -1);
   }
 
   /** The searchable segments of a count's index: as many as it had when copied. */

@@ -80,16 +80,17 @@ final class Servers implements AutoCloseable {
     for (List<Variant> pair : SEGMENTED_PAIRS) {
       plain += variants.contains(pair.get(0)) ? 1 : 0;
     }
-    return plain * (p.feeds() - 1) + (sameClientFeed(variants) ? 1 : 0);
+    return plain * (p.feeds() - 1) + (sameClientFeed(p, variants) ? 1 : 0);
   }
 
   /**
    * Whether the run repeats the mutable store's bootstrap feed through {@code _bulk} ({@link
-   * Phases#FEED_SAME_CLIENT}): when a float segmented variant is fed beside it, so that the two
-   * stores' feed rates can also be compared with one client.
+   * Phases#FEED_SAME_CLIENT}): when the profile asks for it and a float segmented variant is fed
+   * beside it, so that the two stores' feed rates can also be compared with one client.
    */
-  static boolean sameClientFeed(List<Variant> variants) {
-    return variants.contains(Variant.MUTABLE)
+  static boolean sameClientFeed(Profile p, List<Variant> variants) {
+    return p.sameClientFeed()
+        && variants.contains(Variant.MUTABLE)
         && (variants.contains(Variant.SEGMENTED)
             || variants.contains(Variant.SEGMENTED_FORCEMERGED));
   }
@@ -106,7 +107,7 @@ final class Servers implements AutoCloseable {
           s.writers.put(mv.label(), m);
         }
       }
-      if (sameClientFeed(variants)) {
+      if (sameClientFeed(ctx.profile, variants)) {
         s.fedSameClient(ctx, corpus, Variant.MUTABLE);
       }
       for (List<Variant> pair : SEGMENTED_PAIRS) {
@@ -196,15 +197,18 @@ final class Servers implements AutoCloseable {
    */
   private Session server(RunContext ctx, Corpus corpus, Variant v, String dir)
       throws IOException, InterruptedException {
-    return Session.start(
-        ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
-            .quantization(quantizationOf(ctx, v))
-            .build(),
-        ctx.dataDir(dir),
-        ctx.profile.serverHeap(),
-        ctx.serverLog(dir),
-        ctx.load,
-        corpus.mapping());
+    Session s =
+        Session.start(
+            ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
+                .quantization(quantizationOf(ctx, v))
+                .build(),
+            ctx.dataDir(dir),
+            ctx.profile.heaps().of(v.store()),
+            ctx.serverLog(dir),
+            ctx.load,
+            corpus.mapping());
+    s.serverPid().ifPresent(pid -> ctx.memory.watch(dir, pid));
+    return s;
   }
 
   /**
@@ -219,11 +223,11 @@ final class Servers implements AutoCloseable {
         Phases.FEED,
         String.format(
             "%s: starting %d OpenSearch node(s), heap %s each",
-            v.label(), nodes, ctx.profile.serverHeap()));
+            v.label(), nodes, ctx.profile.heaps().of(v.store())));
     long t0 = System.nanoTime();
     OpenSearchCluster cluster =
         OpenSearchCluster.start(
-            OpenSearchConfig.builder().nodes(nodes).heap(ctx.profile.serverHeap()).build(),
+            OpenSearchConfig.builder().nodes(nodes).heap(ctx.profile.heaps().of(v.store())).build(),
             ctx.dataDir(v.label()),
             NodeClasspath.locate());
     ctx.progress.step(
@@ -231,6 +235,10 @@ final class Servers implements AutoCloseable {
         String.format(
             "%s: cluster %s green in %.0f s, pids %s",
             v.label(), cluster.clusterName(), (System.nanoTime() - t0) / 1e9, cluster.pids()));
+    List<Long> pids = cluster.pids();
+    for (int i = 0; i < pids.size(); i++) {
+      ctx.memory.watch(pids.size() == 1 ? v.label() : v.label() + " node " + (i + 1), pids.get(i));
+    }
     return Session.openSearch(cluster, nodes > 1 ? 1 : 0, ctx.load);
   }
 

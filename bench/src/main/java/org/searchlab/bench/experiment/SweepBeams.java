@@ -52,7 +52,7 @@ final class SweepBeams {
   /** The grid of a calibrated type: the profile's vector beams, or the hybrid ones (k = 100). */
   List<Setting> grid(QueryType t) {
     List<Setting> out = new ArrayList<>();
-    List<Integer> beams = t == QueryType.VECTOR ? profile.vectorBeams() : Calibration.HYBRID_GRID;
+    List<Integer> beams = t == QueryType.VECTOR ? profile.vectorBeams() : profile.hybridBeams();
     for (int nc : beams) {
       out.add(
           new Setting(

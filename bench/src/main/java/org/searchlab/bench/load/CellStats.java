@@ -4,7 +4,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What one measured cell produced: throughput, latency percentiles from the cell's HdrHistogram and
- * the server's CPU over the measured window.
+ * the server's CPU and major page faults over the measured window.
  *
  * @param requests successful requests that completed inside the measured window
  * @param errors requests that failed or answered a non-2xx status (not in the histogram)
@@ -20,6 +20,8 @@ import org.HdrHistogram.Histogram;
  *     exception), or null when none failed
  * @param clientRetries requests sent a second time because the HTTP client lost the first answer
  *     ({@link LoadGenerator#isPoolRace}); they count once, as requests or errors
+ * @param majorFaults the server's major page faults over the window ({@link CpuMeter#majorFaults}),
+ *     -1 where not counted (a source without them, or a cell made of other cells)
  */
 public record CellStats(
     long requests,
@@ -33,7 +35,8 @@ public record CellStats(
     double p999Ms,
     double cpuCores,
     String firstError,
-    long clientRetries) {
+    long clientRetries,
+    long majorFaults) {
 
   /** Summarises a histogram of latencies recorded in microseconds. */
   public static CellStats of(
@@ -43,6 +46,18 @@ public record CellStats(
       long clientRetries,
       double seconds,
       double cpuCores) {
+    return of(micros, errors, firstError, clientRetries, seconds, cpuCores, -1);
+  }
+
+  /** As {@link #of(Histogram, long, String, long, double, double)}, with the major faults. */
+  public static CellStats of(
+      Histogram micros,
+      long errors,
+      String firstError,
+      long clientRetries,
+      double seconds,
+      double cpuCores,
+      long majorFaults) {
     long n = micros.getTotalCount();
     return new CellStats(
         n,
@@ -56,7 +71,8 @@ public record CellStats(
         micros.getValueAtPercentile(99.9) / 1000.0,
         cpuCores,
         firstError,
-        clientRetries);
+        clientRetries,
+        majorFaults);
   }
 
   /** Queries per second per server core, or 0 when no CPU was measured. */

@@ -39,6 +39,15 @@ public interface CpuMeter {
   String source();
 
   /**
+   * Major page faults of the measured processes so far (a page read from disk: a mapped index file
+   * not in the page cache, or anonymous memory swapped out), or -1 where this source cannot count
+   * them; only differences between two readings mean anything.
+   */
+  default long majorFaults() {
+    return -1;
+  }
+
+  /**
    * Another reader of the same processes from another source, read at the same instants where a
    * caller wants both (the feeds record it next to this one); empty when there is none.
    */
@@ -69,6 +78,19 @@ public interface CpuMeter {
       @Override
       public String source() {
         return source;
+      }
+
+      @Override
+      public long majorFaults() {
+        long sum = 0;
+        for (CpuMeter m : copy) {
+          long f = m.majorFaults();
+          if (f < 0) {
+            return -1;
+          }
+          sum += f;
+        }
+        return sum;
       }
 
       @Override

@@ -111,10 +111,12 @@ public final class LoadGenerator implements AutoCloseable {
                           retries)));
     }
     sleepUntil(windowStart);
+    long faultsBefore = cpu.majorFaults();
     long cpuBefore = cpu.cpuNanos();
     long wallBefore = System.nanoTime();
     sleepUntil(windowEnd);
     long cpuAfter = cpu.cpuNanos();
+    long faultsAfter = cpu.majorFaults();
     long wallAfter = System.nanoTime();
     for (Thread t : threads) {
       t.join();
@@ -133,7 +135,8 @@ public final class LoadGenerator implements AutoCloseable {
         firstError.get(),
         retries.get(),
         seconds,
-        ProcessCpu.cores(cpuBefore, cpuAfter, wallAfter - wallBefore));
+        ProcessCpu.cores(cpuBefore, cpuAfter, wallAfter - wallBefore),
+        faultsBefore < 0 || faultsAfter < 0 ? -1 : faultsAfter - faultsBefore);
   }
 
   private void clientLoop(

@@ -65,6 +65,35 @@ public final class ProcessCpu implements CpuMeter {
   }
 
   /**
+   * Major page faults of the process so far ({@code majflt}, field 12 of {@code /proc/<pid>/stat}):
+   * pages it had to wait for the disk to read. A measured server should have none: the segmented
+   * store's mapped index is meant to stay in the page cache, and the machine has no swap, so a
+   * fault in a cell means its index no longer fits beside the others.
+   */
+  @Override
+  public long majorFaults() {
+    try {
+      return parseMajorFaults(Files.readString(proc.resolve(Long.toString(pid)).resolve("stat")));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the page faults of process " + pid, e);
+    }
+  }
+
+  /** Parses {@code majflt} (field 12) out of a {@code /proc/<pid>/stat} line. */
+  static long parseMajorFaults(String stat) {
+    return Long.parseLong(fields(stat)[12 - 3]);
+  }
+
+  /** The fields of a {@code /proc/<pid>/stat} line from field 3 (state) on. */
+  private static String[] fields(String stat) {
+    int close = stat.lastIndexOf(')');
+    if (close < 0) {
+      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
+    }
+    return stat.substring(close + 2).trim().split(" +");
+  }
+
+  /**
    * CPU time of the process's JIT compiler threads so far, in nanoseconds: what {@link #cpuNanos}
    * leaves out, and a sign of whether a fresh JVM is still compiling its hot code.
    */
@@ -115,11 +144,7 @@ public final class ProcessCpu implements CpuMeter {
    * fields 14 and 15 of the line.
    */
   static long parseCpuNanos(String stat, long ticksPerSecond) {
-    int close = stat.lastIndexOf(')');
-    if (close < 0) {
-      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + stat);
-    }
-    String[] f = stat.substring(close + 2).trim().split(" +");
+    String[] f = fields(stat);
     // f[0] is field 3 (state), so field n is f[n - 3].
     long ticks = Long.parseLong(f[14 - 3]) + Long.parseLong(f[15 - 3]);
     return ticks * 1_000_000_000L / ticksPerSecond;

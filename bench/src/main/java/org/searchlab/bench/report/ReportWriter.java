@@ -142,7 +142,9 @@ public final class ReportWriter {
             + " and the ratios at exactly the target interpolate QPS and server cores"
             + " log-linearly in measured recall@10 between the two (Ratios); the findings use"
             + " them for the vector and hybrid cells, so that two variants are compared at the"
-            + " same recall rather than at whichever grid beam first passed it.\n\n");
+            + " same recall rather than at whichever grid beam first passed it.\n"
+            + ProfileNotes.keptAndDropped(profile)
+            + "\n");
 
     md.append("## What this run shows\n\n").append(new Findings(idx).paragraph()).append("\n\n");
 
@@ -165,6 +167,7 @@ public final class ReportWriter {
     sweepSection(md, idx);
     gridSection(md, idx);
     failuresSection(md, idx);
+    md.append(ProfileNotes.majorFaults(idx));
     Files.writeString(dir.resolve("report.md"), md);
     return pngs;
   }
@@ -397,7 +400,8 @@ public final class ReportWriter {
         .append(" favours mutable, below 1 favours the segmented variant. Each cell is the median")
         .append(" of the per-round ratios with its interval in brackets")
         .append(coverageNote(idx))
-        .append(".\n\n");
+        .append(".\n\n")
+        .append(ProfileNotes.addRounds(idx, new Ratios(idx)));
     List<Double> targets =
         idx.targets().isEmpty() ? java.util.Collections.singletonList(null) : idx.targets();
     Ratios ratios = new Ratios(idx);

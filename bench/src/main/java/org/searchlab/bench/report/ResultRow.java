@@ -27,7 +27,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * is set on the feed cells but the refeed under queries: the cores the runner's own JVM (the feed
  * client, its JIT compiler and collector) used over the feed, on the machine the server shares.
  * {@code slicing} is set on the segment sweep's concurrent cells: how the server grouped segments
- * into slices ({@code lucene-default}, {@code segment-per-slice}, {@code partitions}). Immutable.
+ * into slices ({@code lucene-default}, {@code segment-per-slice}, {@code partitions}). {@code
+ * major_faults} is set on the query cells measured against a process whose {@code /proc} the runner
+ * reads: the server's major page faults over the cell's window (pages read from disk; more than 0
+ * means its index or heap did not stay in memory), null where not counted. Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -68,7 +71,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "client_retries",
   "refeed_docs_per_sec",
   "client_cores",
-  "slicing"
+  "slicing",
+  "major_faults"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -120,7 +124,8 @@ public record ResultRow(
     @JsonProperty("client_retries") Long clientRetries,
     @JsonProperty("refeed_docs_per_sec") Double refeedDocsPerSec,
     @JsonProperty("client_cores") Double clientCores,
-    @JsonProperty("slicing") String slicing) {
+    @JsonProperty("slicing") String slicing,
+    @JsonProperty("major_faults") Long majorFaults) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -187,6 +192,7 @@ public record ResultRow(
         commit,
         docs,
         dim,
+        null,
         null,
         null,
         null,
@@ -301,6 +307,13 @@ public record ResultRow(
     return c.build();
   }
 
+  /** A copy with the server's major page faults over the cell, null when not counted. */
+  public ResultRow withMajorFaults(Long faults) {
+    Copy c = new Copy(this);
+    c.majorFaults = faults;
+    return c.build();
+  }
+
   /** A copy marked as round {@code r} of the paired rounds. */
   public ResultRow withRound(int r) {
     Copy c = new Copy(this);
@@ -378,6 +391,7 @@ public record ResultRow(
     private Double refeedDocsPerSec;
     private Double clientCores;
     private String slicing;
+    private Long majorFaults;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -430,6 +444,7 @@ public record ResultRow(
       refeedDocsPerSec = r.refeedDocsPerSec;
       clientCores = r.clientCores;
       slicing = r.slicing;
+      majorFaults = r.majorFaults;
     }
 
     ResultRow build() {
@@ -483,7 +498,8 @@ public record ResultRow(
           clientRetries,
           refeedDocsPerSec,
           clientCores,
-          slicing);
+          slicing,
+          majorFaults);
     }
   }
 

@@ -25,7 +25,7 @@ class AtTargetTest {
             16,
             null,
             null,
-            new CellStats(100, 0, 1.0, qps, avgMs, avgMs, avgMs, avgMs, avgMs, cores, null, 0))
+            new CellStats(100, 0, 1.0, qps, avgMs, avgMs, avgMs, avgMs, avgMs, cores, null, 0, -1))
         .withCandidates(10, candidates, 0.95);
   }
 

@@ -10,10 +10,12 @@ import org.junit.jupiter.api.Test;
 /** The calibration grid's vector beams come from the profile, and a malformed grid is refused. */
 class VectorBeamsTest {
   @Test
-  void everyProfileDefaultsToTheFullGrid() {
-    for (Profile p : List.of(Profile.quick(), Profile.standard(), Profile.full())) {
+  void theProfilesDefaultToTheFullGridAndFullToOneReachingFurther() {
+    for (Profile p : List.of(Profile.quick(), Profile.standard())) {
       assertEquals(Calibration.VECTOR_GRID, p.vectorBeams(), p.name());
     }
+    // At 1M documents the calibrated beams move up: full's grid reaches 800 (design-68 §2.1).
+    assertEquals(Profile.FULL_VECTOR_BEAMS, Profile.full().vectorBeams());
     // 12 vector and 3 hybrid beams, filtered and not, for each of 3 variants
     assertEquals(3 * 2 * (12 + 3), Calibration.cells(Profile.quick(), 3));
   }

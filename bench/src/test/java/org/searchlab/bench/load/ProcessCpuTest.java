@@ -19,6 +19,17 @@ class ProcessCpuTest {
   }
 
   @Test
+  void parsesMajorFaultsFromField12() {
+    // Fields 10 to 13: minflt 100, cminflt 0, majflt 7, cmajflt 9 (the children's, not counted).
+    String stat =
+        "4242 (java (main) x) S 1 4242 4242 0 -1 4194560 100 0 7 9 250 50 0 0 20 0 40 0 123 456 789";
+    assertEquals(7, ProcessCpu.parseMajorFaults(stat));
+    if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/stat"))) {
+      assertTrue(new ProcessCpu(ProcessHandle.current().pid()).majorFaults() >= 0);
+    }
+  }
+
+  @Test
   void ownCpuTimeGrowsWithWork() {
     ProcessCpu self = new ProcessCpu(ProcessHandle.current().pid());
     long before = self.cpuNanos();

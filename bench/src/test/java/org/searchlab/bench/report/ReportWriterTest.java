@@ -679,4 +679,63 @@ class ReportWriterTest {
         md.contains("| feed | 1000 | 667 | 800 | 400 | 2.00 (/proc) | 2.20 (_nodes/stats) |"), md);
     assertTrue(md.contains("| feed | 1000 | 667 | 700 | – | – (none) | – |"), md);
   }
+
+  @Test
+  void theFullProfileSaysWhatItKeepsAndDropsAndAWideRatioAsksForRounds(@TempDir Path dir)
+      throws Exception {
+    List<String> variants = List.of("mutable", "segmented", "segmented-forcemerged");
+    new ReportWriter(dir).write(rows(), "full", "synthetic", variants, 1.0);
+    String full = Files.readString(dir.resolve("report.md"));
+    assertTrue(
+        full.contains("What the full profile keeps and drops against the benchmark's procedure"),
+        full);
+    assertTrue(full.contains("--clients 1,2,4,8,16,32,64 --duration 20"), full);
+    // Every ratio of rows() is a point: nothing to add rounds for; no cell counted a fault.
+    assertFalse(full.contains("Add rounds"), full);
+    assertFalse(full.contains("## Major page faults"), full);
+
+    // The segmented store's unfiltered vector cell at 16 clients moves by up to 40% from round to
+    // round while mutable's does not: that ratio's interval is far wider than +-15%.
+    List<ResultRow> wide = new ArrayList<>();
+    for (ResultRow r : rows()) {
+      boolean moved =
+          r.variant().equals("segmented")
+              && r.isQueryCell()
+              && "vector".equals(r.queryType())
+              && Boolean.FALSE.equals(r.filtered())
+              && r.clients() != null
+              && r.clients() == 16
+              && r.round() != null;
+      if (moved) {
+        double load = 1 + 0.2 * (r.round() - 3);
+        r =
+            query(
+                    r.variant(),
+                    r.phase(),
+                    r.queryType(),
+                    false,
+                    16,
+                    r.qps() * load,
+                    r.cpuCores(),
+                    r.avgMs(),
+                    null,
+                    null)
+                .withRound(r.round())
+                .withMajorFaults(r.round() == 2 ? 41L : 0L);
+      }
+      wide.add(r);
+    }
+    Path other = dir.resolve("standard");
+    Files.createDirectories(other);
+    new ReportWriter(other).write(wide, "standard", "synthetic", variants, 1.0);
+    String md = Files.readString(other.resolve("report.md"));
+    assertFalse(md.contains("What the full profile keeps and drops"), "only full has it");
+    assertTrue(md.contains("**Add rounds:** 1 of the 16-client QPS-per-core ratios"), md);
+    assertTrue(md.contains("vector mutable ÷ segmented 1.83 [1.25–3.33]"), md);
+    assertFalse(md.contains("vector filtered mutable ÷ segmented"), md);
+    // The one round whose server read pages from disk is named, the others (0 faults) are not.
+    assertTrue(md.contains("## Major page faults"), md);
+    assertTrue(md.contains("| segmented | after_flush | vector | 16 | 2 | 41 |"), md);
+    assertFalse(md.contains("| segmented | after_flush | vector | 16 | 3 |"), md);
+  }
 }
