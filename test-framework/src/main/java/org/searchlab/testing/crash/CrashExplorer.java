@@ -139,6 +139,42 @@ public final class CrashExplorer {
       Recovery<R> recovery,
       Check<R> check)
       throws IOException {
+    return explore(
+        name,
+        trace,
+        options,
+        states,
+        maxImages,
+        0,
+        random,
+        scratchFallback,
+        failures,
+        recovery,
+        check);
+  }
+
+  /**
+   * {@link #explore(String, FsTrace, DiskModel.Options, List, int, SplittableRandom, Path, Path,
+   * Recovery, Check)}, with a sample that goes on drawing images past {@code maxImages} until their
+   * states number {@code minStates} (or every image is drawn). States per image vary a lot between
+   * traces (a segmented trace's images hold 10 to 30 states on average, depending on the seed), so
+   * a sample of a fixed number of images checks a number of states that varies as much; this one
+   * checks at least {@code minStates}. The first {@code maxImages} draws are those the fixed sample
+   * makes.
+   */
+  public static <R> Report explore(
+      String name,
+      FsTrace trace,
+      DiskModel.Options options,
+      List<CrashState> states,
+      int maxImages,
+      long minStates,
+      SplittableRandom random,
+      Path scratchFallback,
+      Path failures,
+      Recovery<R> recovery,
+      Check<R> check)
+      throws IOException {
     long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     // Walk 1: every state's digest, states grouped by image in order of their first state.
@@ -149,7 +185,7 @@ public final class CrashExplorer {
     }
     List<List<CrashState>> groups = new ArrayList<>(byImage.values());
     if (groups.size() > maxImages) {
-      groups = chosen(groups, maxImages, random);
+      groups = chosen(groups, maxImages, minStates, random);
     }
     long t1 = System.nanoTime();
     long cpu1 = processCpuNanos();
@@ -221,17 +257,23 @@ public final class CrashExplorer {
     return out;
   }
 
-  /** {@code n} groups drawn without replacement, in the order of their first state's prefix. */
+  /**
+   * At least {@code n} groups drawn without replacement, and more until they hold {@code minStates}
+   * states or none is left, in the order of their first state's prefix.
+   */
   private static List<List<CrashState>> chosen(
-      List<List<CrashState>> groups, int n, SplittableRandom random) {
+      List<List<CrashState>> groups, int n, long minStates, SplittableRandom random) {
     List<List<CrashState>> pool = new ArrayList<>(groups);
-    for (int i = 0; i < n; i++) {
+    long covered = 0;
+    int i = 0;
+    for (; i < pool.size() && (i < n || covered < minStates); i++) {
       int j = i + random.nextInt(pool.size() - i);
       List<CrashState> x = pool.get(i);
       pool.set(i, pool.get(j));
       pool.set(j, x);
+      covered += pool.get(i).size();
     }
-    List<List<CrashState>> out = new ArrayList<>(pool.subList(0, n));
+    List<List<CrashState>> out = new ArrayList<>(pool.subList(0, i));
     out.sort(Comparator.comparingInt(g -> g.get(0).prefix()));
     return out;
   }
