@@ -4,11 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.searchlab.core.Operation;
 import org.searchlab.core.Schema;
 import org.searchlab.testing.TestSeeds;
 import org.searchlab.testing.crash.CrashChecks;
+import org.searchlab.testing.crash.CrashExplorer;
 import org.searchlab.testing.crash.CrashPoints;
 import org.searchlab.testing.crash.CrashWorkload;
 import org.searchlab.testing.disk.CrashStates;
@@ -117,5 +121,45 @@ class SegmentedCrashPointTest {
         s -> true,
         posixImages,
         seed);
+  }
+
+  /**
+   * Finding R4 of issue 70: after a commit, Lucene deletes the old commit's {@code segments_N} and
+   * then the files only that commit named (segments files first, so that a crash between the two
+   * does not leave an old commit naming missing files), with no directory force between. A disk
+   * that persists entry changes in any order ({@code POSIX}) can keep the files' unlinks and lose
+   * the {@code segments_N} one; opening reads every commit in the directory, the old one names a
+   * segment whose {@code .si} is gone, and the store does not open. A segment whose only document a
+   * put replaced is dropped at the next commit, so two puts of one id with a commit after each
+   * leave exactly that. Every {@code POSIX} state of that trace must open. Failed before the fix
+   * with {@code CorruptSegmentInfoException: segment info file: _0.si cannot be read - it may be
+   * missing or corrupt (resource=...segments_1)}.
+   */
+  @Test
+  void anOldCommitNeverOutlivesTheSegmentsItNames() throws IOException {
+    SplittableRandom r = new SplittableRandom(70);
+    List<CrashWorkload.Step> steps =
+        List.of(
+            new CrashWorkload.Write(Operation.put(CrashWorkload.version("doc-0", 1, DIM, r))),
+            new CrashWorkload.Flush(),
+            new CrashWorkload.Write(Operation.put(CrashWorkload.version("doc-0", 3, DIM, r))),
+            new CrashWorkload.Flush());
+    CrashWorkload workload = CrashWorkload.of(List.of("doc-0"), steps);
+    FsTrace trace = crashPoints().record(workload, "r4");
+    assertTrue(
+        trace.ops().stream()
+            .anyMatch(op -> op instanceof FsOp.Unlink u && u.name().endsWith(".si")),
+        "the second commit dropped no segment: nothing for the old commit to name");
+    CrashExplorer.Report report =
+        crashPoints()
+            .explore(
+                "SegmentedCrashPointTest-R4",
+                workload,
+                trace,
+                CrashStates.Coverage.POSIX,
+                s -> true,
+                Integer.MAX_VALUE,
+                70);
+    assertTrue(report.states() > 0, "no POSIX state: no entry change was left pending");
   }
 }
