@@ -33,10 +33,17 @@ import org.searchlab.testing.disk.FsTrace;
  *
  * <p>The store runs with no timer (no periodic refresh, no idle commit) and one merge thread, so
  * the workload's thread decides the trace but for the merges, which run beside it as they do in
- * production. CI recovers a sample of 150 distinct images of a 100-step trace under the {@code
- * ORDERED} metadata model and 30 under {@code POSIX}; {@code qa/power/crashpoints.sh --store
- * segmented} recovers every state of a 2,000-step trace ({@code -Dcrashpoints.steps=2000
- * -Dcrashpoints.all=true}).
+ * production. So two runs of one seed may record different traces; a failing run saves its trace
+ * under {@code target/crashpoints/} for a replay.
+ *
+ * <p>A segmented trace has far more states than a mutable one: at every fsync of the log, every
+ * page of every segment file a refresh wrote and no commit forced yet is a state of its own (tens
+ * of thousands a commit). CI lists the states of a 40-step trace (about 150,000 in 5,000 distinct
+ * images) and recovers a sample of their images under the {@code ORDERED} metadata model: at least
+ * 150, and more until the states of the recovered images, each checked, number 5,000 ({@code
+ * -Dcrashpoints.images=N}, {@code -Dcrashpoints.states=S}); and 30 under {@code POSIX}. {@code
+ * qa/power/crashpoints.sh --store segmented --steps N} recovers every state of an N-step trace
+ * ({@code -Dcrashpoints.steps=N -Dcrashpoints.all=true}).
  */
 class SegmentedCrashPointTest {
   private static final int DIM = 8;
@@ -92,9 +99,10 @@ class SegmentedCrashPointTest {
   @Test
   void crashStatesOfASeededTraceRecoverToAReferenceState() throws IOException {
     long seed = TestSeeds.seed("SegmentedCrashPointTest.crashStatesOfASeededTrace");
-    int steps = Integer.getInteger("crashpoints.steps", 100);
+    int steps = Integer.getInteger("crashpoints.steps", 40);
     boolean all = Boolean.getBoolean("crashpoints.all");
     int images = all ? Integer.MAX_VALUE : Integer.getInteger("crashpoints.images", 150);
+    long states = Long.getLong("crashpoints.states", 5_000);
     int posixImages = all ? Integer.MAX_VALUE : 30;
     CrashWorkload workload =
         CrashWorkload.generate(seed, steps, DIM, CrashWorkload.Mix.WITH_BULKS_AND_REFRESHES)
@@ -112,6 +120,7 @@ class SegmentedCrashPointTest {
         CrashStates.Coverage.ORDERED,
         s -> true,
         images,
+        states,
         seed);
     points.explore(
         "SegmentedCrashPointTest",
