@@ -1,15 +1,12 @@
 package org.searchlab.mutable;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.searchlab.core.Operation;
@@ -18,11 +15,9 @@ import org.searchlab.mutable.hnsw.HnswConfig;
 import org.searchlab.testing.TestSeeds;
 import org.searchlab.testing.crash.CrashChecks;
 import org.searchlab.testing.crash.CrashExplorer;
+import org.searchlab.testing.crash.CrashPoints;
 import org.searchlab.testing.crash.CrashWorkload;
-import org.searchlab.testing.disk.CrashState;
 import org.searchlab.testing.disk.CrashStates;
-import org.searchlab.testing.disk.DiskModel;
-import org.searchlab.testing.disk.ForgetfulFileSystem;
 import org.searchlab.testing.disk.FsOp;
 import org.searchlab.testing.disk.FsTrace;
 
@@ -34,10 +29,12 @@ import org.searchlab.testing.disk.FsTrace;
  * reference after some j steps between the acknowledged and the invoked ones, and every tenth
  * recovered image still takes a put that survives a close and a cut.
  *
- * <p>CI runs a sample of 150 distinct images of a 100-step trace under the {@code ORDERED} metadata
- * model, and 30 under {@code POSIX}. The longer run recovers every state of a 2,000-step trace:
- * {@code qa/power/crashpoints.sh}, i.e. {@code -Dcrashpoints.steps=2000 -Dcrashpoints.all=true} on
- * this test.
+ * <p>CI recovers every distinct image of a 400-step trace under the {@code ORDERED} metadata model
+ * (5,000 to 6,000 states, each checked, in some 1,900 images; issue 70 asks for at least 5,000
+ * recovered states per store in CI, and 350 steps gave 4,774 on one seed), and a sample of 30 under
+ * {@code POSIX}. {@code -Dcrashpoints.images=N} samples N images instead. The longer run recovers
+ * every state of a 2,000-step trace: {@code qa/power/crashpoints.sh}, i.e. {@code
+ * -Dcrashpoints.steps=2000 -Dcrashpoints.all=true} on this test.
  */
 class MutableCrashPointTest {
   private static final int DIM = 16;
@@ -58,87 +55,38 @@ class MutableCrashPointTest {
     return MutableIndex.open(dir, SCHEMA, config());
   }
 
-  /** Runs {@code workload} on a fresh store on a forgetful disk and returns the trace. */
-  private FsTrace record(CrashWorkload workload, String name) throws IOException {
-    ForgetfulFileSystem fs =
-        ForgetfulFileSystem.over(tmp.resolve("disk-" + name), DiskModel.Options.DEFAULT);
-    FsTrace trace = new FsTrace();
-    fs.record(trace);
-    try (MutableIndex index = open(fs.resolve(STORE))) {
-      workload.run(index, fs);
-    }
-    return trace;
-  }
-
-  private CrashExplorer.Report explore(
-      String name,
-      CrashWorkload workload,
-      FsTrace trace,
-      CrashStates.Coverage coverage,
-      Predicate<CrashState> which,
-      int maxImages,
-      long seed)
-      throws IOException {
-    List<CrashState> states =
-        CrashStates.all(trace, DiskModel.Options.DEFAULT, coverage).stream().filter(which).toList();
-    CrashChecks checks = new CrashChecks(workload, trace, STORE, MutableCrashPointTest::open, DIM);
-    CrashExplorer.Report report =
-        CrashExplorer.explore(
-            name + "-" + coverage + "-" + seed,
-            trace,
-            DiskModel.Options.DEFAULT,
-            states,
-            maxImages,
-            new SplittableRandom(seed),
-            tmp.resolve("scratch"),
-            Path.of("target", "crashpoints"),
-            checks.recovery(),
-            checks.check());
-    System.out.println(
-        report.summary(
-                "mutable "
-                    + coverage
-                    + ", "
-                    + workload.steps().size()
-                    + " steps, "
-                    + trace.size()
-                    + " operations")
-            + String.format(
-                ", load %.2f",
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
-    assertEquals(
-        0,
-        report.violations(),
-        coverage + ": " + report.firstViolations() + "; trace saved to " + report.savedTrace());
-    assertEquals(Math.min(maxImages, report.distinctImages()), report.recoveredImages());
-    return report;
+  private CrashPoints crashPoints() {
+    return new CrashPoints("mutable", STORE, MutableCrashPointTest::open, DIM, tmp);
   }
 
   @Test
   void crashStatesOfASeededTraceRecoverToAReferenceState() throws IOException {
     long seed = TestSeeds.seed("MutableCrashPointTest.crashStatesOfASeededTrace");
-    int steps = Integer.getInteger("crashpoints.steps", 100);
+    int steps = Integer.getInteger("crashpoints.steps", 400);
     boolean all = Boolean.getBoolean("crashpoints.all");
-    int images = all ? Integer.MAX_VALUE : Integer.getInteger("crashpoints.images", 150);
+    int images =
+        all ? Integer.MAX_VALUE : Integer.getInteger("crashpoints.images", Integer.MAX_VALUE);
     int posixImages = all ? Integer.MAX_VALUE : 30;
     CrashWorkload workload = CrashWorkload.generate(seed, steps, DIM);
-    FsTrace trace = record(workload, "seeded");
-    explore(
-        "MutableCrashPointTest",
-        workload,
-        trace,
-        CrashStates.Coverage.ORDERED,
-        s -> true,
-        images,
-        seed);
-    explore(
-        "MutableCrashPointTest",
-        workload,
-        trace,
-        CrashStates.Coverage.POSIX,
-        s -> true,
-        posixImages,
-        seed);
+    FsTrace trace = crashPoints().record(workload, "seeded");
+    crashPoints()
+        .explore(
+            "MutableCrashPointTest",
+            workload,
+            trace,
+            CrashStates.Coverage.ORDERED,
+            s -> true,
+            images,
+            seed);
+    crashPoints()
+        .explore(
+            "MutableCrashPointTest",
+            workload,
+            trace,
+            CrashStates.Coverage.POSIX,
+            s -> true,
+            posixImages,
+            seed);
   }
 
   /**
@@ -161,17 +109,18 @@ class MutableCrashPointTest {
             new CrashWorkload.Write(Operation.put(CrashWorkload.version("doc-2", 4, DIM, r))),
             new CrashWorkload.Flush());
     CrashWorkload workload = CrashWorkload.of(ids, steps);
-    FsTrace trace = record(workload, "r3");
+    FsTrace trace = crashPoints().record(workload, "r3");
     List<FsOp> ops = trace.ops();
     CrashExplorer.Report report =
-        explore(
-            "MutableCrashPointTest-R3",
-            workload,
-            trace,
-            CrashStates.Coverage.POSIX,
-            s -> s.prefix() < ops.size() && ops.get(s.prefix()) instanceof FsOp.DirForce,
-            Integer.MAX_VALUE,
-            70);
+        crashPoints()
+            .explore(
+                "MutableCrashPointTest-R3",
+                workload,
+                trace,
+                CrashStates.Coverage.POSIX,
+                s -> s.prefix() < ops.size() && ops.get(s.prefix()) instanceof FsOp.DirForce,
+                Integer.MAX_VALUE,
+                70);
     assertFalse(report.states() == 0, "no POSIX state: the snapshots left no entry change pending");
   }
 }

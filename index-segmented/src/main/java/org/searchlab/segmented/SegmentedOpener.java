@@ -121,7 +121,8 @@ final class SegmentedOpener {
             ? mergeScheduler.cpuTimed(config.hnswMergeWorkers(), daemon("hnsw-merge"))
             : null;
     WrittenSegments written = new WrittenSegments();
-    CountingDirectory counted = new CountingDirectory(luceneDirectory(dir.resolve("index")));
+    CountingDirectory counted =
+        new CountingDirectory(new OrderedDeletesDirectory(luceneDirectory(dir.resolve("index"))));
     Directory directory = indexDirectory.apply(counted);
     MergePolicies.HeldDuringRecovery merges = MergePolicies.create(config);
     IndexWriter writer = null;

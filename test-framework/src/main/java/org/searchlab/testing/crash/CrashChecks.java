@@ -25,11 +25,12 @@ import org.searchlab.testing.disk.PowerCut;
  *
  * <ol>
  *   <li><b>it opens</b>: any exception is a violation;
- *   <li><b>state equality at one j</b>: with a = the steps acknowledged before the crash and i =
- *       the steps invoked, some j with a ≤ j ≤ i has every id's document equal, whole (every field
- *       and vector component), to the {@link ReferenceStore} after the first j steps. That is "no
- *       acknowledged write lost" (j ≥ a), "no document never written" (j ≤ i) and "no torn
- *       document", and it forbids mixing two versions across ids;
+ *   <li><b>state equality at one j</b>: with a = the positions acknowledged before the crash and i
+ *       = the positions invoked (a bulk's writes count one each), some j with a ≤ j ≤ i has every
+ *       id's document equal, whole (every field and vector component), to the {@link
+ *       ReferenceStore} after the first j positions. That is "no acknowledged write lost" (j ≥ a),
+ *       "no document never written" (j ≤ i) and "no torn document", and it forbids mixing two
+ *       versions across ids;
  *   <li><b>still a store</b>, on every tenth recovered image: the store is opened on a forgetful
  *       disk over the image, takes one more put and is closed; the power is then cut, dropping
  *       whatever the recovery and the close did not force; reopened, it must hold that put and the
@@ -152,7 +153,7 @@ public final class CrashChecks {
             + i
             + "] matches; against the "
             + a
-            + " acknowledged steps: "
+            + " acknowledged positions: "
             + differences(references.get(a), r.documents()));
   }
 

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.searchlab.testing.disk.CrashImage;
 import org.searchlab.testing.disk.CrashState;
 import org.searchlab.testing.disk.DiskModel;
 import org.searchlab.testing.disk.FsTrace;
@@ -19,8 +18,8 @@ import org.searchlab.testing.disk.TraceReplayer;
 
 /**
  * Recovers the crash states of a recorded trace and checks each one (design note of issue 70, §4.2
- * and §4.3). States whose images are equal (same {@link CrashImage#digest()}) are recovered once:
- * consecutive prefixes that differ only in markers, or in files nothing reads, leave the same
+ * and §4.3). States whose images are equal (same {@link TraceReplayer#fingerprint}) are recovered
+ * once: consecutive prefixes that differ only in markers, or in files nothing reads, leave the same
  * image. Every state of a recovered image is then checked on its own, since states of one image can
  * differ in what was acknowledged.
  *
@@ -71,6 +70,10 @@ public final class CrashExplorer {
    * @param imagingNanos the first walk (every state's image and digest)
    * @param recoveryNanos the second walk (images rebuilt, written, recovered and checked)
    * @param savedTrace where the trace was saved for a replay when something failed, else null
+   * @param imagingCpuNanos the CPU time the whole process spent in the first walk (every thread),
+   *     -1 where the JVM does not tell; unlike wall time it barely depends on what else the machine
+   *     runs
+   * @param recoveryCpuNanos the same for the second walk, the stores' own threads included
    */
   public record Report(
       int states,
@@ -81,7 +84,9 @@ public final class CrashExplorer {
       List<String> firstViolations,
       long imagingNanos,
       long recoveryNanos,
-      Path savedTrace) {
+      Path savedTrace,
+      long imagingCpuNanos,
+      long recoveryCpuNanos) {
     /** How many checked states violated something. */
     public long violations() {
       return violationsByKind.values().stream().mapToLong(Long::longValue).sum();
@@ -93,7 +98,8 @@ public final class CrashExplorer {
       return String.format(
           "[crashpoints] %s: %d states, %d distinct images (%.1f states an image), %d recovered,"
               + " %d states checked, %d violations %s; imaging %.0f ms, recovery %.0f ms"
-              + " (%.0f checked states/s, %.0f images/s overall)",
+              + " (%.0f checked states/s, %.0f images/s overall); process CPU: imaging %.0f ms,"
+              + " recovery %.0f ms (%.1f ms an image)",
           name,
           states,
           distinctImages,
@@ -105,7 +111,10 @@ public final class CrashExplorer {
           imagingNanos / 1e6,
           recoveryNanos / 1e6,
           checkedStates / (ms / 1e3),
-          recoveredImages / (ms / 1e3));
+          recoveredImages / (ms / 1e3),
+          imagingCpuNanos / 1e6,
+          recoveryCpuNanos / 1e6,
+          recoveredImages == 0 ? 0.0 : recoveryCpuNanos / 1e6 / recoveredImages);
     }
   }
 
@@ -130,18 +139,56 @@ public final class CrashExplorer {
       Recovery<R> recovery,
       Check<R> check)
       throws IOException {
+    return explore(
+        name,
+        trace,
+        options,
+        states,
+        maxImages,
+        0,
+        random,
+        scratchFallback,
+        failures,
+        recovery,
+        check);
+  }
+
+  /**
+   * {@link #explore(String, FsTrace, DiskModel.Options, List, int, SplittableRandom, Path, Path,
+   * Recovery, Check)}, with a sample that goes on drawing images past {@code maxImages} until their
+   * states number {@code minStates} (or every image is drawn). States per image vary a lot between
+   * traces (a segmented trace's images hold 10 to 30 states on average, depending on the seed), so
+   * a sample of a fixed number of images checks a number of states that varies as much; this one
+   * checks at least {@code minStates}. The first {@code maxImages} draws are those the fixed sample
+   * makes.
+   */
+  public static <R> Report explore(
+      String name,
+      FsTrace trace,
+      DiskModel.Options options,
+      List<CrashState> states,
+      int maxImages,
+      long minStates,
+      SplittableRandom random,
+      Path scratchFallback,
+      Path failures,
+      Recovery<R> recovery,
+      Check<R> check)
+      throws IOException {
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     // Walk 1: every state's digest, states grouped by image in order of their first state.
     Map<String, List<CrashState>> byImage = new LinkedHashMap<>();
     TraceReplayer replayer = new TraceReplayer(trace, options);
     for (CrashState s : sorted(states)) {
-      byImage.computeIfAbsent(replayer.image(s).digest(), k -> new ArrayList<>()).add(s);
+      byImage.computeIfAbsent(replayer.fingerprint(s), k -> new ArrayList<>()).add(s);
     }
     List<List<CrashState>> groups = new ArrayList<>(byImage.values());
     if (groups.size() > maxImages) {
-      groups = chosen(groups, maxImages, random);
+      groups = chosen(groups, maxImages, minStates, random);
     }
     long t1 = System.nanoTime();
+    long cpu1 = processCpuNanos();
     // Walk 2: one image per chosen group, recovered once, every state of the group checked.
     Map<String, Long> byKind = new TreeMap<>();
     List<String> first = new ArrayList<>();
@@ -191,7 +238,17 @@ public final class CrashExplorer {
         first,
         t1 - t0,
         t2 - t1,
-        saved);
+        saved,
+        cpu0 < 0 ? -1 : cpu1 - cpu0,
+        cpu0 < 0 ? -1 : processCpuNanos() - cpu1);
+  }
+
+  /** The CPU time of this process so far, or -1 where the JVM does not tell. */
+  private static long processCpuNanos() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
   }
 
   private static List<CrashState> sorted(List<CrashState> states) {
@@ -200,17 +257,23 @@ public final class CrashExplorer {
     return out;
   }
 
-  /** {@code n} groups drawn without replacement, in the order of their first state's prefix. */
+  /**
+   * At least {@code n} groups drawn without replacement, and more until they hold {@code minStates}
+   * states or none is left, in the order of their first state's prefix.
+   */
   private static List<List<CrashState>> chosen(
-      List<List<CrashState>> groups, int n, SplittableRandom random) {
+      List<List<CrashState>> groups, int n, long minStates, SplittableRandom random) {
     List<List<CrashState>> pool = new ArrayList<>(groups);
-    for (int i = 0; i < n; i++) {
+    long covered = 0;
+    int i = 0;
+    for (; i < pool.size() && (i < n || covered < minStates); i++) {
       int j = i + random.nextInt(pool.size() - i);
       List<CrashState> x = pool.get(i);
       pool.set(i, pool.get(j));
       pool.set(j, x);
+      covered += pool.get(i).size();
     }
-    List<List<CrashState>> out = new ArrayList<>(pool.subList(0, n));
+    List<List<CrashState>> out = new ArrayList<>(pool.subList(0, i));
     out.sort(Comparator.comparingInt(g -> g.get(0).prefix()));
     return out;
   }

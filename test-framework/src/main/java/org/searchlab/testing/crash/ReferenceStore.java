@@ -39,28 +39,55 @@ public final class ReferenceStore {
     return Collections.unmodifiableMap(docs);
   }
 
-  /** The state after the first {@code j} steps of {@code steps}, in order. */
+  /**
+   * The state after the first {@code j} positions of {@code steps}, in order (a bulk's writes take
+   * one position each, every other step one; see {@link CrashWorkload}).
+   */
   public static ReferenceStore replay(List<CrashWorkload.Step> steps, int j) {
     ReferenceStore r = new ReferenceStore();
-    for (CrashWorkload.Step s : steps.subList(0, j)) {
-      if (s instanceof CrashWorkload.Write w) {
-        r.apply(w.op());
+    int position = 0;
+    for (CrashWorkload.Step s : steps) {
+      for (Operation op : writes(s)) {
+        if (position++ == j) {
+          return r;
+        }
+        if (op != null) {
+          r.apply(op);
+        }
       }
+    }
+    if (position < j) {
+      throw new IllegalArgumentException("j " + j + " is past the " + position + " positions");
     }
     return r;
   }
 
-  /** The state after each prefix of {@code steps}: element j holds the first j steps' documents. */
+  /**
+   * The state after each prefix of {@code steps}' positions: element j holds the documents after
+   * the first j positions.
+   */
   public static List<Map<String, Document>> everyPrefix(List<CrashWorkload.Step> steps) {
     ReferenceStore r = new ReferenceStore();
     List<Map<String, Document>> out = new java.util.ArrayList<>();
     out.add(Map.copyOf(r.docs));
     for (CrashWorkload.Step s : steps) {
-      if (s instanceof CrashWorkload.Write w) {
-        r.apply(w.op());
+      for (Operation op : writes(s)) {
+        if (op != null) {
+          r.apply(op);
+        }
+        out.add(Map.copyOf(r.docs));
       }
-      out.add(Map.copyOf(r.docs));
     }
     return out;
+  }
+
+  /** A step's positions: each write of a bulk, the write, or one null for a refresh or flush. */
+  private static List<Operation> writes(CrashWorkload.Step s) {
+    return switch (s) {
+      case CrashWorkload.Write w -> List.of(w.op());
+      case CrashWorkload.Bulk b -> b.ops();
+      case CrashWorkload.Refresh r -> java.util.Collections.singletonList(null);
+      case CrashWorkload.Flush f -> java.util.Collections.singletonList(null);
+    };
   }
 }

@@ -8,8 +8,8 @@
  *
  * <p>Terms: a <em>state</em> is a prefix of the trace and a choice of what survived the cut; its
  * <em>image</em> is the directory tree it leaves, and states with equal images are recovered once;
- * <em>acknowledged</em> and <em>invoked</em> count the workload's steps before the crash, from its
- * {@code "ack k"} and {@code "invoke k"} markers.
+ * <em>acknowledged</em> and <em>invoked</em> count the workload's positions (writes, a bulk's one
+ * by one) before the crash, from its {@code "ack k"} and {@code "invoke k"} markers.
  *
  * <p>References: T. S. Pillai et al., "All File Systems Are Not Created Equal: On the Complexity of
  * Crafting Crash-Consistent Applications" (ALICE), OSDI 2014; J. Mohan et al., "Finding Crash-

@@ -4,10 +4,14 @@
 package org.searchlab.testing.disk;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -135,10 +139,23 @@ public final class DiskModel {
     final List<DataOp> pending = new ArrayList<>(); // files only
     final TreeMap<String, Long> live = new TreeMap<>(); // directories only
     final List<MetaOp> pendingMeta = new ArrayList<>(); // directories only
+    // Caches for a trace's thousands of images a moment (files only; null when stale, see
+    // changed()): the durable content with every pending operation applied, shared by the images
+    // that keep them all and never changed once made; and the SHA-256 of both contents.
+    Content applied;
+    byte[] durableHash;
+    byte[] appliedHash;
 
     Inode(long id, boolean directory) {
       this.id = id;
       this.directory = directory;
+    }
+
+    /** Drops the caches: the durable content or the pending list changed. */
+    void changed() {
+      applied = null;
+      durableHash = null;
+      appliedHash = null;
     }
   }
 
@@ -248,6 +265,7 @@ public final class DiskModel {
     durableEntries.get(dir).put(name, id);
     if (!directory) {
       inode(id).durable.write(0, content, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+      inode(id).changed();
     }
     return id;
   }
@@ -344,6 +362,7 @@ public final class DiskModel {
     pendingBytes += bytes.length;
     byte[] copy = bytes.clone(); // shared by the pending list and the trace; neither changes it
     f.pending.add(new Write(offset, copy));
+    f.changed();
     trace(s -> new FsOp.Write(s, thread(), inode, offset, copy));
     if (triggered != null && pendingBytes >= triggerBytes) {
       // The write happened (its caller sees success); the power goes right after it.
@@ -370,7 +389,9 @@ public final class DiskModel {
   /** Records a size change; ordered with the inode's writes, durable once the inode is forced. */
   synchronized void truncate(long inode, long size) throws IOException {
     checkNotCut();
-    file(inode).pending.add(new Truncate(size));
+    Inode f = file(inode);
+    f.pending.add(new Truncate(size));
+    f.changed();
     trace(s -> new FsOp.Truncate(s, thread(), inode, size));
   }
 
@@ -387,6 +408,7 @@ public final class DiskModel {
       }
     }
     f.pending.clear();
+    f.changed();
     trace(s -> new FsOp.Force(s, thread(), inode));
     if (options.fsyncPersistsOwnEntry()) {
       // ext4 commits the journal with the file's own entry; every directory's changes up to the
@@ -484,6 +506,32 @@ public final class DiskModel {
    *     pending write touches or more entry changes than are pending: a state of another moment
    */
   synchronized CrashImage image(CrashState s) {
+    Selection kept = select(s);
+    return materialise(kept.contents(), kept.metadata());
+  }
+
+  /**
+   * A SHA-256 of the image {@link #image(CrashState)} gives for {@code s}, in hex, made without
+   * building the image: equal images give equal fingerprints, and different ones (with all but
+   * negligible probability) different ones. The fingerprint is not {@link CrashImage#digest()}: it
+   * hashes each file's SHA-256, and a file every image of this moment shares (its durable content,
+   * or every pending operation applied) is hashed once, not once an image. A trace's exploration
+   * groups thousands of states a moment by it.
+   *
+   * @throws IllegalArgumentException as {@link #image(CrashState)}
+   */
+  synchronized String fingerprint(CrashState s) {
+    Selection kept = select(s);
+    Map<Long, TreeMap<String, Long>> entries = entriesWith(kept.metadata());
+    MessageDigest md = sha256();
+    fingerprint(ROOT, "", entries, kept.contents(), md, new HashSet<>());
+    return HexFormat.of().formatHex(md.digest());
+  }
+
+  /** The file contents a state changes from the durable ones, and the entry changes it keeps. */
+  private record Selection(Map<Long, Content> contents, List<MetaOp> metadata) {}
+
+  private Selection select(CrashState s) {
     Map<Long, Content> contents = new HashMap<>();
     switch (s.cut().kind()) {
       case DROP_UNFORCED -> {}
@@ -521,7 +569,7 @@ public final class DiskModel {
             yield k;
           }
         };
-    return materialise(contents, closeUnderLoss(all, kept));
+    return new Selection(contents, closeUnderLoss(all, kept));
   }
 
   /** The files with a pending write, by inode number. */
@@ -566,22 +614,46 @@ public final class DiskModel {
 
   private void applyAllPending(Map<Long, Content> contents) {
     for (Inode f : filesWithPending()) {
-      Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
-      f.pending.forEach(op -> apply(c, op));
+      contents.put(f.id, applied(f));
     }
+  }
+
+  /**
+   * {@code f}'s durable content with every pending operation applied: made once a moment and shared
+   * by every image that keeps them all, so nobody may change it.
+   */
+  private static Content applied(Inode f) {
+    if (f.applied == null) {
+      Content c = f.durable.copy();
+      f.pending.forEach(op -> apply(c, op));
+      f.applied = c;
+    }
+    return f.applied;
   }
 
   /** The image of the durable state with {@code contents} and the entry changes {@code kept}. */
   private CrashImage materialise(Map<Long, Content> contents, List<MetaOp> kept) {
+    Map<Long, TreeMap<String, Long>> entries = entriesWith(kept);
+    TreeSet<String> dirs = new TreeSet<>();
+    TreeMap<String, byte[]> files = new TreeMap<>();
+    collect(ROOT, "", entries, contents, dirs, files, new HashSet<>());
+    return new CrashImage(dirs, files);
+  }
+
+  /**
+   * The durable directory entries with {@code kept} applied: the durable map itself when nothing is
+   * kept (callers only read it), else a copy.
+   */
+  private Map<Long, TreeMap<String, Long>> entriesWith(List<MetaOp> kept) {
+    if (kept.isEmpty()) {
+      return durableEntries;
+    }
     Map<Long, TreeMap<String, Long>> entries = new HashMap<>();
     durableEntries.forEach((d, m) -> entries.put(d, new TreeMap<>(m)));
     for (MetaOp op : kept) {
       apply(entries, op);
     }
-    TreeSet<String> dirs = new TreeSet<>();
-    TreeMap<String, byte[]> files = new TreeMap<>();
-    collect(ROOT, "", entries, contents, dirs, files, new HashSet<>());
-    return new CrashImage(dirs, files);
+    return entries;
   }
 
   private List<Inode> filesWithPending() {
@@ -668,7 +740,12 @@ public final class DiskModel {
   /** Applies every pending data operation; page {@code page} of {@code inode} keeps its content. */
   private void applySkipping(Map<Long, Content> contents, long inode, long page) {
     for (Inode f : filesWithPending()) {
-      Content c = contents.computeIfAbsent(f.id, k -> f.durable.copy());
+      if (f.id != inode) {
+        contents.put(f.id, applied(f));
+        continue;
+      }
+      Content c = f.durable.copy();
+      contents.put(f.id, c);
       for (DataOp op : f.pending) {
         if (f.id == inode && op instanceof Write w) {
           c.write(w.offset, w.bytes, page * PAGE, (page + 1) * PAGE, Long.MAX_VALUE);
@@ -762,6 +839,61 @@ public final class DiskModel {
     }
   }
 
+  /**
+   * {@link #collect}'s walk, hashing instead of copying: each directory's path, and each file's
+   * path, size and SHA-256, in the walk's order (which the image alone decides).
+   */
+  private void fingerprint(
+      long dir,
+      String prefix,
+      Map<Long, TreeMap<String, Long>> entries,
+      Map<Long, Content> contents,
+      MessageDigest md,
+      Set<Long> seen) {
+    TreeMap<String, Long> names = entries.get(dir);
+    if (names == null || !seen.add(dir)) {
+      return;
+    }
+    for (var e : names.entrySet()) {
+      if (options.ignored().test(e.getKey())) {
+        continue;
+      }
+      String rel = prefix.isEmpty() ? e.getKey() : prefix + "/" + e.getKey();
+      Inode n = inode(e.getValue());
+      if (n.directory) {
+        md.update(("d " + rel + "\n").getBytes(StandardCharsets.UTF_8));
+        fingerprint(n.id, rel, entries, contents, md, seen);
+        continue;
+      }
+      Content c = contents.get(n.id);
+      byte[] hash;
+      if (c == null) {
+        c = n.durable;
+        if (n.durableHash == null) {
+          n.durableHash = c.sha256();
+        }
+        hash = n.durableHash;
+      } else if (c == n.applied) {
+        if (n.appliedHash == null) {
+          n.appliedHash = c.sha256();
+        }
+        hash = n.appliedHash;
+      } else {
+        hash = c.sha256();
+      }
+      md.update(("f " + rel + " " + c.size + "\n").getBytes(StandardCharsets.UTF_8));
+      md.update(hash);
+    }
+  }
+
+  static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
   private Inode inode(long id) {
     Inode i = inodes.get(id);
     if (i == null) {
@@ -800,6 +932,12 @@ public final class DiskModel {
 
     byte[] toArray() {
       return Arrays.copyOf(data, size);
+    }
+
+    byte[] sha256() {
+      MessageDigest md = DiskModel.sha256();
+      md.update(data, 0, size);
+      return md.digest();
     }
 
     /** Sets the size: zeros past the old end when it grows. */

@@ -51,6 +51,16 @@ public final class TraceReplayer {
     return model.image(s);
   }
 
+  /**
+   * The fingerprint of the image {@code s} leaves ({@link DiskModel#fingerprint}), after bringing
+   * the model to its prefix: equal for equal images, and much cheaper than {@link #image} when a
+   * moment has many states, since files no state of the moment changes are hashed once.
+   */
+  public String fingerprint(CrashState s) {
+    advanceTo(s.prefix());
+    return model.fingerprint(s);
+  }
+
   /** Brings the model to {@code prefix}: forward from here, or from the empty disk if earlier. */
   public void advanceTo(int prefix) {
     if (prefix > ops.size()) {

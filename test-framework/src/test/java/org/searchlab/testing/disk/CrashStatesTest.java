@@ -108,6 +108,36 @@ class CrashStatesTest {
     assertEquals(19, digests(t, states).size());
   }
 
+  /**
+   * The fingerprint an exploration groups states by (hashing each file once a moment) groups them
+   * exactly as the images' digests do, under both coverages: two states share a fingerprint if and
+   * only if their images are equal.
+   */
+  @Test
+  void fingerprintsGroupStatesExactlyAsTheImagesDigestsDo() throws IOException {
+    FsTrace t = handBuilt();
+    for (Coverage c : Coverage.values()) {
+      List<CrashState> states = CrashStates.all(t, Options.DEFAULT, c);
+      TraceReplayer byImage = new TraceReplayer(t, Options.DEFAULT);
+      TraceReplayer byFingerprint = new TraceReplayer(t, Options.DEFAULT);
+      Map<String, Set<String>> fingerprintsOfDigest = new TreeMap<>();
+      Map<String, Set<String>> digestsOfFingerprint = new TreeMap<>();
+      for (CrashState s : states) {
+        String d = byImage.image(s).digest();
+        String f = byFingerprint.fingerprint(s);
+        fingerprintsOfDigest.computeIfAbsent(d, k -> new HashSet<>()).add(f);
+        digestsOfFingerprint.computeIfAbsent(f, k -> new HashSet<>()).add(d);
+      }
+      for (Set<String> one : fingerprintsOfDigest.values()) {
+        assertEquals(1, one.size(), c + ": one image, several fingerprints " + one);
+      }
+      for (Set<String> one : digestsOfFingerprint.values()) {
+        assertEquals(1, one.size(), c + ": one fingerprint, several images " + one);
+      }
+      assertEquals(digests(t, states).size(), digestsOfFingerprint.size(), c.toString());
+    }
+  }
+
   @Test
   void posixCoverageLosesEachPendingEntryChangeInTurn() throws IOException {
     FsTrace t = handBuilt();
