@@ -33,6 +33,18 @@ FLAGS = ("--add-modules jdk.incubator.vector -ea -Djava.awt.headless=true"
          " -Dmodelcheck.extended=true")
 STRESS = " -XX:+UnlockDiagnosticVMOptions -XX:+StressLCM -XX:+StressGCM -XX:+StressIGVN"
 
+H1_OLD = ("    for (int j = 0; j < ids.length; j++) {\n"
+          "      row[dimension + 1 + j] = Float.intBitsToFloat(ids[j]);\n"
+          "    }\n"
+          "    CELL.setRelease(row, dimension, Float.intBitsToFloat(ids.length));\n")
+H1_NEW = ("    CELL.setRelease(row, dimension, Float.intBitsToFloat(ids.length));\n"
+          "    for (int j = 0; j < ids.length; j++) {\n"
+          "      row[dimension + 1 + j] = Float.intBitsToFloat(ids[j]);\n"
+          "    }\n")
+H2_OLD = "    float[] row = Arrays.copyOf(vector, dimension + links);\n"
+H2_NEW = H2_OLD + "    SLOT.setRelease(t, id, row);\n"
+H3_OLD = "      System.arraycopy(old, dimension, row, dimension, links);\n"
+
 # id, kind, file, old text, new text, test that must fail, what the mutation breaks
 MUTATIONS = [
     ("G1", "bookkeeping", "memory/GenerationHandler.java",
@@ -203,6 +215,41 @@ MUTATIONS = [
     ("A4m", "x86", "attributes/AttributeStore.java",
      "int p = price.get(doc);\n      VarHandle.loadLoadFence();\n", "int p = price.get(doc);\n",
      "AttributeSeqlockScenario", "the seqlock reader has no load-load fence (model-checked)"),
+    # The graph's level-0 links mirrored into the vector rows (issue 70, step 13): RowFloatSlots
+    # rewrites a list in place (ids, then the count) and replaces a row on a vector update.
+    ("H1", "ordering", "hnsw/RowFloatSlots.java", H1_OLD, H1_NEW,
+     "RowFloatSlotsTest", "the link count is released before the ids are written"),
+    ("H1p", "ordering", "hnsw/RowFloatSlots.java", H1_OLD, H1_NEW,
+     "PublicationProtocolTest", "the link count is released before the ids (protocol pin)"),
+    ("H1m", "ordering", "hnsw/RowFloatSlots.java", H1_OLD, H1_NEW,
+     "GraphLinksScenario", "the link count is released before the ids (model-checked)"),
+    ("H2", "ordering", "hnsw/RowFloatSlots.java", H2_OLD, H2_NEW,
+     "RowFloatSlotsTest", "an updated vector's row is published before the links are copied in"),
+    ("H2m", "ordering", "hnsw/RowFloatSlots.java", H2_OLD, H2_NEW,
+     "GraphLinksScenario", "an updated row is published before its links (model-checked)"),
+    ("H3", "bookkeeping", "hnsw/RowFloatSlots.java", H3_OLD, "",
+     "RowFloatSlotsTest", "an updated vector's row does not carry the links over"),
+    ("H3m", "bookkeeping", "hnsw/RowFloatSlots.java", H3_OLD, "",
+     "GraphLinksScenario", "an updated row does not carry the links over (model-checked)"),
+    # The posting lists (issue 70, step 13): no racing test covers their publication, so only the
+    # model-checked rows exist.
+    ("Q5m", "ordering", "postings/PostingList.java",
+     "    PostingBlock copy = new PostingBlock(size + 1);\n",
+     "    PostingBlock copy = new PostingBlock(size + 1);\n    BLOCKS.setRelease(d.blocks, lo, copy);\n",
+     "PostingListScenario", "an inserted block's copy is published before it is filled (model-checked)"),
+    ("Q6m", "ordering", "postings/PostingList.java",
+     "      BLOCKS.setRelease(d.blocks, n, b);\n      d.count = n + 1;\n",
+     "      d.count = n + 1;\n      BLOCKS.setRelease(d.blocks, n, b);\n",
+     "PostingListScenario", "the directory's count is raised before the new block is stored (model-checked)"),
+    ("Q7m", "ordering", "postings/PostingBlock.java",
+     "    int n = writerSize();\n    docs[n] = doc;\n",
+     "    int n = writerSize();\n    SIZE.setRelease(this, n + 1);\n    docs[n] = doc;\n",
+     "PostingListScenario", "an append publishes the block's size before the posting (model-checked)"),
+    ("Q8m", "ordering", "postings/PostingList.java",
+     "    PostingBlock[] blocks = new PostingBlock[Math.max(4, n + 1 + (n >> 2))];\n",
+     "    PostingBlock[] blocks = new PostingBlock[Math.max(4, n + 1 + (n >> 2))];\n"
+     "    dir = new Directory(blocks, n + 1);\n",
+     "PostingListScenario", "a split's directory is published before its blocks are in it (model-checked)"),
 ]
 
 
@@ -219,6 +266,9 @@ PACKAGES = {
     "PagedColumnsScenario": "org.searchlab.mutable.modelcheck.",
     "LocalIdsScenario": "org.searchlab.mutable.",
     "AttributeSeqlockScenario": "org.searchlab.mutable.modelcheck.",
+    "RowFloatSlotsTest": "org.searchlab.mutable.hnsw.",
+    "GraphLinksScenario": "org.searchlab.mutable.hnsw.",
+    "PostingListScenario": "org.searchlab.mutable.postings.",
 }
 # /work/tools/cpu queues CPU-heavy commands on the shared machine where it exists; elsewhere run directly.
 CPU = ["/work/tools/cpu", "build"] if os.path.exists("/work/tools/cpu") else []

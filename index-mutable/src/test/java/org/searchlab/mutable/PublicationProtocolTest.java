@@ -141,8 +141,13 @@ class PublicationProtocolTest {
     assertInOrder(c, "put", "VarHandle.setRelease");
     assertInOrder(c, "row", "VarHandle.getAcquire");
     assertNever(c, "row", "VarHandle.get");
-    assertInOrder(c, "setLinks", "VarHandle.setRelease");
+    // The ids are plain array stores and must all come before the count's release (H1).
+    assertInOrder(c, "setLinks", "array-store", "VarHandle.setRelease");
     assertNever(c, "setLinks", "VarHandle.set");
+    List<String> links = events(c, "setLinks");
+    assertTrue(
+        links.lastIndexOf("array-store") < links.lastIndexOf("VarHandle.setRelease"),
+        "RowFloatSlots.setLinks stores an id after releasing the count: " + links);
     assertInOrder(c, "linkCount", "VarHandle.getAcquire");
     assertNever(c, "linkCount", "VarHandle.get");
   }
@@ -186,8 +191,9 @@ class PublicationProtocolTest {
   }
 
   /**
-   * The field reads and writes ({@code field:name}) and the calls to {@code VarHandle} and the
-   * paged columns ({@code Owner.method}) of every method named {@code method}, in bytecode order.
+   * The field reads and writes ({@code field:name}), the stores into arrays ({@code array-store})
+   * and the calls to {@code VarHandle} and the paged columns ({@code Owner.method}) of every method
+   * named {@code method}, in bytecode order.
    */
   static List<String> events(Class<?> c, String method) throws IOException {
     List<String> out = new ArrayList<>();
@@ -206,6 +212,13 @@ class PublicationProtocolTest {
                     @Override
                     public void visitFieldInsn(int op, String owner, String field, String d) {
                       out.add("field:" + field);
+                    }
+
+                    @Override
+                    public void visitInsn(int op) {
+                      if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
+                        out.add("array-store");
+                      }
                     }
 
                     @Override

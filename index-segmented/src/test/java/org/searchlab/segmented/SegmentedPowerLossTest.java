@@ -3,10 +3,12 @@ package org.searchlab.segmented;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.lucene.store.FSDirectory;
@@ -54,12 +56,7 @@ class SegmentedPowerLossTest {
     SyntheticCorpus corpus = new SyntheticCorpus(seed, DIM);
     List<Document> docs = corpus.documents(60);
     Schema schema = new Schema(DIM);
-    // No background commit or refresh: the only commit is the explicit one below.
-    SegmentedConfig config =
-        SegmentedConfig.builder()
-            .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
-            .flushIdleMs(SegmentedConfig.IDLE_FLUSH_DISABLED)
-            .build();
+    SegmentedConfig config = explicitCommitsOnly();
     ForgetfulFileSystem fs =
         ForgetfulFileSystem.over(tmp.resolve("disk"), DiskModel.Options.DEFAULT);
     CrashImage image;
@@ -104,6 +101,63 @@ class SegmentedPowerLossTest {
           reopened.stats().flushedSerial() >= lastAcknowledged,
           "recovery committed what it replayed: " + reopened.stats().flushedSerial());
     }
+  }
+
+  /**
+   * "fsync fails, then the power is lost" on the commit path (issue 70, step 9): while every force
+   * of a file in Lucene's {@code index/} fails with EIO, a flush must fail before the log is
+   * trimmed; after a cut that drops everything unforced, the reopened store has every write that
+   * was acknowledged, before and after the failed commit.
+   */
+  @Test
+  void aCommitWhoseFileForceFailsKeepsTheLogAcrossACut() throws IOException {
+    long seed = TestSeeds.seed("SegmentedPowerLossTest.aCommitWhoseFileForceFailsKeepsTheLog");
+    List<Document> docs = new SyntheticCorpus(seed, DIM).documents(40);
+    Schema schema = new Schema(DIM);
+    SegmentedConfig config = explicitCommitsOnly();
+    ForgetfulFileSystem fs =
+        ForgetfulFileSystem.over(tmp.resolve("disk"), DiskModel.Options.DEFAULT);
+    List<Document> acked = new ArrayList<>();
+    CrashImage image;
+    LuceneSegmentedIndex index = LuceneSegmentedIndex.open(fs.resolve("store"), schema, config);
+    try {
+      for (Document d : docs.subList(0, 20)) {
+        index.put(d);
+        acked.add(d);
+      }
+      fs.failForces(
+          p -> p.getParent() != null && p.getParent().getFileName().toString().equals("index"));
+      assertThrows(IOException.class, index::flush, "a commit whose fsync failed succeeded");
+      fs.failForces(p -> false);
+      for (Document d : docs.subList(20, 40)) {
+        try {
+          index.put(d);
+          acked.add(d);
+        } catch (IOException refused) {
+          // a store that stops after a failed commit acknowledges nothing more: fine
+        }
+      }
+      image = fs.powerCut(PowerCut.dropUnforced(), new SplittableRandom(seed));
+    } finally {
+      closeAfterTheCut(index);
+    }
+    Path real = tmp.resolve("image");
+    image.writeTo(real);
+    try (LuceneSegmentedIndex reopened =
+        LuceneSegmentedIndex.open(real.resolve("store"), schema, config)) {
+      for (Document d : acked) {
+        Document got = reopened.get(d.id()).orElseThrow(() -> new AssertionError("lost " + d.id()));
+        assertEquals(d, got, "acknowledged " + d.id());
+      }
+    }
+  }
+
+  /** No background commit or refresh: the only commits are a test's explicit flushes. */
+  private static SegmentedConfig explicitCommitsOnly() {
+    return SegmentedConfig.builder()
+        .refreshIntervalMs(SegmentedConfig.REFRESH_DISABLED)
+        .flushIdleMs(SegmentedConfig.IDLE_FLUSH_DISABLED)
+        .build();
   }
 
   /** Closes a store whose disk died: every file operation throws, closing only releases. */

@@ -3,11 +3,13 @@ package org.searchlab.core.io;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Locale;
 
 /**
  * Directory operations whose result survives a power cut: a directory is created and then its
@@ -24,6 +26,9 @@ import java.util.Deque;
  * force its parent.
  */
 public final class Durable {
+  private static final boolean WINDOWS =
+      System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+
   private Durable() {}
 
   /**
@@ -34,7 +39,7 @@ public final class Durable {
    *
    * @return {@code dir}
    * @throws FileAlreadyExistsException if {@code dir} or an ancestor exists and is not a directory
-   * @throws IOException if a directory cannot be created
+   * @throws IOException if a directory cannot be created, or its parent not forced
    */
   public static Path createDirectories(Path dir) throws IOException {
     Deque<Path> missing = new ArrayDeque<>();
@@ -60,17 +65,43 @@ public final class Durable {
   /**
    * Forces {@code dir}, so the entries created, renamed or deleted in it so far are durable.
    *
-   * <p>An {@link IOException} is swallowed, as every directory force in searchlab does: Windows
-   * cannot open a directory as a channel ({@code AccessDeniedException}), and some file systems
-   * refuse to fsync one ({@code EINVAL}); there is no other way to make an entry durable there, and
-   * refusing to run would be worse than the durability those platforms give. On Linux and macOS
-   * neither happens (Lucene's {@code IOUtils.fsync} relies on the same).
+   * <p>A failure is an error, as a failed file force is: on Linux an {@code EIO} from a directory's
+   * fsync means a create, rename or delete in it may not survive a power cut, and the caller must
+   * not acknowledge what depends on it (finding of issue 70, step 9: the log acknowledged records
+   * in a file whose name was never made durable). Two cases are not failures: Windows, which cannot
+   * open a directory as a channel (Lucene's {@code IOUtils.fsync} skips directories there), and a
+   * file system that refuses to fsync a directory with {@code EINVAL} or {@code EBADF} (as CIFS and
+   * some FUSE file systems do; PostgreSQL's {@code fsync_fname_ext} ignores exactly these two for
+   * directories and reports every other error). There is no other way to make an entry durable
+   * there, and refusing to run would be worse than the durability those platforms give. Lucene
+   * swallows every failed directory force in production, but asserts that none happens on Linux or
+   * macOS.
+   *
+   * @throws IOException if the directory cannot be opened, or its force fails otherwise than as
+   *     unsupported
    */
-  public static void forceDirectory(Path dir) {
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // See the javadoc: a platform that cannot force a directory; the files are still forced.
+  public static void forceDirectory(Path dir) throws IOException {
+    if (WINDOWS && dir.getFileSystem() == FileSystems.getDefault()) {
+      return;
     }
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      try {
+        d.force(true);
+      } catch (IOException e) {
+        if (!unsupported(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * Whether a directory force failed because the file system cannot force directories: the JDK
+   * reports fsync's errno as its {@code strerror} text, and EINVAL and EBADF are what fsync(2)
+   * returns for a descriptor that "does not support synchronization".
+   */
+  static boolean unsupported(IOException e) {
+    String m = e.getMessage();
+    return m != null && (m.contains("Invalid argument") || m.contains("Bad file descriptor"));
   }
 }

@@ -22,8 +22,9 @@ import org.jetbrains.lincheck.datastructures.verifier.Verifier;
  * Lincheck's scenario generator and its choice of interleavings are seeded with fixed seeds inside
  * Lincheck (0), so a run is reproducible and there is no seed to print.
  *
- * <p>Public because {@code org.searchlab.mutable.LocalIdsScenario} lives in the package of the
- * class it checks. Thread safety: static helpers; {@link CountingVerifier}'s count is atomic.
+ * <p>Public because {@code LocalIdsScenario}, {@code GraphLinksScenario} and {@code
+ * PostingListScenario} live in the packages of the package-private classes they check. Thread
+ * safety: static helpers; {@link CountingVerifier}'s count is atomic.
  */
 public final class ModelChecks {
   private ModelChecks() {}

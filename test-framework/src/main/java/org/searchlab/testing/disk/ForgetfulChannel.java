@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
 
 /**
  * A channel of a {@link ForgetfulFileSystem}: a real file channel whose writes, truncations and
@@ -21,6 +22,8 @@ import java.nio.channels.WritableByteChannel;
  */
 final class ForgetfulChannel extends FileChannel {
   private final FileChannel in;
+  private final ForgetfulFileSystem fs;
+  private final Path path;
   private final DiskModel model;
   private final long inode;
   private final boolean directory;
@@ -29,12 +32,16 @@ final class ForgetfulChannel extends FileChannel {
 
   ForgetfulChannel(
       FileChannel in,
+      ForgetfulFileSystem fs,
+      Path path,
       DiskModel model,
       long inode,
       boolean directory,
       boolean append,
       boolean realFsync) {
     this.in = in;
+    this.fs = fs;
+    this.path = path;
     this.model = model;
     this.inode = inode;
     this.directory = directory;
@@ -109,6 +116,11 @@ final class ForgetfulChannel extends FileChannel {
   public void force(boolean metaData) throws IOException {
     synchronized (model) {
       model.checkNotCut();
+      if (fs.forceFails(path)) {
+        // A failed fsync: nothing it would have made durable becomes so (the model records no
+        // force), as a kernel that could not write the pages back leaves them.
+        throw new IOException("Input/output error (injected fsync failure of " + path + ")");
+      }
       if (realFsync) {
         in.force(metaData);
       }

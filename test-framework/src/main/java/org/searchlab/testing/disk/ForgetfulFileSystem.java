@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -40,6 +41,7 @@ public final class ForgetfulFileSystem extends FileSystem {
   private final DiskModel model;
   private final ForgetfulFileSystemProvider provider;
   private final FileSystem real = FileSystems.getDefault();
+  private volatile Predicate<Path> failingForces = p -> false;
 
   private ForgetfulFileSystem(Path realRoot, DiskModel model) {
     this.realRoot = realRoot;
@@ -141,6 +143,23 @@ public final class ForgetfulFileSystem extends FileSystem {
    */
   public void marker(String label) {
     model.marker(label);
+  }
+
+  /**
+   * Makes every {@code force} of a file or directory whose path (as the caller opened it) {@code
+   * which} accepts throw {@code IOException("Input/output error ...")}, as {@code fsync} fails with
+   * {@code EIO}, until called again; {@code p -> false} ends the failures. A failed force makes
+   * nothing durable: what it covered stays as unforced as before, and a later cut can drop it. So
+   * "fsync fails, then the power is lost" is testable for every path, directories included, which
+   * {@code FaultyFiles} (the log's files only) cannot reach.
+   */
+  public void failForces(Predicate<Path> which) {
+    failingForces = Objects.requireNonNull(which, "which");
+  }
+
+  /** Whether a force of {@code path} fails now ({@link #failForces}). */
+  boolean forceFails(Path path) {
+    return failingForces.test(path);
   }
 
   /** Whether the power was cut. */

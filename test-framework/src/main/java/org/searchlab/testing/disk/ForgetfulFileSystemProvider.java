@@ -153,6 +153,8 @@ final class ForgetfulFileSystemProvider extends FileSystemProvider {
         }
         return new ForgetfulChannel(
             ch,
+            fs,
+            path,
             model,
             inode,
             model.isDirectory(inode),

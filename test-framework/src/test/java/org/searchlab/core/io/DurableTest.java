@@ -1,6 +1,7 @@
 package org.searchlab.core.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,5 +67,25 @@ class DurableTest {
       Files.deleteIfExists(relative.resolve("kept"));
       Files.deleteIfExists(relative);
     }
+  }
+
+  /**
+   * A failed directory force is an error, as a failed file force is (issue 70, step 9), except
+   * where the file system cannot force a directory at all: EINVAL or EBADF, as PostgreSQL skips.
+   */
+  @Test
+  void aFailedDirectoryForceIsAnErrorUnlessTheFileSystemCannotForceDirectories()
+      throws IOException {
+    ForgetfulFileSystem fs =
+        ForgetfulFileSystem.over(tmp.resolve("disk"), DiskModel.Options.DEFAULT);
+    Path dir = Files.createDirectory(fs.resolve("d"));
+    fs.failForces(p -> p.getFileName() != null && p.getFileName().toString().equals("d"));
+    IOException e = assertThrows(IOException.class, () -> Durable.forceDirectory(dir));
+    assertTrue(e.getMessage().contains("Input/output error"), e.getMessage());
+    assertThrows(IOException.class, () -> Durable.createDirectories(dir.resolve("e")));
+    assertTrue(Durable.unsupported(new IOException("Invalid argument")));
+    assertTrue(Durable.unsupported(new IOException("Bad file descriptor")));
+    assertFalse(Durable.unsupported(new IOException("Input/output error")));
+    assertFalse(Durable.unsupported(new IOException((String) null)));
   }
 }
