@@ -19,11 +19,13 @@ import java.util.Map;
  * @param counters monotonically increasing counters ({@code refreshes}, {@code in_place_updates},
  *     ...)
  * @param vectorBytesPerVector bytes each indexed vector costs, per representation: {@code float}
- *     (the float vectors), {@code int8} (the quantized codes, present only when quantized) and
- *     {@code graph} (the HNSW links); the mutable store keeps all three on the heap, the segmented
- *     store in its files ({@code .vec}, {@code .veq}, {@code .vex}), read through the page cache;
- *     it gives {@code graph} only where Lucene's reader reports the graph file's size, which it
- *     does not for every segment. Empty for stores without vectors.
+ *     (the float vectors), {@code int8} (the quantized codes, present only when quantized: 8-bit,
+ *     4-bit or 1-bit by the index's {@link VectorQuantization}; the key kept its first name so that
+ *     readers of int8 stats read the others too) and {@code graph} (the HNSW links); the mutable
+ *     store keeps all three on the heap, the segmented store in its files ({@code .vec}, {@code
+ *     .veq}, {@code .vex}), read through the page cache; it gives {@code graph} only where Lucene's
+ *     reader reports the graph file's size, which it does not for every segment. Empty for stores
+ *     without vectors.
  */
 public record IndexStats(
     String store,

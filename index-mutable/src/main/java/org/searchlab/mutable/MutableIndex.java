@@ -170,6 +170,7 @@ public final class MutableIndex implements SearchIndex {
       throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(schema, "schema");
+    MutableQuantizations.check(config.hnsw().quantization());
     // Before anything is read: a second store on this directory would trim this one's log.
     DataDirectory claim = DataDirectory.acquire(dir, "mutable", schema, SnapshotFiles.VERSION);
     try {
@@ -198,6 +199,9 @@ public final class MutableIndex implements SearchIndex {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(mapping, "mapping");
     Objects.requireNonNull(config, "config");
+    // Before the directory is claimed: a refused index leaves nothing behind.
+    MutableQuantizations.check(config.hnsw().quantization());
+    MutableQuantizations.check(mapping, config.hnsw().quantization());
     Schema product = productSchema(settings, mapping, config);
     if (product != null
         && !Files.exists(dir.resolve(org.searchlab.core.mapping.IndexMapping.FILE))) {
@@ -312,6 +316,7 @@ public final class MutableIndex implements SearchIndex {
    */
   @Override
   public org.searchlab.core.mapping.Mapping putMapping(org.searchlab.core.mapping.Mapping update) {
+    MutableQuantizations.check(update, config.hnsw().quantization());
     org.searchlab.core.mapping.Mapping m = mapping();
     if (!m.merge(update).equals(m)) {
       throw new org.searchlab.core.InvalidRequestException(

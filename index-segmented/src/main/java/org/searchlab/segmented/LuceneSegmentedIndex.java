@@ -19,7 +19,6 @@ import org.searchlab.core.SearchIndex;
 import org.searchlab.core.SearchRequest;
 import org.searchlab.core.SearchResult;
 import org.searchlab.core.StoreHealth;
-import org.searchlab.core.VectorQuantization;
 import org.searchlab.core.WriteResult;
 import org.searchlab.core.mapping.FieldType;
 import org.searchlab.core.mapping.IndexMapping;
@@ -73,7 +72,7 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     this.indexMapping = indexMapping;
     this.config = config;
     this.parts = parts;
-    int oversample = config.quantization() == VectorQuantization.NONE ? 0 : config.oversample();
+    int oversample = config.quantization().quantized() ? config.oversample() : 0;
     if (indexMapping == null) {
       this.writer = new SegmentedWriter(new ProductDocuments(schema), config, parts);
       this.searcher = new SegmentedSearcher(parts.manager, oversample);

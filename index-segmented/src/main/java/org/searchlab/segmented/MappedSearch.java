@@ -151,11 +151,13 @@ final class MappedSearch {
               + "], its mapping must have [index] set to [true]");
     }
     Query filter = knn.unfiltered() ? null : queries.translate(knn.filter());
-    boolean int8 =
-        v.indexOptions().type() == null
-            ? config.quantization() != VectorQuantization.NONE
-            : "int8_hnsw".equals(v.indexOptions().type());
-    int rescore = int8 ? SearchRequest.rescoreWindow(knn, Math.max(1, config.oversample())) : 0;
+    String type = v.indexOptions().type();
+    VectorQuantization q =
+        type == null ? config.quantization() : VectorQuantization.fromEsIndexType(type);
+    // Every quantized format rescores its window with the floats, as Elasticsearch's
+    // rescore_vector does (searchlab always returns exact float scores).
+    int rescore =
+        q.quantized() ? SearchRequest.rescoreWindow(knn, Math.max(1, config.oversample())) : 0;
     return new PlannedKnnQuery(
         knn.field(),
         v.similarity().indexed(knn.vector()),

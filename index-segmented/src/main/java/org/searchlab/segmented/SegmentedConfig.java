@@ -57,9 +57,11 @@ import org.searchlab.core.wal.WalConfig;
  *     that was flushed
  * @param quantization the embedding's vectors format: {@link VectorQuantization#NONE} is Lucene's
  *     float HNSW format (Elasticsearch {@code hnsw}); {@link VectorQuantization#INT8} is Lucene's
- *     scalar-quantized HNSW format with 7-bit codes (Elasticsearch {@code int8_hnsw}), whose graph
- *     is built and searched on the codes while the floats stay in the segment's {@code .vec} file
- *     for rescoring. Default {@code NONE}
+ *     scalar-quantized HNSW format with 7-bit codes (Elasticsearch {@code int8_hnsw}), {@link
+ *     VectorQuantization#INT4} the same with 4-bit codes ({@code int4_hnsw}) and {@link
+ *     VectorQuantization#BBQ} with 1-bit codes searched by a 4-bit query ({@code bbq_hnsw}); a
+ *     quantized format's graph is built and searched on the codes while the floats stay in the
+ *     segment's {@code .vec} file for rescoring. Default {@code NONE}
  * @param oversample with quantization, each segment's best {@code targetHits × oversample} hits by
  *     quantized score are rescored with their float vectors (Elasticsearch {@code
  *     rescore_vector.oversample}), 1 to 10; higher recovers more recall and reads more floats.

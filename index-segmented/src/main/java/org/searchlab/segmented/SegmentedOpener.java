@@ -381,11 +381,7 @@ final class SegmentedOpener {
           }
           FieldType.IndexOptions o = v.indexOptions();
           VectorQuantization q =
-              o.type() == null
-                  ? c.quantization()
-                  : "int8_hnsw".equals(o.type())
-                      ? VectorQuantization.INT8
-                      : VectorQuantization.NONE;
+              o.type() == null ? c.quantization() : VectorQuantization.fromEsIndexType(o.type());
           int m = o.m() > 0 ? o.m() : c.hnswM();
           int beam = o.efConstruction() > 0 ? o.efConstruction() : c.hnswBeamWidth();
           return formats.computeIfAbsent(
@@ -415,12 +411,28 @@ final class SegmentedOpener {
       // interval ScalarQuantizer of Lucene99HnswScalarQuantizedVectorsFormat (now only in
       // backward-codecs) with this optimized scalar quantization (per-vector corrections
       // around the segment's centroid); it is Lucene's own int8 format in this version.
-      case INT8 ->
-          mergeExec == null
-              ? new Lucene104HnswScalarQuantizedVectorsFormat(ScalarEncoding.SEVEN_BIT, m, beam)
-              : new Lucene104HnswScalarQuantizedVectorsFormat(
-                  ScalarEncoding.SEVEN_BIT, m, beam, c.hnswMergeWorkers(), mergeExec);
+      case INT8 -> quantized(c, mergeExec, ScalarEncoding.SEVEN_BIT, m, beam);
+      // Elasticsearch's int4_hnsw: 4-bit codes packed two to a byte, by the same optimized scalar
+      // quantization. Elasticsearch itself keeps its own fork of Lucene's older int4 quantizer
+      // (confidence interval 0: dynamic quantiles); docs/quantization.md names the deviation.
+      case INT4 -> quantized(c, mergeExec, ScalarEncoding.PACKED_NIBBLE, m, beam);
+      // Elasticsearch's bbq_hnsw: 1-bit codes scored against a 4-bit query (asymmetric), the
+      // same optimized scalar quantization that Elasticsearch's own bbq format forks.
+      case BBQ -> quantized(c, mergeExec, ScalarEncoding.SINGLE_BIT_QUERY_NIBBLE, m, beam);
     };
+  }
+
+  /**
+   * Lucene's scalar-quantized HNSW format with {@code encoding}: the graph built and searched on
+   * the codes, the floats kept in the segment's {@code .vec} file for rescoring, merges' graph
+   * builds on the store's merge workers as with floats.
+   */
+  private static KnnVectorsFormat quantized(
+      SegmentedConfig c, ExecutorService mergeExec, ScalarEncoding encoding, int m, int beam) {
+    return mergeExec == null
+        ? new Lucene104HnswScalarQuantizedVectorsFormat(encoding, m, beam)
+        : new Lucene104HnswScalarQuantizedVectorsFormat(
+            encoding, m, beam, c.hnswMergeWorkers(), mergeExec);
   }
 
   private static ThreadFactory daemon(String name) {

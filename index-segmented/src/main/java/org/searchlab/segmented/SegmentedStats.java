@@ -349,7 +349,8 @@ final class SegmentedStats {
   }
 
   /**
-   * Bytes per vector of the floats and the int8 codes (when quantized), and of the graph when
+   * Bytes per vector of the floats and the quantized codes (when quantized, under {@code int8}
+   * whatever their width, as {@link org.searchlab.core.IndexStats} says), and of the graph when
    * Lucene reports its {@code vex} file (it does not for every segment).
    */
   private static Map<String, Long> perVector(Map<String, Long> files, long vectors) {

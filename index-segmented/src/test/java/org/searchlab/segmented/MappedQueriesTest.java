@@ -232,6 +232,75 @@ class MappedQueriesTest {
     }
   }
 
+  /**
+   * Fields of Elasticsearch's {@code int4_hnsw} and {@code bbq_hnsw} in a mapping (the store's
+   * default being floats): the graph search on their codes is rescored with the floats, so every
+   * approximate hit carries the exact score the oracle gives the same document.
+   */
+  @Test
+  void int4AndBbqFieldsReturnExactScores() throws IOException {
+    long seed = TestSeeds.seed("MappedQueriesTest.int4AndBbqFieldsReturnExactScores");
+    SplittableRandom random = new SplittableRandom(seed);
+    int dims = 64;
+    Map<String, FieldType> fields = new java.util.LinkedHashMap<>();
+    for (String[] f : new String[][] {{"q4", "int4_hnsw"}, {"q1", "bbq_hnsw"}}) {
+      fields.put(
+          f[0],
+          new FieldType.DenseVector(
+              dims, VectorSimilarity.COSINE, true, new FieldType.IndexOptions(f[1], 0, 0)));
+    }
+    Mapping mapping = Mapping.of(fields);
+    List<Document> docs = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      docs.add(
+          new Document(
+              "d" + i, Map.of("q4", gaussian(random, dims), "q1", gaussian(random, dims))));
+    }
+    try (SearchIndex index =
+            LuceneSegmentedIndex.open(
+                tmp.resolve("idx"), CatalogCorpus.settings(), mapping, SegmentedConfig.DEFAULT);
+        ExactIndex oracle =
+            ExactIndex.open(tmp.resolve("oracle"), CatalogCorpus.settings(), mapping)) {
+      feed(index, docs);
+      feed(oracle, docs);
+      for (int q = 0; q < 10; q++) {
+        for (String field : fields.keySet()) {
+          float[] v = gaussian(random, dims);
+          Map<String, Float> exact = new java.util.HashMap<>();
+          Knn all =
+              new Knn(field, v, docs.size(), docs.size(), Query.MatchAll.INSTANCE, null, 1f, 0);
+          for (org.searchlab.core.Hit h :
+              oracle
+                  .search(
+                      SearchRequest.builder()
+                          .addKnn(all)
+                          .approximate(false)
+                          .hits(docs.size())
+                          .build())
+                  .hits()) {
+            exact.put(h.id(), h.score());
+          }
+          Knn knn = new Knn(field, v, 10, 10, Query.MatchAll.INSTANCE, null, 1f, 0);
+          List<org.searchlab.core.Hit> hits =
+              index.search(SearchRequest.builder().addKnn(knn).hits(10).build()).hits();
+          assertEquals(10, hits.size(), field);
+          for (org.searchlab.core.Hit h : hits) {
+            assertEquals(
+                exact.get(h.id()), h.score(), 1e-5, "seed " + seed + ": " + field + " " + h.id());
+          }
+        }
+      }
+    }
+  }
+
+  private static float[] gaussian(SplittableRandom random, int dims) {
+    float[] v = new float[dims];
+    for (int i = 0; i < dims; i++) {
+      v[i] = (float) random.nextGaussian();
+    }
+    return v;
+  }
+
   @Test
   void vectorFieldsLuceneCannotIndexAreRefusedBeforeTheMappingChanges() throws IOException {
     try (SearchIndex index =

@@ -382,10 +382,11 @@ abstract class ErrorResponsesTestCase {
     String mapping =
         "{\"mappings\":{\"properties\":{\"embedding\":{\"type\":\"dense_vector\","
             + "\"index_options\":{\"type\":\"%s\"}}}}}";
-    JsonNode unknown = esError(f.send("PUT", "/product", mapping.formatted("int4_hnsw")), 400, "");
+    // bbq_disk is Elasticsearch's (an IVF format), not one of the HNSW types the stores build.
+    JsonNode unknown = esError(f.send("PUT", "/product", mapping.formatted("bbq_disk")), 400, "");
     String reason = unknown.get("error").get("reason").asText();
     assertTrue(
-        reason.contains("[int4_hnsw]") && reason.contains("[hnsw, int8_hnsw]"),
+        reason.contains("[bbq_disk]") && reason.contains("[hnsw, int8_hnsw, int4_hnsw, bbq_hnsw]"),
         "names the value and the allowed ones: " + reason);
     // An index keeps the vector format it was created with: int8_hnsw is a valid type, but not
     // this index's.

@@ -250,6 +250,71 @@ class IndexApiTest {
     }
   }
 
+  /**
+   * Elasticsearch's 4-bit and 1-bit HNSW types: the segmented store builds them (Lucene's own
+   * formats), the mutable store refuses them with a 400 naming the value until it has its own, and
+   * a refused create or mapping update leaves nothing behind.
+   */
+  @Test
+  void int4AndBbqAreTheSegmentedStoresOnlySoFar() throws Exception {
+    try (SearchServer s = start(tmp.resolve("data"))) {
+      for (String type : List.of("int4_hnsw", "bbq_hnsw")) {
+        Answer refused = send(s, "PUT", "/mut-" + type.substring(0, 3), withType("mutable", type));
+        assertError(refused, 400, "mapper_parsing_exception");
+        String reason = refused.json().at("/error/reason").asText();
+        assertTrue(
+            reason.contains("[embedding.index_options.type] is [" + type + "]")
+                && reason.contains("not supported by the mutable store yet")
+                && reason.contains("[hnsw, int8_hnsw]"),
+            reason);
+      }
+      assertEquals(0, s.indices().all().size(), "a refused create makes no index");
+      assertEquals(0, tmp.resolve("data").resolve("indices").toFile().list().length);
+
+      Answer bbq = send(s, "PUT", "/seg-bbq", withType("segmented", "bbq_hnsw"));
+      assertEquals(200, bbq.status(), bbq.body());
+      assertEquals(
+          "bbq_hnsw",
+          send(s, "GET", "/seg-bbq/_mapping", null)
+              .json()
+              .at("/seg-bbq/mappings/properties/embedding/index_options/type")
+              .asText());
+      Answer doc = send(s, "PUT", "/seg-bbq/_doc/1?refresh=true", "{\"embedding\":[0.6,0.8,0,0]}");
+      assertEquals(201, doc.status(), doc.body());
+      Answer knn =
+          send(
+              s,
+              "POST",
+              "/seg-bbq/_search",
+              "{\"knn\":{\"field\":\"embedding\",\"query_vector\":[0.6,0.8,0,0],"
+                  + "\"k\":1,\"num_candidates\":10}}");
+      assertEquals(1, hits(knn), knn.body());
+      assertEquals(1.0, knn.json().at("/hits/hits/0/_score").asDouble(), 1e-6, "exact float");
+
+      // A mutable index's mapping update naming int4_hnsw changes nothing.
+      assertEquals(200, send(s, "PUT", "/mut", mapping("mutable")).status());
+      Answer update =
+          send(
+              s,
+              "PUT",
+              "/mut/_mapping",
+              "{\"properties\":{\"img\":{\"type\":\"dense_vector\",\"dims\":4,"
+                  + "\"index_options\":{\"type\":\"int4_hnsw\"}}}}");
+      assertError(update, 400, "mapper_parsing_exception");
+      assertTrue(update.body().contains("[img.index_options.type] is [int4_hnsw]"), update.body());
+      assertEquals(null, s.indices().get("mut").index().mapping().leaf("img"), "no field added");
+    }
+  }
+
+  /** {@link #mapping} with the embedding's {@code index_options.type} set to {@code type}. */
+  private static String withType(String store, String type) {
+    String m = mapping(store);
+    String tail = "\"similarity\":\"dot_product\"}";
+    assertTrue(m.contains(tail));
+    return m.replace(
+        tail, "\"similarity\":\"dot_product\",\"index_options\":{\"type\":\"" + type + "\"}}");
+  }
+
   @Test
   void bulkItemReasonsAreCappedLikeWholeAnswers() throws Exception {
     try (SearchServer s = start(tmp.resolve("data"))) {

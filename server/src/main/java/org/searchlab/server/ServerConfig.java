@@ -30,7 +30,8 @@ import org.searchlab.core.VectorQuantization;
  *     when not checked
  * @param limits the bounds on connections and requests
  * @param quantization the store's vector quantization, checked against a mapping's {@code
- *     index_options.type} ({@code hnsw} for {@code NONE}, {@code int8_hnsw} for {@code INT8})
+ *     index_options.type} ({@link VectorQuantization#esIndexType()}: {@code hnsw} for {@code NONE},
+ *     {@code int8_hnsw} for {@code INT8}, ...)
  * @param security credentials, accepted host names, and whether a non-loopback bind without
  *     credentials is accepted
  * @param feedNiceness how much the write threads yield the cores to searches, 0.0 to 1.0 (Vespa's

@@ -96,7 +96,9 @@ final class ExperimentCommand implements Callable<Integer> {
               + " OpenSearch 3.5 with k-NN as child JVMs), opensearch-forcemerged, and"
               + " mutable-int8, segmented-int8, segmented-forcemerged-int8 (searchlab's stores"
               + " with int8 vectors beside the float ones, whatever --quantization says; the"
-              + " report then compares each with its float variant) (default:"
+              + " report then compares each with its float variant), and the segmented store's"
+              + " segmented-int4, segmented-forcemerged-int4 (Elasticsearch int4_hnsw) and"
+              + " segmented-bbq, segmented-forcemerged-bbq (bbq_hnsw) (default:"
               + " mutable,segmented,segmented-forcemerged). With --target only, none.")
   List<String> variants;
 

@@ -49,13 +49,16 @@ final class Servers implements AutoCloseable {
   private Servers() {}
 
   /**
-   * The segmented pairs, float and int8: a plain variant and its force-merged one, which starts
-   * from a copy of the plain one's index (or from its own feed when the plain one is not run).
+   * The segmented pairs, float, int8, int4 and bbq: a plain variant and its force-merged one, which
+   * starts from a copy of the plain one's index (or from its own feed when the plain one is not
+   * run).
    */
-  private static final List<List<Variant>> SEGMENTED_PAIRS =
+  static final List<List<Variant>> SEGMENTED_PAIRS =
       List.of(
           List.of(Variant.SEGMENTED, Variant.SEGMENTED_FORCEMERGED),
-          List.of(Variant.SEGMENTED_INT8, Variant.SEGMENTED_FORCEMERGED_INT8));
+          List.of(Variant.SEGMENTED_INT8, Variant.SEGMENTED_FORCEMERGED_INT8),
+          List.of(Variant.SEGMENTED_INT4, Variant.SEGMENTED_FORCEMERGED_INT4),
+          List.of(Variant.SEGMENTED_BBQ, Variant.SEGMENTED_FORCEMERGED_BBQ));
 
   /** The planned number of feeds, for the progress estimate. */
   static int feeds(List<Variant> variants) {

@@ -20,8 +20,8 @@ import org.searchlab.core.VectorQuantization;
  * @param forceMerged whether the index is force-merged to one segment before the query phase
  * @param target the endpoint and its dialect, for {@value #TARGET_STORE} only (else null)
  * @param quantization for searchlab's stores, the vectors this variant keeps whatever {@code
- *     --quantization} says ({@code INT8} for the {@code -int8} variants), or {@code NONE}: the
- *     run's {@code --quantization}
+ *     --quantization} says ({@code INT8} for the {@code -int8} variants, {@code INT4} for {@code
+ *     -int4}, {@code BBQ} for {@code -bbq}), or {@code NONE}: the run's {@code --quantization}
  */
 public record Variant(
     String label,
@@ -67,6 +67,29 @@ public record Variant(
       new Variant(
           "segmented-forcemerged-int8", SEGMENTED_STORE, true, null, VectorQuantization.INT8);
 
+  /**
+   * The segmented store with Lucene's 4-bit scalar-quantized HNSW format (Elasticsearch {@code
+   * int4_hnsw}, through Lucene's optimized scalar quantization).
+   */
+  public static final Variant SEGMENTED_INT4 =
+      new Variant("segmented-int4", SEGMENTED_STORE, false, null, VectorQuantization.INT4);
+
+  /** The same, force-merged to one segment before its query phase. */
+  public static final Variant SEGMENTED_FORCEMERGED_INT4 =
+      new Variant(
+          "segmented-forcemerged-int4", SEGMENTED_STORE, true, null, VectorQuantization.INT4);
+
+  /**
+   * The segmented store with Lucene's 1-bit codes and 4-bit queries (Elasticsearch {@code
+   * bbq_hnsw}).
+   */
+  public static final Variant SEGMENTED_BBQ =
+      new Variant("segmented-bbq", SEGMENTED_STORE, false, null, VectorQuantization.BBQ);
+
+  /** The same, force-merged to one segment before its query phase. */
+  public static final Variant SEGMENTED_FORCEMERGED_BBQ =
+      new Variant("segmented-forcemerged-bbq", SEGMENTED_STORE, true, null, VectorQuantization.BBQ);
+
   /** The variants {@code --variants} knows by name. */
   public static final List<Variant> BUILT_IN =
       List.of(
@@ -77,7 +100,11 @@ public record Variant(
           OPENSEARCH_FORCEMERGED,
           MUTABLE_INT8,
           SEGMENTED_INT8,
-          SEGMENTED_FORCEMERGED_INT8);
+          SEGMENTED_FORCEMERGED_INT8,
+          SEGMENTED_INT4,
+          SEGMENTED_FORCEMERGED_INT4,
+          SEGMENTED_BBQ,
+          SEGMENTED_FORCEMERGED_BBQ);
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,39}");
 

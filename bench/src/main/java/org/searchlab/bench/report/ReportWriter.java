@@ -655,7 +655,7 @@ public final class ReportWriter {
         .append(
             "Bytes per vector as each store reported them after its feed. \"search memory\" is"
                 + " what the graph search reads at every step and so needs in memory: the floats"
-                + " without quantization; with int8 the codes (and, for the mutable store, the"
+                + " without quantization; quantized, the codes (and, for the mutable store, the"
                 + " floats' heap stamps), the floats staying in a mapped file (page cache) read"
                 + " only to rescore candidates (the runner asks for the whole beam) and by the"
                 + " build. \"÷ float\""
@@ -669,7 +669,7 @@ public final class ReportWriter {
     for (Map.Entry<String, VectorSetup> e : setups.entrySet()) {
       String v = e.getKey();
       VectorSetup setup = e.getValue();
-      String peer = v.endsWith("-int8") ? v.substring(0, v.length() - "-int8".length()) : null;
+      String peer = RowIndex.floatPeer(v);
       VectorSetup peerSetup = peer == null ? null : setups.get(peer);
       Long search = setup.searchBytes();
       Long peerSearch = peerSetup == null ? null : peerSetup.searchBytes();

@@ -70,9 +70,25 @@ final class RowIndex {
   }
 
   static String mainPhase(String variant) {
-    return variant.endsWith("forcemerged") || variant.endsWith("forcemerged-int8")
+    String floats = floatPeer(variant);
+    return (floats == null ? variant : floats).endsWith("forcemerged")
         ? "after_merge"
         : "after_flush";
+  }
+
+  /**
+   * The label of the float variant a quantized one is compared with ({@code segmented-forcemerged}
+   * for {@code segmented-forcemerged-bbq}: the label less a {@code -int8}, {@code -int4} or {@code
+   * -bbq} suffix), or null for a label without one.
+   */
+  static String floatPeer(String variant) {
+    for (org.searchlab.core.VectorQuantization q : org.searchlab.core.VectorQuantization.values()) {
+      String suffix = "-" + q.flag();
+      if (q.quantized() && variant.endsWith(suffix)) {
+        return variant.substring(0, variant.length() - suffix.length());
+      }
+    }
+    return null;
   }
 
   /**

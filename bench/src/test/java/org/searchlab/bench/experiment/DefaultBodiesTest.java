@@ -34,6 +34,13 @@ class DefaultBodiesTest {
   private static final long SEED = 66;
   private static final URI BASE = URI.create("http://127.0.0.1:9200");
 
+  /**
+   * The vector types of the transcript: floats and int8. The segmented store's int4 and bbq (issue
+   * 69) are not part of the default run, and adding them would move its bytes.
+   */
+  private static final List<VectorQuantization> DEFAULT_RUN_TYPES =
+      List.of(VectorQuantization.NONE, VectorQuantization.INT8);
+
   @Test
   void theDefaultExperimentSendsTheSameBytes() throws Exception {
     Corpus corpus = Corpus.synthetic(SEED, 12, 4, 3);
@@ -127,7 +134,7 @@ class DefaultBodiesTest {
   private static void admin(Corpus corpus, List<String> out)
       throws IOException, InterruptedException {
     for (ServerAdmin.Kind kind : ServerAdmin.Kind.values()) {
-      for (VectorQuantization quantization : VectorQuantization.values()) {
+      for (VectorQuantization quantization : DEFAULT_RUN_TYPES) {
         RecordingHttp http = new RecordingHttp(DefaultBodiesTest::answer);
         ServerAdmin admin = new ServerAdmin(http, BASE, kind, 1);
         admin.createIndex(corpus.dimension(), 16, 200, quantization);
@@ -161,7 +168,7 @@ class DefaultBodiesTest {
   /** The flags of each store's server as the runner starts it, per vector type. */
   private static void flags(List<String> out) {
     for (String store : List.of(Variant.SEGMENTED_STORE, Variant.MUTABLE_STORE)) {
-      for (VectorQuantization quantization : VectorQuantization.values()) {
+      for (VectorQuantization quantization : DEFAULT_RUN_TYPES) {
         out.add(
             String.join(
                 " ",

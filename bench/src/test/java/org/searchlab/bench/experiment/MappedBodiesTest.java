@@ -165,6 +165,20 @@ class MappedBodiesTest {
     assertEquals(m.mapping().leaf("name.raw"), read.leaf("name.raw"));
     assertEquals(m.mapping().leaves().keySet(), read.leaves().keySet());
 
+    // The segmented store's 4-bit and 1-bit types reach its body and read back the same.
+    for (VectorQuantization q : List.of(VectorQuantization.INT4, VectorQuantization.BBQ)) {
+      ObjectNode seg = m.indexBody(8, q, "segmented");
+      assertEquals(
+          q.esIndexType(),
+          seg.at("/mappings/properties/image/index_options/type").asText(),
+          q.flag());
+      assertEquals(
+          new FieldType.IndexOptions(q.esIndexType(), 16, 100),
+          MappingJson.parse(seg.get("mappings"), IndexSettings.parse(seg.get("settings")))
+              .vector("image")
+              .indexOptions());
+    }
+
     // Elasticsearch gets no store; OpenSearch a Lucene knn_vector with the similarity's space.
     ObjectNode elastic = m.indexBody(8, VectorQuantization.NONE, null);
     assertFalse(elastic.path("settings").path("index").has("store"));

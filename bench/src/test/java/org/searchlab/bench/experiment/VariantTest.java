@@ -24,6 +24,44 @@ class VariantTest {
     assertTrue(e.getMessage().contains("'elastic'") && e.getMessage().contains("opensearch"));
   }
 
+  /**
+   * The segmented store's 4-bit and 1-bit variants, named as the int8 ones, pair with their
+   * force-merged copies: a pair is fed once.
+   */
+  @Test
+  void int4AndBbqVariantsAreTheSegmentedStoresWithTheirPairs() {
+    org.searchlab.core.VectorQuantization int4 = org.searchlab.core.VectorQuantization.INT4;
+    org.searchlab.core.VectorQuantization bbq = org.searchlab.core.VectorQuantization.BBQ;
+    assertEquals(int4, Variant.parse("segmented-int4").quantization());
+    assertEquals(int4, Variant.parse("segmented-forcemerged-int4").quantization());
+    assertEquals(bbq, Variant.parse("segmented-bbq").quantization());
+    assertEquals(bbq, Variant.parse("segmented-forcemerged-bbq").quantization());
+    for (Variant v :
+        List.of(
+            Variant.SEGMENTED_INT4,
+            Variant.SEGMENTED_FORCEMERGED_INT4,
+            Variant.SEGMENTED_BBQ,
+            Variant.SEGMENTED_FORCEMERGED_BBQ)) {
+      assertEquals(Variant.SEGMENTED_STORE, v.store(), v.label());
+      assertTrue(v.elasticsearchDialect(), v.label());
+      assertEquals(v.label().contains("forcemerged"), v.forceMerged(), v.label());
+    }
+    assertTrue(
+        Servers.SEGMENTED_PAIRS.contains(
+            List.of(Variant.SEGMENTED_INT4, Variant.SEGMENTED_FORCEMERGED_INT4)));
+    assertTrue(
+        Servers.SEGMENTED_PAIRS.contains(
+            List.of(Variant.SEGMENTED_BBQ, Variant.SEGMENTED_FORCEMERGED_BBQ)));
+    assertEquals(
+        2,
+        Servers.feeds(
+            List.of(
+                Variant.SEGMENTED_INT4,
+                Variant.SEGMENTED_FORCEMERGED_INT4,
+                Variant.SEGMENTED_BBQ,
+                Variant.SEGMENTED_FORCEMERGED_BBQ)));
+  }
+
   @Test
   void int8VariantsAreSearchlabStoresOnly() {
     assertEquals(

@@ -455,6 +455,23 @@ class ReportWriterTest {
         md);
   }
 
+  /**
+   * A quantized variant's label names its float peer (the label less its {@code -int8}, {@code
+   * -int4} or {@code -bbq}) and, for a force-merged one, the after-merge phase as its main one.
+   */
+  @Test
+  void quantizedLabelsNameTheirFloatPeerAndMainPhase() {
+    assertEquals("mutable", RowIndex.floatPeer("mutable-int8"));
+    assertEquals("segmented", RowIndex.floatPeer("segmented-int4"));
+    assertEquals("segmented-forcemerged", RowIndex.floatPeer("segmented-forcemerged-bbq"));
+    assertEquals(null, RowIndex.floatPeer("segmented-forcemerged"));
+    assertEquals(null, RowIndex.floatPeer("opensearch"));
+    for (String q : List.of("", "-int8", "-int4", "-bbq")) {
+      assertEquals("after_merge", RowIndex.mainPhase("segmented-forcemerged" + q), q);
+      assertEquals("after_flush", RowIndex.mainPhase("segmented" + q), q);
+    }
+  }
+
   @Test
   void comparesEachInt8VariantWithItsFloatPeer(@TempDir Path dir) throws Exception {
     List<ResultRow> rows = new ArrayList<>();

@@ -141,8 +141,9 @@ public sealed interface FieldType {
   /**
    * {@code index_options} of a {@code dense_vector}: the graph's type and parameters.
    *
-   * @param type {@code hnsw} (float vectors) or {@code int8_hnsw} (int8 codes, floats kept for
-   *     rescoring); null for the server's default
+   * @param type {@code hnsw} (float vectors), or {@code int8_hnsw}, {@code int4_hnsw} or {@code
+   *     bbq_hnsw} (8-bit, 4-bit or 1-bit codes, floats kept for rescoring; {@link
+   *     org.searchlab.core.VectorQuantization#fromEsIndexType}); null for the server's default
    * @param m the graph's links per node (Elasticsearch's {@code m}), 2 to 512; 0 for the store's
    *     default
    * @param efConstruction the build beam (Elasticsearch's {@code ef_construction}), 1 to 3200; 0

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.searchlab.core.VectorQuantization;
 
 /**
  * Reads an Elasticsearch {@code mappings} object into a {@link Mapping} and writes one back, as
@@ -231,13 +232,15 @@ public final class MappingJson {
       if (t == null) {
         throw MappingException.parsing("[" + path + ".index_options.type] is required");
       }
-      if (!t.equals("hnsw") && !t.equals("int8_hnsw")) {
+      // Elasticsearch's flat, int8_flat, int4_flat, bbq_flat and bbq_disk stay unknown here.
+      if (!VectorQuantization.esIndexTypes().contains(t)) {
         throw MappingException.parsing(
             "["
                 + path
                 + ".index_options.type] is ["
                 + NumberType.abbreviate(t)
-                + "]; supported: [hnsw, int8_hnsw]");
+                + "]; supported: "
+                + VectorQuantization.esIndexTypes());
       }
       int m = op.integer("m", 0, 2, 512);
       int ef = op.integer("ef_construction", 0, 1, 3200);

@@ -71,6 +71,43 @@ class MappingJsonTest {
     assertEquals(0.5f, t.similarity().b());
   }
 
+  /**
+   * Elasticsearch's four HNSW types are read and written back; its flat, IVF and other types stay a
+   * mapper_parsing_exception naming the value and the allowed list.
+   */
+  @Test
+  void quantizedHnswTypesAreReadAndOtherTypesRefused() throws Exception {
+    for (String type : java.util.List.of("hnsw", "int8_hnsw", "int4_hnsw", "bbq_hnsw")) {
+      Mapping m =
+          MappingJson.parse(
+              json(
+                  "{'properties':{'v':{'type':'dense_vector','dims':64,'index_options':{'type':'"
+                      + type
+                      + "','m':12,'ef_construction':90}}}}"),
+              IndexSettings.DEFAULT);
+      assertEquals(new FieldType.IndexOptions(type, 12, 90), m.vector("v").indexOptions());
+      assertEquals(m, MappingJson.parse(MappingJson.render(m), IndexSettings.DEFAULT));
+    }
+    for (String type :
+        java.util.List.of("flat", "int8_flat", "int4_flat", "bbq_flat", "bbq_disk", "int2_hnsw")) {
+      MappingException e =
+          assertThrows(
+              MappingException.class,
+              () ->
+                  MappingJson.parse(
+                      json(
+                          "{'properties':{'v':{'type':'dense_vector','index_options':{'type':'"
+                              + type
+                              + "'}}}}"),
+                      IndexSettings.DEFAULT));
+      assertEquals(MappingException.PARSING, e.type());
+      assertTrue(
+          e.getMessage().contains("[v.index_options.type] is [" + type + "]")
+              && e.getMessage().contains("[hnsw, int8_hnsw, int4_hnsw, bbq_hnsw]"),
+          e.getMessage());
+    }
+  }
+
   @Test
   void badMappingsAreRefusedNamingTheParameter() {
     var e =

@@ -31,14 +31,16 @@ final class CommonStoreOptions {
       description =
           "What the vector graph search reads: none (float vectors; Elasticsearch hnsw, Vespa"
               + " float cells) or int8 (int8 codes with the floats kept for rescoring;"
-              + " Elasticsearch int8_hnsw, Vespa int8 cells). Both stores. Default:"
+              + " Elasticsearch int8_hnsw, Vespa int8 cells), both stores; int4 or bbq (4-bit"
+              + " or 1-bit codes, floats kept for rescoring; Elasticsearch int4_hnsw, bbq_hnsw),"
+              + " the segmented store only so far. Default:"
               + " ${DEFAULT-VALUE}.")
   String quantization = VectorQuantization.NONE.flag();
 
   @Option(
       names = "--oversample",
       description =
-          "With --quantization int8: candidates rescored with the float vectors per wanted hit"
+          "With a quantized --quantization: candidates rescored with the float vectors per wanted hit"
               + " (Elasticsearch rescore_vector.oversample), 1-10; higher recovers more recall and"
               + " reads more floats. Default: ${DEFAULT-VALUE}.")
   int oversample = VectorQuantization.DEFAULT_OVERSAMPLE;

@@ -150,13 +150,28 @@ class ServeCommandTest {
         org.searchlab.core.VectorQuantization.INT8,
         cmd.mutable.config(cmd.common).hnsw().quantization());
     assertEquals(5, cmd.mutable.config(cmd.common).hnsw().oversample());
+    // Elasticsearch's 4-bit and 1-bit types reach the segmented store; the mutable store refuses
+    // them when it opens an index (MutableQuantizations), not while the flags are read, since
+    // serve configures both stores whichever it serves.
+    ServeCommand int4 = new ServeCommand();
+    new CommandLine(int4).parseArgs("--quantization", "int4_hnsw");
+    assertEquals(
+        org.searchlab.core.VectorQuantization.INT4,
+        int4.segmented.config(int4.common).quantization());
+    ServeCommand bbq = new ServeCommand();
+    new CommandLine(bbq).parseArgs("--quantization", "bbq");
+    assertEquals(
+        org.searchlab.core.VectorQuantization.BBQ, bbq.segmented.config(bbq.common).quantization());
     ServeCommand bad = new ServeCommand();
-    new CommandLine(bad).parseArgs("--quantization", "int4");
+    new CommandLine(bad).parseArgs("--quantization", "int2");
     var e =
         org.junit.jupiter.api.Assertions.assertThrows(
             org.searchlab.core.InvalidRequestException.class, () -> bad.mutable.config(bad.common));
     assertTrue(
-        e.getMessage().contains("[int4]") && e.getMessage().contains("int8"), e.getMessage());
+        e.getMessage().contains("[int2]")
+            && e.getMessage().contains("int8")
+            && e.getMessage().contains("bbq_hnsw"),
+        e.getMessage());
   }
 
   @Test

@@ -40,9 +40,18 @@ public interface VectorStore extends Closeable {
    * RowFloatSlots}).
    *
    * @throws UncheckedIOException if the scratch file cannot be created
+   * @throws org.searchlab.core.InvalidRequestException for {@link VectorQuantization#INT4} and
+   *     {@link VectorQuantization#BBQ}, whose codes this store does not keep yet
    */
   static VectorStore create(int dimension, VectorQuantization quantization, Path scratch) {
     ArrayVectorStore.checkDimension(dimension);
+    if (quantization != VectorQuantization.NONE && quantization != VectorQuantization.INT8) {
+      // ArrayVectorStore keeps int8 codes for any other value: refuse rather than mislabel them.
+      throw new org.searchlab.core.InvalidRequestException(
+          "quantization ["
+              + quantization.flag()
+              + "] is not supported by the mutable graph yet; it keeps [none, int8]");
+    }
     Path where = quantization == VectorQuantization.NONE ? null : scratch;
     try {
       return new ArrayVectorStore(dimension, quantization, FloatSlots.create(dimension, where));

@@ -491,9 +491,7 @@ public final class Documents {
 
   private VectorQuantization quantization(FieldType.DenseVector f) {
     String type = f.indexOptions().type();
-    return "int8_hnsw".equals(type)
-        ? VectorQuantization.INT8
-        : "hnsw".equals(type) ? VectorQuantization.NONE : hnsw.quantization();
+    return type == null ? hnsw.quantization() : VectorQuantization.fromEsIndexType(type);
   }
 
   /** The field's graph settings: its index options, the store's where they are unset (0/null). */
