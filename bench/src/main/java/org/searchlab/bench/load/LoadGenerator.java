@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
@@ -22,12 +23,22 @@ import org.HdrHistogram.Histogram;
  * can say what went wrong. A request lost to the JDK client's own pool race ({@link #isPoolRace})
  * is sent once more and counted as a retry, its latency including both attempts.
  *
+ * <p>A window in which nothing completes is extended by its own length until something does (at
+ * most {@link #MAX_EXTENSIONS} times), and its figures are over the longer window: with windows of
+ * a fraction of a second (the end-to-end tests') on a machine loaded far beyond its cores, one
+ * answer can take longer than the window, and a cell of no answers measures nothing (no latency, a
+ * throughput of 0 that says only that the window was too short). Runs whose windows hold thousands
+ * of answers never extend.
+ *
  * <p>Client {@code t} walks the request list from offset {@code t · n / clients}, so concurrent
  * clients send different queries. Thread-safe for sequential use: run one cell at a time.
  */
 public final class LoadGenerator implements AutoCloseable {
   /** Longest latency the histograms track (1 minute, in microseconds); longer ones are clamped. */
   private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(1);
+
+  /** How many times a window in which nothing completed is extended by its own length. */
+  static final int MAX_EXTENSIONS = 100;
 
   /** An empty latency histogram (microseconds) of the range and precision of a cell's. */
   public static Histogram newHistogram() {
@@ -84,7 +95,10 @@ public final class LoadGenerator implements AutoCloseable {
     }
     long start = System.nanoTime();
     long windowStart = start + warmup.toNanos();
-    long windowEnd = windowStart + window.toNanos();
+    // Read by the clients at every request: extended while nothing has completed (class javadoc).
+    AtomicLong windowEnd = new AtomicLong(windowStart + window.toNanos());
+    AtomicLong completed = new AtomicLong();
+    AtomicBoolean over = new AtomicBoolean();
     AtomicLong errors = new AtomicLong();
     AtomicReference<String> firstError = new AtomicReference<>();
     AtomicLong retries = new AtomicLong();
@@ -105,6 +119,8 @@ public final class LoadGenerator implements AutoCloseable {
                           offset,
                           windowStart,
                           windowEnd,
+                          over,
+                          completed,
                           h,
                           errors,
                           firstError,
@@ -114,10 +130,14 @@ public final class LoadGenerator implements AutoCloseable {
     long faultsBefore = cpu.majorFaults();
     long cpuBefore = cpu.cpuNanos();
     long wallBefore = System.nanoTime();
-    sleepUntil(windowEnd);
+    sleepUntil(windowEnd.get());
+    for (int e = 0; completed.get() == 0 && e < MAX_EXTENSIONS; e++) {
+      sleepUntil(windowEnd.addAndGet(window.toNanos()));
+    }
     long cpuAfter = cpu.cpuNanos();
     long faultsAfter = cpu.majorFaults();
     long wallAfter = System.nanoTime();
+    over.set(true);
     for (Thread t : threads) {
       t.join();
     }
@@ -128,7 +148,7 @@ public final class LoadGenerator implements AutoCloseable {
     if (pooled != null) {
       pooled.add(cell);
     }
-    double seconds = (windowEnd - windowStart) / 1e9;
+    double seconds = (windowEnd.get() - windowStart) / 1e9;
     return CellStats.of(
         cell,
         errors.get(),
@@ -143,7 +163,9 @@ public final class LoadGenerator implements AutoCloseable {
       List<HttpRequest> requests,
       int offset,
       long windowStart,
-      long windowEnd,
+      AtomicLong windowEnd,
+      AtomicBoolean over,
+      AtomicLong completed,
       Histogram histogram,
       AtomicLong errors,
       AtomicReference<String> firstError,
@@ -151,7 +173,9 @@ public final class LoadGenerator implements AutoCloseable {
     int i = offset;
     while (true) {
       long t0 = System.nanoTime();
-      if (t0 >= windowEnd) {
+      // Past the window, a client stops once the cell is over: until then the window may still be
+      // extended, and its answers are wanted.
+      if (t0 >= windowEnd.get() && over.get()) {
         return;
       }
       HttpRequest request = requests.get(i);
@@ -181,7 +205,8 @@ public final class LoadGenerator implements AutoCloseable {
       // Throughput of a closed loop is completions per second: count what completes inside the
       // window (the load is steady after the warm-up, so a request that started just before the
       // window is as representative as one that ends just after it).
-      if (t1 >= windowStart && t1 <= windowEnd) {
+      if (t1 >= windowStart && t1 <= windowEnd.get()) {
+        completed.incrementAndGet();
         if (retried) {
           retries.incrementAndGet();
         }

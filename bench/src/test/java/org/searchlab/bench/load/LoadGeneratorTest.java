@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** The load generator against a real in-process HTTP server. */
 class LoadGeneratorTest {
+  private static final long SLOW_MS = 300;
+
   private HttpServer server;
   private final AtomicLong served = new AtomicLong();
   private final Set<String> connections = ConcurrentHashMap.newKeySet();
@@ -43,6 +45,19 @@ class LoadGeneratorTest {
         ex -> {
           byte[] body = "{\"error\":\"too many requests\"}".getBytes();
           ex.sendResponseHeaders(429, body.length);
+          ex.getResponseBody().write(body);
+          ex.close();
+        });
+    server.createContext(
+        "/slow",
+        ex -> {
+          try {
+            Thread.sleep(SLOW_MS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          byte[] body = "{}".getBytes();
+          ex.sendResponseHeaders(200, body.length);
           ex.getResponseBody().write(body);
           ex.close();
         });
@@ -91,6 +106,20 @@ class LoadGeneratorTest {
       // Closed loop with keep-alive: a few connections carry hundreds of requests.
       assertTrue(connections.size() <= 8, "connections " + connections.size());
       assertTrue(served.get() > connections.size() * 2L, "served " + served + " on " + connections);
+    }
+  }
+
+  @Test
+  void extendsAWindowInWhichNothingCompletedUntilSomethingDoes() throws Exception {
+    // Every answer takes 15 windows: the window is extended until the first one lands in it, and
+    // the cell's figures are over the longer window.
+    ProcessCpu self = new ProcessCpu(ProcessHandle.current().pid());
+    try (LoadGenerator load = new LoadGenerator()) {
+      CellStats s = load.run(List.of(get("/slow")), 1, Duration.ZERO, Duration.ofMillis(20), self);
+      assertTrue(s.requests() >= 1, s.toString());
+      assertTrue(s.seconds() >= SLOW_MS / 1000.0, "the window was extended: " + s);
+      assertTrue(s.seconds() <= (LoadGenerator.MAX_EXTENSIONS + 1) * 0.020 + 1e-9, s.toString());
+      assertEquals(s.requests() / s.seconds(), s.qps(), 1e-9);
     }
   }
 
