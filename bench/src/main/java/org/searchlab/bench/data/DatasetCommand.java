@@ -10,14 +10,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code searchlab dataset}: builds datasets; {@code build} is its one subcommand. Picocli creates
- * one instance per invocation; not thread-safe.
+ * {@code searchlab dataset}: builds datasets ({@code build}), measures them ({@code stats}) and
+ * tests the 1M generator ({@code validate-generator}). Picocli creates one instance per invocation;
+ * not thread-safe.
  */
 @Command(
     name = "dataset",
     mixinStandardHelpOptions = true,
-    description = "Builds benchmark datasets (documents, embeddings, queries, ground truth).",
-    subcommands = {DatasetCommand.Build.class})
+    description =
+        "Builds benchmark datasets (documents, embeddings, queries, ground truth) and measures"
+            + " how realistic they are.",
+    subcommands = {
+      DatasetCommand.Build.class,
+      DatasetCommand.Stats.class,
+      DatasetCommand.ValidateGenerator.class,
+    })
 public final class DatasetCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -26,11 +33,34 @@ public final class DatasetCommand implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  /** Which documents to build from. */
+  /** Which documents to build from, by the name {@code --source} takes. */
   enum Source {
-    debian,
-    ndjson,
-    synthetic
+    DEBIAN("debian"),
+    NDJSON("ndjson"),
+    SYNTHETIC("synthetic"),
+    DEBIAN_MIXES("debian-mixes");
+
+    final String name;
+
+    Source(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+
+    /** The source called {@code name}; a usage error naming the choices otherwise. */
+    static Source of(String name) {
+      for (Source s : values()) {
+        if (s.name.equals(name)) {
+          return s;
+        }
+      }
+      throw new picocli.CommandLine.TypeConversionException(
+          "--source " + name + " is none of " + java.util.Arrays.toString(values()));
+    }
   }
 
   /** {@code searchlab dataset build}: one build per instance; not thread-safe. */
@@ -49,10 +79,18 @@ public final class DatasetCommand implements Runnable {
             + " 'experiment --dataset' runs on that index.",
         "synthetic: --docs N variants of a --base dataset (recombined text, vectors"
             + " normalize(v + noise)), or core's seeded generator without --base.",
+        "debian-mixes: --docs N grown from a --base dataset (normally debian): the base, then"
+            + " documents that each mix a base document with --parents − 1 of its --neighbours"
+            + " nearest, weights from Dirichlet(--alpha), in the vector and in the text"
+            + " (docs/scale.md).",
         "Embeddings (by text hash) and ground truth are cached in --cache, so a rebuild is fast."
       })
   static final class Build implements Callable<Integer> {
-    @Option(names = "--source", required = true, description = "debian, ndjson or synthetic.")
+    @Option(
+        names = "--source",
+        required = true,
+        converter = SourceName.class,
+        description = "debian, ndjson, synthetic or debian-mixes.")
     Source source;
 
     @Option(names = "--out", required = true, description = "The dataset directory to write.")
@@ -114,8 +152,38 @@ public final class DatasetCommand implements Runnable {
     @Option(names = "--docs", description = "synthetic: the number of documents.")
     Integer docs;
 
-    @Option(names = "--base", description = "synthetic: a built dataset to derive variants from.")
+    @Option(
+        names = "--base",
+        description = "synthetic, debian-mixes: a built dataset to derive documents from.")
     Path base;
+
+    @Option(
+        names = "--parents",
+        description =
+            "debian-mixes: documents mixed into one, 2 to --neighbours + 1 (default:"
+                + " ${DEFAULT-VALUE}, chosen by 'dataset validate-generator').")
+    int parents = NeighbourMixes.Params.DEFAULT.parents();
+
+    @Option(
+        names = "--neighbours",
+        description =
+            "debian-mixes: the nearest base documents the other parents come from (default:"
+                + " ${DEFAULT-VALUE}).")
+    int neighbours = NeighbourMixes.Params.DEFAULT.neighbours();
+
+    @Option(
+        names = "--alpha",
+        description =
+            "debian-mixes: Dirichlet concentration of the weights, > 0; small keeps a child near"
+                + " one parent (default: ${DEFAULT-VALUE}).")
+    double alpha = NeighbourMixes.Params.DEFAULT.alpha();
+
+    @Option(
+        names = "--query-pool",
+        description =
+            "debian-mixes: sample the queries from the first N documents (default: all), so corpora"
+                + " of several sizes share their queries.")
+    int queryPool = Integer.MAX_VALUE;
 
     @Option(
         names = "--noise",
@@ -159,10 +227,7 @@ public final class DatasetCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       PrintStream log = System.err;
-      int cores = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-      if (cores < 1) {
-        throw new org.searchlab.core.InvalidRequestException("--threads " + cores + " must be ≥ 1");
-      }
+      int cores = cores(threads);
       if (queries < 1) {
         throw new org.searchlab.core.InvalidRequestException(
             "--queries " + queries + " must be ≥ 1");
@@ -184,14 +249,14 @@ public final class DatasetCommand implements Runnable {
         throw new org.searchlab.core.InvalidRequestException(
             "--embed-fields, --vector-field and --filter-field go with --mapping");
       }
-      if (mapping != null && source != Source.ndjson) {
+      if (mapping != null && source != Source.NDJSON) {
         throw new org.searchlab.core.InvalidRequestException("--mapping goes with --source ndjson");
       }
       long start = System.nanoTime();
       DatasetInfo info =
           switch (source) {
-            case debian -> DatasetBuilds.debian(common, packages, translations, limit);
-            case ndjson -> {
+            case DEBIAN -> DatasetBuilds.debian(common, packages, translations, limit);
+            case NDJSON -> {
               if (in == null) {
                 throw new org.searchlab.core.InvalidRequestException(
                     "--source ndjson needs --in FILE");
@@ -206,12 +271,25 @@ public final class DatasetCommand implements Runnable {
               }
               yield DatasetBuilds.ndjson(common, in);
             }
-            case synthetic -> {
+            case SYNTHETIC -> {
               if (docs == null) {
                 throw new org.searchlab.core.InvalidRequestException(
                     "--source synthetic needs --docs N");
               }
               yield DatasetBuilds.synthetic(common, docs, base, noise, dimension);
+            }
+            case DEBIAN_MIXES -> {
+              if (docs == null) {
+                throw new org.searchlab.core.InvalidRequestException(
+                    "--source debian-mixes needs --docs N");
+              }
+              NeighbourMixes.Params p;
+              try {
+                p = new NeighbourMixes.Params(parents, neighbours, alpha);
+              } catch (IllegalArgumentException e) {
+                throw new org.searchlab.core.InvalidRequestException("--" + e.getMessage());
+              }
+              yield DatasetBuilds.mixes(common, docs, base, p, queryPool);
             }
           };
       if (info == null) {
@@ -225,6 +303,237 @@ public final class DatasetCommand implements Runnable {
           info.dimension(),
           info.model(),
           outDir,
+          (System.nanoTime() - start) / 1e9);
+      return 0;
+    }
+  }
+
+  /** {@code --threads}, or every core when it is not given; a usage error below 1. */
+  static int cores(Integer threads) {
+    int cores = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    if (cores < 1) {
+      throw new org.searchlab.core.InvalidRequestException("--threads " + cores + " must be ≥ 1");
+    }
+    return cores;
+  }
+
+  /** Reads {@code --source}'s names, which are not Java's enum names. */
+  static final class SourceName implements picocli.CommandLine.ITypeConverter<Source> {
+    @Override
+    public Source convert(String value) {
+      return Source.of(value);
+    }
+  }
+
+  /** {@code searchlab dataset stats}: one report per instance; not thread-safe. */
+  @Command(
+      name = "stats",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Writes realism.json and realism.md: per dataset, side by side, the L2 distance of each"
+            + " sampled query document to its 1st, 10th and 100th other document, the local"
+            + " intrinsic dimension, the share with a near-copy, and the document frequencies of"
+            + " the title and description terms and of each query's terms."
+      })
+  static final class Stats implements Callable<Integer> {
+    @Option(
+        names = "--dataset",
+        required = true,
+        split = ",",
+        description = "Built dataset directories, compared side by side in the order given.")
+    List<Path> datasets;
+
+    @Option(
+        names = "--queries",
+        defaultValue = "1000",
+        description =
+            "The dataset's first N benchmark queries whose neighbours are measured (default"
+                + " ${DEFAULT-VALUE}).")
+    int queries;
+
+    @Option(
+        names = "--out",
+        description = "Where the report goes (default: the first dataset's directory).")
+    Path out;
+
+    @Option(names = "--threads", description = "Cores for the brute force (default: all).")
+    Integer threads;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintStream log = System.err;
+      int cores = cores(threads);
+      if (queries < 1) {
+        throw new org.searchlab.core.InvalidRequestException(
+            "--queries " + queries + " must be ≥ 1");
+      }
+      List<RealismReport.Corpus> corpora = new ArrayList<>();
+      for (Path dir : datasets) {
+        try (Dataset ds = Dataset.open(dir)) {
+          String name = ds.info().source() + " " + dir.getFileName();
+          corpora.add(RealismReport.of(ds, name, queries, cores, log));
+        }
+      }
+      Path to = out != null ? out : datasets.get(0);
+      RealismReport.write(to, corpora, "Datasets: " + datasets + ".");
+      log.printf("stats: wrote %s and %s in %s%n", RealismReport.JSON, RealismReport.MARKDOWN, to);
+      return 0;
+    }
+  }
+
+  /** The grid's candidates; a usage error naming the value when one is out of range. */
+  static List<GeneratorValidation.Candidate> grid(int[] parents, int[] neighbours, double[] alpha) {
+    try {
+      return GeneratorValidation.grid(parents, neighbours, alpha);
+    } catch (IllegalArgumentException e) {
+      throw new org.searchlab.core.InvalidRequestException("--grid: " + e.getMessage());
+    }
+  }
+
+  /** {@code searchlab dataset validate-generator}: one validation per instance; not thread-safe. */
+  @Command(
+      name = "validate-generator",
+      mixinStandardHelpOptions = true,
+      description = {
+        "The held-out scale-up test of debian-mixes: grows random parts of a real dataset (--bases)"
+            + " back to its full size with each generator setting and with the controls (pair"
+            + " mixes, σ-variants), compares neighbour distances, intrinsic dimension, near-copies"
+            + " and postings with the real dataset on the same query documents, and picks the"
+            + " setting with the smallest worst KS distance at the smallest base. Writes"
+            + " validation.md and validation.json to --out."
+      })
+  static final class ValidateGenerator implements Callable<Integer> {
+    @Option(names = "--dataset", required = true, description = "The real dataset (Debian).")
+    Path dataset;
+
+    @Option(
+        names = "--bases",
+        split = ",",
+        defaultValue = "16000,40000",
+        description = "Base sizes drawn from it (default ${DEFAULT-VALUE}).")
+    int[] bases;
+
+    @Option(
+        names = "--queries",
+        defaultValue = "1000",
+        description = "Query documents per base (default ${DEFAULT-VALUE}).")
+    int queries;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+        names = "--grid-parents",
+        split = ",",
+        defaultValue = "3",
+        description = "The values of m tried (default ${DEFAULT-VALUE}).")
+    int[] gridParents;
+
+    @Option(
+        names = "--grid-neighbours",
+        split = ",",
+        defaultValue = "10,20,50",
+        description = "The values of K tried (default ${DEFAULT-VALUE}).")
+    int[] gridNeighbours;
+
+    @Option(
+        names = "--grid-alpha",
+        split = ",",
+        defaultValue = "0.5,1,2",
+        description = "The values of α tried (default ${DEFAULT-VALUE}).")
+    double[] gridAlpha;
+
+    @Option(names = "--out", required = true, description = "The directory the tables go to.")
+    Path out;
+
+    @Option(
+        names = "--fidelity",
+        defaultValue = "0",
+        description =
+            "Also embed this many documents the chosen setting generates from the smallest base"
+                + " with all-MiniLM-L6-v2 and compare with their interpolated vectors (default"
+                + " ${DEFAULT-VALUE}: none; 2000 take about a minute on 2 quiet cores).")
+    int fidelity;
+
+    @Option(names = "--threads", description = "Cores for the brute force (default: all).")
+    Integer threads;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintStream log = System.err;
+      int cores = cores(threads);
+      if (queries < 1) {
+        throw new org.searchlab.core.InvalidRequestException(
+            "--queries " + queries + " must be ≥ 1");
+      }
+      long start = System.nanoTime();
+      List<org.searchlab.core.Document> real = DatasetBuilds.Base.read(dataset).docs();
+      int maxK = java.util.Arrays.stream(gridNeighbours).max().orElse(0);
+      if (maxK >= java.util.Arrays.stream(bases).min().orElse(0)) {
+        throw new org.searchlab.core.InvalidRequestException(
+            "--grid-neighbours " + maxK + " must be below the smallest of --bases");
+      }
+      for (int b : bases) {
+        if (b < 2 || b >= real.size()) {
+          throw new org.searchlab.core.InvalidRequestException(
+              "--bases " + b + " is outside [2, " + (real.size() - 1) + "] for " + dataset);
+        }
+      }
+      List<GeneratorValidation.Row> rows =
+          GeneratorValidation.run(
+              real, bases, grid(gridParents, gridNeighbours, gridAlpha), queries, seed, cores, log);
+      GeneratorValidation.Row chosen = GeneratorValidation.chosen(rows);
+      String table = GeneratorValidation.markdown(rows);
+      if (fidelity > 0) {
+        int smallest = java.util.Arrays.stream(bases).min().orElseThrow();
+        List<org.searchlab.core.Document> base = new ArrayList<>();
+        for (int o : GeneratorValidation.baseOrdinals(real.size(), smallest, seed)) {
+          base.add(real.get(o));
+        }
+        NeighbourMixes.Params p = ((GeneratorValidation.Mixes) chosen.candidate()).params();
+        int[][] near =
+            BaseNeighbours.compute(
+                base.stream().map(org.searchlab.core.Document::embedding).toArray(float[][]::new),
+                p.neighbours(),
+                cores);
+        try (org.searchlab.core.embed.Embedder model = MiniLmEmbedder.create(cores)) {
+          GeneratorFidelity f =
+              GeneratorFidelity.measure(base, near, p, real.size(), fidelity, seed, model, log);
+          table +=
+              "\nFidelity of "
+                  + chosen.candidate().name()
+                  + " from the base of "
+                  + smallest
+                  + ": "
+                  + f.line()
+                  + ".\n";
+        }
+      }
+      java.nio.file.Files.createDirectories(out);
+      java.nio.file.Files.writeString(
+          out.resolve("validation.md"),
+          "Real dataset: "
+              + dataset
+              + ", "
+              + real.size()
+              + " documents; seed "
+              + seed
+              + "; "
+              + queries
+              + " query documents per base.\n\n"
+              + table
+              + "\nChosen: "
+              + chosen.candidate().name()
+              + "\n");
+      DocumentJson.MAPPER
+          .writerWithDefaultPrettyPrinter()
+          .writeValue(out.resolve("validation.json").toFile(), GeneratorValidation.json(rows));
+      log.print(table);
+      log.printf(
+          java.util.Locale.ROOT,
+          "validate: chosen %s (worst KS %.3f); %.1f s%n",
+          chosen.candidate().name(),
+          chosen.worst(),
           (System.nanoTime() - start) / 1e9);
       return 0;
     }
