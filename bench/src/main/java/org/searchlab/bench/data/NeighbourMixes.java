@@ -35,9 +35,11 @@ import org.searchlab.core.Document;
  *       any), one from each parent first ({@code a}'s first), then interleaved in proportion to
  *       {@code w} (smooth weighted round robin). So that the text carries what the vector says, the
  *       first sentence of every parent lies within the model's window of {@value #WINDOW} word
- *       pieces: the first round's sentences are cut, at word boundaries, to an equal share of what
- *       the title leaves of the window ({@link #pieces} estimates word pieces without the model's
- *       tokenizer, erring long).
+ *       pieces: the first round's sentences are cut, at word boundaries, to shares of what the
+ *       title leaves of the window in proportion to the weights, {@value #MIN_SHARE} pieces at
+ *       least ({@link #pieces} estimates word pieces without the model's tokenizer, erring long).
+ *       Shares by weight rather than equal ones raised the median cosine between a generated
+ *       document's true embedding and its interpolated vector from 0.883 to 0.889 (docs/scale.md).
  *   <li>Id {@code <a's id>~m<r>}, {@code a}'s category, {@code a}'s price times a factor uniform in
  *       [0.5, 2), and the rating of the new id.
  * </ul>
@@ -50,6 +52,9 @@ import org.searchlab.core.Document;
 final class NeighbourMixes implements Iterator<Document> {
   /** The model's window in word pieces, {@code [CLS]} and {@code [SEP]} included. */
   static final int WINDOW = 128;
+
+  /** The fewest window pieces a parent's first sentence is cut to. */
+  static final int MIN_SHARE = 4;
 
   /**
    * The generator's settings.
@@ -244,10 +249,17 @@ final class NeighbourMixes implements Iterator<Document> {
     first.sort((x, y) -> x == 0 ? -1 : y == 0 ? 1 : Double.compare(w[y], w[x]));
     int total = Math.max(sentences.get(0).size(), first.size());
     int budget = WINDOW - 2 - pieces("Item: Title: " + title + " Description:");
-    int share = Math.max(1, budget / first.size());
+    // The window is shared in proportion to the weights, as the vector is, with a floor of
+    // MIN_SHARE pieces each so that every parent is there.
+    double weightIn = 0;
+    for (int j : first) {
+      weightIn += w[j];
+    }
+    int spare = Math.max(0, budget - MIN_SHARE * first.size());
     List<String> out = new ArrayList<>();
     int[] used = new int[m];
     for (int j : first) {
+      int share = MIN_SHARE + (int) Math.floor(spare * w[j] / weightIn);
       out.add(cut(sentences.get(j).get(0), share));
       used[j] = 1;
     }
