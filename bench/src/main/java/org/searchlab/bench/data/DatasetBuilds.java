@@ -17,8 +17,8 @@ import org.searchlab.core.embed.Embedder;
 import org.searchlab.testing.data.SyntheticCorpus;
 
 /**
- * The three ways of building a dataset ({@code debian}, {@code ndjson}, {@code synthetic}), each
- * ending in {@link DatasetWriter}. Stateless; each call is one build.
+ * The ways of building a dataset ({@code debian}, {@code ndjson}, {@code synthetic}, {@code
+ * debian-mixes}), each ending in {@link DatasetWriter}. Stateless; each call is one build.
  */
 final class DatasetBuilds {
   private DatasetBuilds() {}
@@ -174,15 +174,10 @@ final class DatasetBuilds {
           it,
           c.log());
     }
-    List<Document> baseDocs;
-    int baseDimension;
-    String baseModel;
-    try (Dataset b = Dataset.open(base);
-        Stream<Document> s = b.documents()) {
-      baseDocs = s.toList();
-      baseDimension = b.dimension();
-      baseModel = b.info().model();
-    }
+    Base loaded = Base.read(base);
+    List<Document> baseDocs = loaded.docs();
+    int baseDimension = loaded.dimension();
+    String baseModel = loaded.model();
     c.log()
         .printf(
             "synthetic: %d documents from a base of %d (noise %.3f)%n",
@@ -205,6 +200,16 @@ final class DatasetBuilds {
         c.log());
   }
 
+  /** A built base dataset's documents (with embeddings), dimension and model. */
+  record Base(List<Document> docs, int dimension, String model) {
+    static Base read(Path dir) throws IOException {
+      try (Dataset b = Dataset.open(dir);
+          Stream<Document> s = b.documents()) {
+        return new Base(s.toList(), b.dimension(), b.info().model());
+      }
+    }
+  }
+
   private static DatasetWriter.Spec spec(Common c, String source, double noise, String base) {
     return new DatasetWriter.Spec(
         source,
@@ -224,5 +229,65 @@ final class DatasetBuilds {
     try (EmbeddingCache cache = EmbeddingCache.open(c.cacheDir(), c.model(), c.modelDimension())) {
       return new DocumentEmbedder(c.embedder(), c.model(), cache, c.log()).embed(docs);
     }
+  }
+
+  /**
+   * {@code docs} documents grown from a built base dataset by {@link NeighbourMixes}: the base
+   * first, then mixes of each base document with its nearest neighbours, streamed to disk.
+   *
+   * @param queryPool queries come from the first this many documents
+   */
+  static DatasetInfo mixes(
+      Common c, int docs, Path base, NeighbourMixes.Params params, int queryPool)
+      throws IOException {
+    if (base == null) {
+      throw new InvalidRequestException("--source debian-mixes needs --base DIR (a built dataset)");
+    }
+    if (queryPool < 1) {
+      throw new InvalidRequestException("--query-pool " + queryPool + " must be at least 1");
+    }
+    Base loaded = Base.read(base);
+    List<Document> baseDocs = loaded.docs();
+    int baseDimension = loaded.dimension();
+    String baseModel = loaded.model();
+    if (docs < baseDocs.size()) {
+      throw new InvalidRequestException(
+          "--docs " + docs + " is below the base's " + baseDocs.size() + " documents");
+    }
+    if (params.neighbours() >= baseDocs.size()) {
+      throw new InvalidRequestException(
+          "--neighbours "
+              + params.neighbours()
+              + " must be below the base's "
+              + baseDocs.size()
+              + " documents");
+    }
+    float[][] vectors = new float[baseDocs.size()][];
+    for (int i = 0; i < vectors.length; i++) {
+      vectors[i] = baseDocs.get(i).embedding();
+    }
+    int[][] neighbours =
+        BaseNeighbours.cached(vectors, params.neighbours(), c.cacheDir(), c.threads(), c.log());
+    c.log()
+        .printf(
+            "debian-mixes: %,d documents from a base of %,d (%s), queries from the first %,d%n",
+            docs, baseDocs.size(), params, Math.min(queryPool, docs));
+    return DatasetWriter.write(
+        c.out(),
+        c.cacheDir(),
+        new DatasetWriter.Spec(
+            "debian-mixes",
+            baseModel + "+mixes " + params,
+            "",
+            c.queries(),
+            c.seed(),
+            0,
+            base.toAbsolutePath().toString(),
+            c.threads(),
+            queryPool),
+        docs,
+        baseDimension,
+        new NeighbourMixes(baseDocs, neighbours, params, docs, c.seed()),
+        c.log());
   }
 }

@@ -10,14 +10,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code searchlab dataset}: builds datasets; {@code build} is its one subcommand. Picocli creates
- * one instance per invocation; not thread-safe.
+ * {@code searchlab dataset}: builds datasets ({@code build}), measures them ({@code stats}) and
+ * tests the 1M generator ({@code validate-generator}). Picocli creates one instance per invocation;
+ * not thread-safe.
  */
 @Command(
     name = "dataset",
     mixinStandardHelpOptions = true,
-    description = "Builds benchmark datasets (documents, embeddings, queries, ground truth).",
-    subcommands = {DatasetCommand.Build.class})
+    description =
+        "Builds benchmark datasets (documents, embeddings, queries, ground truth) and measures"
+            + " how realistic they are.",
+    subcommands = {
+      DatasetCommand.Build.class,
+      DatasetStatsCommand.class,
+      ValidateGeneratorCommand.class,
+    })
 public final class DatasetCommand implements Runnable {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -26,11 +33,34 @@ public final class DatasetCommand implements Runnable {
     spec.commandLine().usage(System.out);
   }
 
-  /** Which documents to build from. */
+  /** Which documents to build from, by the name {@code --source} takes. */
   enum Source {
-    debian,
-    ndjson,
-    synthetic
+    DEBIAN("debian"),
+    NDJSON("ndjson"),
+    SYNTHETIC("synthetic"),
+    DEBIAN_MIXES("debian-mixes");
+
+    final String name;
+
+    Source(String name) {
+      this.name = name;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+
+    /** The source called {@code name}; a usage error naming the choices otherwise. */
+    static Source of(String name) {
+      for (Source s : values()) {
+        if (s.name.equals(name)) {
+          return s;
+        }
+      }
+      throw new picocli.CommandLine.TypeConversionException(
+          "--source " + name + " is none of " + java.util.Arrays.toString(values()));
+    }
   }
 
   /** {@code searchlab dataset build}: one build per instance; not thread-safe. */
@@ -49,10 +79,18 @@ public final class DatasetCommand implements Runnable {
             + " 'experiment --dataset' runs on that index.",
         "synthetic: --docs N variants of a --base dataset (recombined text, vectors"
             + " normalize(v + noise)), or core's seeded generator without --base.",
+        "debian-mixes: --docs N grown from a --base dataset (normally debian): the base, then"
+            + " documents that each mix a base document with --parents − 1 of its --neighbours"
+            + " nearest, weights from Dirichlet(--alpha), in the vector and in the text"
+            + " (docs/scale.md).",
         "Embeddings (by text hash) and ground truth are cached in --cache, so a rebuild is fast."
       })
   static final class Build implements Callable<Integer> {
-    @Option(names = "--source", required = true, description = "debian, ndjson or synthetic.")
+    @Option(
+        names = "--source",
+        required = true,
+        converter = SourceName.class,
+        description = "debian, ndjson, synthetic or debian-mixes.")
     Source source;
 
     @Option(names = "--out", required = true, description = "The dataset directory to write.")
@@ -114,8 +152,38 @@ public final class DatasetCommand implements Runnable {
     @Option(names = "--docs", description = "synthetic: the number of documents.")
     Integer docs;
 
-    @Option(names = "--base", description = "synthetic: a built dataset to derive variants from.")
+    @Option(
+        names = "--base",
+        description = "synthetic, debian-mixes: a built dataset to derive documents from.")
     Path base;
+
+    @Option(
+        names = "--parents",
+        description =
+            "debian-mixes: documents mixed into one, 2 to --neighbours + 1 (default:"
+                + " ${DEFAULT-VALUE}, chosen by 'dataset validate-generator').")
+    int parents = NeighbourMixes.Params.DEFAULT.parents();
+
+    @Option(
+        names = "--neighbours",
+        description =
+            "debian-mixes: the nearest base documents the other parents come from (default:"
+                + " ${DEFAULT-VALUE}).")
+    int neighbours = NeighbourMixes.Params.DEFAULT.neighbours();
+
+    @Option(
+        names = "--alpha",
+        description =
+            "debian-mixes: Dirichlet concentration of the weights, > 0; small keeps a child near"
+                + " one parent (default: ${DEFAULT-VALUE}).")
+    double alpha = NeighbourMixes.Params.DEFAULT.alpha();
+
+    @Option(
+        names = "--query-pool",
+        description =
+            "debian-mixes: sample the queries from the first N documents (default: all), so corpora"
+                + " of several sizes share their queries.")
+    int queryPool = Integer.MAX_VALUE;
 
     @Option(
         names = "--noise",
@@ -159,10 +227,7 @@ public final class DatasetCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       PrintStream log = System.err;
-      int cores = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-      if (cores < 1) {
-        throw new org.searchlab.core.InvalidRequestException("--threads " + cores + " must be ≥ 1");
-      }
+      int cores = cores(threads);
       if (queries < 1) {
         throw new org.searchlab.core.InvalidRequestException(
             "--queries " + queries + " must be ≥ 1");
@@ -184,14 +249,14 @@ public final class DatasetCommand implements Runnable {
         throw new org.searchlab.core.InvalidRequestException(
             "--embed-fields, --vector-field and --filter-field go with --mapping");
       }
-      if (mapping != null && source != Source.ndjson) {
+      if (mapping != null && source != Source.NDJSON) {
         throw new org.searchlab.core.InvalidRequestException("--mapping goes with --source ndjson");
       }
       long start = System.nanoTime();
       DatasetInfo info =
           switch (source) {
-            case debian -> DatasetBuilds.debian(common, packages, translations, limit);
-            case ndjson -> {
+            case DEBIAN -> DatasetBuilds.debian(common, packages, translations, limit);
+            case NDJSON -> {
               if (in == null) {
                 throw new org.searchlab.core.InvalidRequestException(
                     "--source ndjson needs --in FILE");
@@ -206,12 +271,25 @@ public final class DatasetCommand implements Runnable {
               }
               yield DatasetBuilds.ndjson(common, in);
             }
-            case synthetic -> {
+            case SYNTHETIC -> {
               if (docs == null) {
                 throw new org.searchlab.core.InvalidRequestException(
                     "--source synthetic needs --docs N");
               }
               yield DatasetBuilds.synthetic(common, docs, base, noise, dimension);
+            }
+            case DEBIAN_MIXES -> {
+              if (docs == null) {
+                throw new org.searchlab.core.InvalidRequestException(
+                    "--source debian-mixes needs --docs N");
+              }
+              NeighbourMixes.Params p;
+              try {
+                p = new NeighbourMixes.Params(parents, neighbours, alpha);
+              } catch (IllegalArgumentException e) {
+                throw new org.searchlab.core.InvalidRequestException("--" + e.getMessage());
+              }
+              yield DatasetBuilds.mixes(common, docs, base, p, queryPool);
             }
           };
       if (info == null) {
@@ -227,6 +305,23 @@ public final class DatasetCommand implements Runnable {
           outDir,
           (System.nanoTime() - start) / 1e9);
       return 0;
+    }
+  }
+
+  /** {@code --threads}, or every core when it is not given; a usage error below 1. */
+  static int cores(Integer threads) {
+    int cores = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    if (cores < 1) {
+      throw new org.searchlab.core.InvalidRequestException("--threads " + cores + " must be ≥ 1");
+    }
+    return cores;
+  }
+
+  /** Reads {@code --source}'s names, which are not Java's enum names. */
+  static final class SourceName implements picocli.CommandLine.ITypeConverter<Source> {
+    @Override
+    public Source convert(String value) {
+      return Source.of(value);
     }
   }
 }

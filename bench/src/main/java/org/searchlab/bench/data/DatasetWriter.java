@@ -37,7 +37,13 @@ final class DatasetWriter {
 
   private DatasetWriter() {}
 
-  /** What to write besides the documents. */
+  /**
+   * What to write besides the documents.
+   *
+   * @param queryPool queries are sampled from the first this many documents (all of them when it is
+   *     at least the corpus size), so corpora of several sizes grown from one base can share their
+   *     queries
+   */
   record Spec(
       String source,
       String model,
@@ -46,7 +52,21 @@ final class DatasetWriter {
       long seed,
       double noise,
       String base,
-      int threads) {}
+      int threads,
+      int queryPool) {
+    /** Queries sampled from every document. */
+    Spec(
+        String source,
+        String model,
+        String template,
+        int queries,
+        long seed,
+        double noise,
+        String base,
+        int threads) {
+      this(source, model, template, queries, seed, noise, base, threads, Integer.MAX_VALUE);
+    }
+  }
 
   /**
    * Writes the dataset.
@@ -69,8 +89,9 @@ final class DatasetWriter {
     Files.createDirectories(dir);
     Files.deleteIfExists(dir.resolve(Dataset.INFO_FILE));
     Schema schema = new Schema(dimension);
-    int queries = Math.min(spec.queries(), n);
-    int[] sampled = QuerySampler.sample(n, queries, spec.seed());
+    int pool = Math.min(spec.queryPool(), n);
+    int queries = Math.min(spec.queries(), pool);
+    int[] sampled = QuerySampler.sample(pool, queries, spec.seed());
     Map<Integer, Integer> queryOfOrdinal = new HashMap<>();
     for (int q = 0; q < sampled.length; q++) {
       queryOfOrdinal.put(sampled[q], q);

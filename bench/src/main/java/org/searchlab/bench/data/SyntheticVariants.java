@@ -120,7 +120,8 @@ public final class SyntheticVariants implements Iterator<Document> {
     return String.join(" ", out);
   }
 
-  private static List<String> sentences(String text) {
+  /** The sentences of {@code text}: split after . ! ? and at line breaks, blanks dropped. */
+  static List<String> sentences(String text) {
     List<String> out = new ArrayList<>();
     for (String s : text.split("(?<=[.!?])\\s+|\\n")) {
       if (!s.isBlank()) {

@@ -84,6 +84,17 @@ class SyntheticDatasetTest {
       assertEquals(50, ds.queries().size());
       assertEquals(50, ds.groundTruth(false).queries());
       assertEquals(100, ds.groundTruth(false).neighbors(0).length);
+      // The build streams the generator to disk (a million documents fit in a 1 GB heap): what it
+      // wrote is what the generator gives in memory, and the queries are sampled from all
+      // documents as before --query-pool existed.
+      try (Stream<Document> s = ds.documents()) {
+        assertEquals(
+            new org.searchlab.testing.data.SyntheticCorpus(seed, 48).documents(1_500), s.toList());
+      }
+      int[] sampled = QuerySampler.sample(1_500, 50, seed);
+      for (int q = 0; q < 50; q++) {
+        assertEquals(sampled[q], ds.queries().get(q).docOrdinal());
+      }
     }
   }
 }
