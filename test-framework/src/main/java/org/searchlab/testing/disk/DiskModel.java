@@ -524,7 +524,7 @@ public final class DiskModel {
     Selection kept = select(s);
     Map<Long, TreeMap<String, Long>> entries = entriesWith(kept.metadata());
     MessageDigest md = sha256();
-    fingerprint(ROOT, "", entries, kept.contents(), md, new HashSet<>());
+    fingerprint(entries, kept.contents(), md);
     return HexFormat.of().formatHex(md.digest());
   }
 
@@ -636,7 +636,14 @@ public final class DiskModel {
     Map<Long, TreeMap<String, Long>> entries = entriesWith(kept);
     TreeSet<String> dirs = new TreeSet<>();
     TreeMap<String, byte[]> files = new TreeMap<>();
-    collect(ROOT, "", entries, contents, dirs, files, new HashSet<>());
+    walk(
+        ROOT,
+        "",
+        entries,
+        contents,
+        new HashSet<>(),
+        dirs::add,
+        (rel, n, c) -> files.put(rel, c.toArray()));
     return new CrashImage(dirs, files);
   }
 
@@ -811,14 +818,26 @@ public final class DiskModel {
     return out;
   }
 
-  private void collect(
+  /**
+   * What {@link #walk} hands over of a file: its path, inode and the content the image gives it.
+   */
+  private interface FileVisit {
+    void file(String rel, Inode n, Content c);
+  }
+
+  /**
+   * Walks the image's tree from {@code dir} in name order (which the image alone decides), skipping
+   * ignored names: each directory before its entries, each file with its content in {@code
+   * contents}, or its durable content where {@code contents} has none.
+   */
+  private void walk(
       long dir,
       String prefix,
       Map<Long, TreeMap<String, Long>> entries,
       Map<Long, Content> contents,
-      Set<String> dirs,
-      Map<String, byte[]> files,
-      Set<Long> seen) {
+      Set<Long> seen,
+      java.util.function.Consumer<String> directory,
+      FileVisit file) {
     TreeMap<String, Long> names = entries.get(dir);
     if (names == null || !seen.add(dir)) {
       return;
@@ -830,60 +849,47 @@ public final class DiskModel {
       String rel = prefix.isEmpty() ? e.getKey() : prefix + "/" + e.getKey();
       Inode n = inode(e.getValue());
       if (n.directory) {
-        dirs.add(rel);
-        collect(n.id, rel, entries, contents, dirs, files, seen);
+        directory.accept(rel);
+        walk(n.id, rel, entries, contents, seen, directory, file);
       } else {
         Content c = contents.get(n.id);
-        files.put(rel, (c != null ? c : n.durable).toArray());
+        file.file(rel, n, c != null ? c : n.durable);
       }
     }
   }
 
   /**
-   * {@link #collect}'s walk, hashing instead of copying: each directory's path, and each file's
-   * path, size and SHA-256, in the walk's order (which the image alone decides).
+   * {@link #walk}, hashing what an image holds: each directory's path, and each file's path, size
+   * and SHA-256, in the walk's order. A file's durable and fully applied contents are hashed once
+   * and cached on its inode.
    */
   private void fingerprint(
-      long dir,
-      String prefix,
-      Map<Long, TreeMap<String, Long>> entries,
-      Map<Long, Content> contents,
-      MessageDigest md,
-      Set<Long> seen) {
-    TreeMap<String, Long> names = entries.get(dir);
-    if (names == null || !seen.add(dir)) {
-      return;
-    }
-    for (var e : names.entrySet()) {
-      if (options.ignored().test(e.getKey())) {
-        continue;
-      }
-      String rel = prefix.isEmpty() ? e.getKey() : prefix + "/" + e.getKey();
-      Inode n = inode(e.getValue());
-      if (n.directory) {
-        md.update(("d " + rel + "\n").getBytes(StandardCharsets.UTF_8));
-        fingerprint(n.id, rel, entries, contents, md, seen);
-        continue;
-      }
-      Content c = contents.get(n.id);
-      byte[] hash;
-      if (c == null) {
-        c = n.durable;
-        if (n.durableHash == null) {
-          n.durableHash = c.sha256();
-        }
-        hash = n.durableHash;
-      } else if (c == n.applied) {
-        if (n.appliedHash == null) {
-          n.appliedHash = c.sha256();
-        }
-        hash = n.appliedHash;
-      } else {
-        hash = c.sha256();
-      }
-      md.update(("f " + rel + " " + c.size + "\n").getBytes(StandardCharsets.UTF_8));
-      md.update(hash);
-    }
+      Map<Long, TreeMap<String, Long>> entries, Map<Long, Content> contents, MessageDigest md) {
+    walk(
+        ROOT,
+        "",
+        entries,
+        contents,
+        new HashSet<>(),
+        rel -> md.update(("d " + rel + "\n").getBytes(StandardCharsets.UTF_8)),
+        (rel, n, c) -> {
+          byte[] hash;
+          if (c == n.durable) {
+            if (n.durableHash == null) {
+              n.durableHash = c.sha256();
+            }
+            hash = n.durableHash;
+          } else if (c == n.applied) {
+            if (n.appliedHash == null) {
+              n.appliedHash = c.sha256();
+            }
+            hash = n.appliedHash;
+          } else {
+            hash = c.sha256();
+          }
+          md.update(("f " + rel + " " + c.size + "\n").getBytes(StandardCharsets.UTF_8));
+          md.update(hash);
+        });
   }
 
   static MessageDigest sha256() {
