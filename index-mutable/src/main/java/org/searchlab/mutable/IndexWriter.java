@@ -1,3 +1,5 @@
+// Just over 500 lines: the writer thread's loop, batching, log writes, apply and close in one
+// class, because their order is the store's durability and publication argument.
 package org.searchlab.mutable;
 
 import java.io.IOException;

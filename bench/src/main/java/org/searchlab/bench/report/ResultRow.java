@@ -1,3 +1,5 @@
+// Just over 500 lines: one record of the results schema, a component per JSON field, each
+// documented where it is declared; the schema is read in one place.
 package org.searchlab.bench.report;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;

@@ -1,3 +1,5 @@
+// Just over 500 lines: the Elasticsearch mapping's JSON both ways (reading every field type
+// with its options and errors, and rendering it back), in one place so the two stay alike.
 package org.searchlab.core.mapping;
 
 import com.fasterxml.jackson.databind.JsonNode;
