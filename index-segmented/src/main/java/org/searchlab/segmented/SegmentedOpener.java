@@ -154,6 +154,7 @@ final class SegmentedOpener {
           config.periodicRefresh() || config.idleFlush() ? refresher() : null;
       return new SegmentedParts(
           directory,
+          dir.resolve("index"),
           writer,
           manager,
           log,

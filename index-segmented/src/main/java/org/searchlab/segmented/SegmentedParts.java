@@ -1,6 +1,7 @@
 package org.searchlab.segmented;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,13 @@ import org.searchlab.core.wal.WriteAheadLog;
  */
 final class SegmentedParts implements AutoCloseable {
   final Directory directory;
+
+  /**
+   * Lucene's directory as a path: {@link SegmentedWriter#flush()} forces it itself after a commit,
+   * because Lucene swallows a failed force of it.
+   */
+  final Path indexPath;
+
   final IndexWriter indexWriter;
   final SearcherManager manager;
   final WriteAheadLog wal;
@@ -39,6 +47,7 @@ final class SegmentedParts implements AutoCloseable {
 
   SegmentedParts(
       Directory directory,
+      Path indexPath,
       IndexWriter indexWriter,
       SearcherManager manager,
       WriteAheadLog wal,
@@ -50,6 +59,7 @@ final class SegmentedParts implements AutoCloseable {
       ExecutorService hnswMergeExecutor,
       ScheduledExecutorService refresher) {
     this.directory = directory;
+    this.indexPath = indexPath;
     this.indexWriter = indexWriter;
     this.manager = manager;
     this.wal = wal;

@@ -72,6 +72,7 @@ final class SegmentedWriter {
   private final SegmentedStats stats;
   private final CountingMergeScheduler mergeScheduler;
   private final org.apache.lucene.store.Directory directory;
+  private final java.nio.file.Path indexPath;
   private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
   private final ReentrantReadWriteLock flushLock = new ReentrantReadWriteLock();
   private final ReentrantLock flushMutex = new ReentrantLock();
@@ -99,6 +100,7 @@ final class SegmentedWriter {
     this.stats = parts.stats;
     this.mergeScheduler = parts.mergeScheduler;
     this.directory = parts.directory;
+    this.indexPath = parts.indexPath;
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -408,6 +410,8 @@ final class SegmentedWriter {
    *       store S in the commit's user data ({@link SegmentedOpener#SERIAL_KEY});
    *   <li>release the lock (writes continue) and commit; the commit may contain writes after S,
    *       which recovery re-applies harmlessly ({@link SegmentedOpener});
+   *   <li>force Lucene's directory once more ({@link
+   *       org.searchlab.core.io.Durable#forceDirectory}): Lucene swallows a failed force of it;
    *   <li>trim the log up to S.
    * </ol>
    *
@@ -439,6 +443,11 @@ final class SegmentedWriter {
       }
       writer.commit();
       try {
+        // Lucene forces index/ after writing segments_N but swallows a failure of that force in
+        // production (IOUtils.fsync; it only asserts). Trimming the log after such a commit would
+        // leave acknowledged writes in files whose names may not survive a power cut, so the
+        // directory is forced again here, and a failure fails the flush before the trim.
+        org.searchlab.core.io.Durable.forceDirectory(indexPath);
         stats.flushedSerial = serial;
         stats.readCommit(directory);
         wal.trimUpTo(serial);

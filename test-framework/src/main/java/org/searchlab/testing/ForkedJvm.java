@@ -26,6 +26,16 @@ public final class ForkedJvm implements AutoCloseable {
 
   /** Starts {@code mainClass} with {@code args}; its stderr goes to this JVM's stderr. */
   public static ForkedJvm start(Class<?> mainClass, String... args) throws IOException {
+    return start(List.of(), mainClass, args);
+  }
+
+  /**
+   * Starts {@code mainClass} with {@code args} and {@code jvmFlags} after the project's flags, so
+   * they can override them (for example {@code -da:org.apache.lucene...}, for a test of what
+   * production does where Lucene only asserts).
+   */
+  public static ForkedJvm start(List<String> jvmFlags, Class<?> mainClass, String... args)
+      throws IOException {
     String java =
         System.getProperty(
             "searchlab.java", ProcessHandle.current().info().command().orElse("java"));
@@ -37,6 +47,7 @@ public final class ForkedJvm implements AutoCloseable {
     String flags =
         System.getProperty("searchlab.jvm.flags", "--add-modules jdk.incubator.vector -ea");
     cmd.addAll(Arrays.asList(flags.trim().split("\\s+")));
+    cmd.addAll(jvmFlags);
     cmd.add("-Xmx512m");
     cmd.add("-cp");
     cmd.add(cp);
