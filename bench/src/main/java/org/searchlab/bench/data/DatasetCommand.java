@@ -224,14 +224,16 @@ public final class DatasetCommand implements Runnable {
                 + " beside --out).")
     Path cache;
 
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
+      return usageErrors(spec, this::build);
+    }
+
+    private Integer build() throws Exception {
       PrintStream log = System.err;
-      int cores = cores(threads);
-      if (queries < 1) {
-        throw new org.searchlab.core.InvalidRequestException(
-            "--queries " + queries + " must be ≥ 1");
-      }
+      int cores = cores(threads, queries);
       Path outDir = out.toAbsolutePath();
       Path cacheDir = cache != null ? cache : outDir.getParent().resolve("cache");
       DatasetBuilds.Common common =
@@ -308,13 +310,33 @@ public final class DatasetCommand implements Runnable {
     }
   }
 
-  /** {@code --threads}, or every core when it is not given; a usage error below 1. */
-  static int cores(Integer threads) {
+  /**
+   * {@code --threads}, or every core when it is not given; a usage error when it or {@code
+   * --queries} is below 1 (the check the dataset commands share).
+   */
+  static int cores(Integer threads, int queries) {
     int cores = threads != null ? threads : Runtime.getRuntime().availableProcessors();
     if (cores < 1) {
       throw new org.searchlab.core.InvalidRequestException("--threads " + cores + " must be ≥ 1");
     }
+    if (queries < 1) {
+      throw new org.searchlab.core.InvalidRequestException("--queries " + queries + " must be ≥ 1");
+    }
     return cores;
+  }
+
+  /**
+   * Runs a dataset command's body with its refusals of input ({@link
+   * org.searchlab.core.InvalidRequestException}) turned into picocli's usage errors: the message
+   * and exit status 2, as a bad option gets, rather than a stack trace.
+   */
+  static Integer usageErrors(picocli.CommandLine.Model.CommandSpec spec, Callable<Integer> body)
+      throws Exception {
+    try {
+      return body.call();
+    } catch (org.searchlab.core.InvalidRequestException e) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
   }
 
   /** Reads {@code --source}'s names, which are not Java's enum names. */

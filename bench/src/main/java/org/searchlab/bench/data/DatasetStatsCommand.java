@@ -42,13 +42,16 @@ final class DatasetStatsCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "Cores for the brute force (default: all).")
   Integer threads;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    return DatasetCommand.usageErrors(spec, this::report);
+  }
+
+  private Integer report() throws Exception {
     PrintStream log = System.err;
-    int cores = DatasetCommand.cores(threads);
-    if (queries < 1) {
-      throw new org.searchlab.core.InvalidRequestException("--queries " + queries + " must be ≥ 1");
-    }
+    int cores = DatasetCommand.cores(threads, queries);
     List<RealismReport.Corpus> corpora = new ArrayList<>();
     for (Path dir : datasets) {
       try (Dataset ds = Dataset.open(dir)) {

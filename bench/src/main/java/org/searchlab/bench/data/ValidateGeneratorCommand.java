@@ -77,13 +77,16 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "Cores for the brute force (default: all).")
   Integer threads;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    return DatasetCommand.usageErrors(spec, this::validate);
+  }
+
+  private Integer validate() throws Exception {
     PrintStream log = System.err;
-    int cores = DatasetCommand.cores(threads);
-    if (queries < 1) {
-      throw new org.searchlab.core.InvalidRequestException("--queries " + queries + " must be ≥ 1");
-    }
+    int cores = DatasetCommand.cores(threads, queries);
     long start = System.nanoTime();
     List<org.searchlab.core.Document> real = DatasetBuilds.Base.read(dataset).docs();
     int maxK = java.util.Arrays.stream(gridNeighbours).max().orElse(0);

@@ -85,4 +85,36 @@ class BenchCommandsTest {
       assertFalse(Files.exists(out), "nothing written for " + bad[0]);
     }
   }
+
+  @Test
+  void badDatasetCountsAreAUsageErrorThatNamesTheValue(@TempDir Path dir) {
+    Path out = dir.resolve("out");
+    for (String[] bad :
+        new String[][] {
+          {"build", "--source=synthetic", "--docs=100", "--queries=0", "--out=" + out},
+          {"build", "--source=synthetic", "--docs=100", "--threads=0", "--out=" + out},
+          {"stats", "--dataset=" + dir, "--queries=0", "--out=" + out},
+          {"validate-generator", "--dataset=" + dir, "--threads=0", "--out=" + out},
+          {"build", "--source=synthetic", "--out=" + out}
+        }) {
+      String[] args = new String[bad.length + 1];
+      args[0] = "dataset";
+      System.arraycopy(bad, 0, args, 1, bad.length);
+      String expected =
+          bad[bad.length - 2].equals("--queries=0")
+              ? "--queries 0 must be ≥ 1"
+              : bad[bad.length - 2].equals("--threads=0")
+                  ? "--threads 0 must be ≥ 1"
+                  : "--source synthetic needs --docs N";
+      StringWriter err = new StringWriter();
+      CommandLine cli = SearchlabCli.commandLine();
+      cli.setErr(new PrintWriter(err));
+      int exit = cli.execute(args);
+      String what = String.join(" ", bad) + ": " + err;
+      assertEquals(2, exit, what);
+      assertTrue(err.toString().contains(expected), what);
+      assertFalse(err.toString().contains("\tat "), "no stack trace: " + what);
+      assertFalse(Files.exists(out), "nothing written for " + what);
+    }
+  }
 }
