@@ -23,6 +23,7 @@ import org.searchlab.bench.experiment.MergePolicyComparison;
 import org.searchlab.bench.experiment.MergePolicySpec;
 import org.searchlab.bench.experiment.Profile;
 import org.searchlab.bench.experiment.QueryFile;
+import org.searchlab.bench.experiment.ScaleRun;
 import org.searchlab.bench.experiment.Variant;
 import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
@@ -56,7 +57,9 @@ final class ExperimentCommand implements Callable<Integer> {
       defaultValue = "standard",
       description =
           "quick (<= 5 min on 2 cores, synthetic), standard (default, about an hour, 100k docs of"
-              + " the Debian corpus), full (1M docs), grid (HNSW grid only), sweep (the"
+              + " the Debian corpus), full (1M docs), scale (each store grown through 100k, 300k"
+              + " and 1M docs, its cost per size and fitted slopes), grid (HNSW grid only), sweep"
+              + " (the"
               + " segment-count sweep only, 30k docs of the Debian corpus)."
               + " full keeps the benchmark's procedure but clients 2, 8 and 32, the 20 s cells,"
               + " the 0.99 target, faceting, the sweep and two of the three segmented feeds, and"
@@ -333,8 +336,9 @@ final class ExperimentCommand implements Callable<Integer> {
       paramLabel = "N,N,...",
       description =
           "Document counts of a cost-growth run, strictly ascending, at least two, each 1000 or"
-              + " more, e.g. 100000,300000,1000000. Not built yet: the options are checked, then"
-              + " the command stops with a usage error.")
+              + " more, e.g. 100000,300000,1000000: mutable and segmented grown through them on"
+              + " the same servers, a force-merged copy, calibration and paired rounds at each"
+              + " size (see docs/scale.md). The scale profile sets 100000,300000,1000000.")
   List<Integer> scale;
 
   @Option(
@@ -475,6 +479,10 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     if (scale != null) {
       b.scaleSizes(scale);
+      if (docs == null) {
+        // The corpus the run loads is its largest size.
+        b.docs(scale.getLast());
+      }
     }
     Profile p;
     List<Variant> vs;
@@ -486,7 +494,7 @@ final class ExperimentCommand implements Callable<Integer> {
             sweepSlicings.stream().map(org.searchlab.segmented.Slicing::parse).toList());
       }
       p = b.build();
-      if (scale != null) {
+      if (!p.scaleSizes().isEmpty()) {
         checkScale(p);
       }
       if (mergePolicies != null) {
@@ -496,6 +504,9 @@ final class ExperimentCommand implements Callable<Integer> {
             "--bulk-size and --refresh-interval-ms go with --merge-policies");
       }
       vs = policies == null ? variantsToRun() : List.of();
+      if (!p.scaleSizes().isEmpty()) {
+        ScaleRun.checkVariants(vs);
+      }
       checkPaths();
       bench = benchMapping();
     } catch (IllegalArgumentException e) {
@@ -567,6 +578,17 @@ final class ExperimentCommand implements Callable<Integer> {
       System.out.println(outDir.resolve("report.md"));
       return 0;
     }
+    if (!p.scaleSizes().isEmpty()) {
+      ScaleRun run;
+      try {
+        run = new ScaleRun(p, vs, main, outDir, home, System.err, keepData);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+      }
+      run.run();
+      System.out.println(outDir.resolve("report.md"));
+      return 0;
+    }
     ExperimentRunner runner;
     try {
       runner =
@@ -593,7 +615,10 @@ final class ExperimentCommand implements Callable<Integer> {
    * corpus.
    */
   private static boolean usesDebianByDefault(Profile p) {
-    return (p.name().equals("standard") || p.name().equals("full") || p.name().equals("sweep"))
+    return (p.name().equals("standard")
+            || p.name().equals("full")
+            || p.name().equals("scale")
+            || p.name().equals("sweep"))
         && p.dimension() == MiniLmEmbedder.DIMENSION;
   }
 
@@ -661,9 +686,8 @@ final class ExperimentCommand implements Callable<Integer> {
   }
 
   /**
-   * The checks of --scale that need the profile (its sizes were checked when it was built), then
-   * the usage error that says the scale run is not built yet: a run that measured nothing must not
-   * look like one that did.
+   * The checks of a scale run (--scale or the scale profile) that need the profile; its sizes were
+   * checked when it was built, its variants are checked by {@link ScaleRun}.
    */
   private void checkScale(Profile p) {
     List<String> conflicting = new ArrayList<>();
@@ -693,10 +717,6 @@ final class ExperimentCommand implements Callable<Integer> {
               + docs
               + ": the largest size is the corpus the run loads");
     }
-    throw new IllegalArgumentException(
-        "--scale "
-            + p.scaleSizes()
-            + " is not built yet (issue 68, the ScaleRun step): nothing was run");
   }
 
   /** The variants of --variants (or the default three) and of --target, checked. */

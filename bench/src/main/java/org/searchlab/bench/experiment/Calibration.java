@@ -95,9 +95,14 @@ final class Calibration {
 
   /** Runs the grid and chooses a setting per variant, query type, filter and target. */
   void run() throws IOException, InterruptedException {
+    run(CALIBRATED);
+  }
+
+  /** {@link #run()} for the calibrated types among {@code only}. */
+  void run(List<QueryType> only) throws IOException, InterruptedException {
     Profile p = ctx.profile;
     int clients = curveClients(p);
-    for (QueryType t : CALIBRATED) {
+    for (QueryType t : CALIBRATED.stream().filter(only::contains).toList()) {
       for (boolean filtered : new boolean[] {false, true}) {
         long checkStart = System.nanoTime();
         Map<String, List<List<String>>> answers = new LinkedHashMap<>();

@@ -276,7 +276,7 @@ public final class ExperimentRunner {
    * The memory peaks of the main phases' servers for {@code run.json}, in bytes, by server (its
    * data directory's name): what each held at most while every variant was up.
    */
-  private static com.fasterxml.jackson.databind.node.ObjectNode memoryPeaks(
+  static com.fasterxml.jackson.databind.node.ObjectNode memoryPeaks(
       Map<String, MemorySampler.Peak> peaks) {
     com.fasterxml.jackson.databind.node.ObjectNode out = Json.object();
     peaks.forEach(
@@ -368,7 +368,7 @@ public final class ExperimentRunner {
         corpus.mapping());
   }
 
-  private static void writeJsonl(Path file, List<ResultRow> rows) throws IOException {
+  static void writeJsonl(Path file, List<ResultRow> rows) throws IOException {
     StringBuilder jsonl = new StringBuilder();
     for (ResultRow r : rows) {
       jsonl.append(Json.MAPPER.writeValueAsString(r)).append('\n');

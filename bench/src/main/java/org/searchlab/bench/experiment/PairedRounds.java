@@ -84,11 +84,18 @@ final class PairedRounds {
   }
 
   void run() throws IOException, InterruptedException {
+    run(List.of(QueryType.values()));
+  }
+
+  /**
+   * {@link #run()} for the query types of {@code only} (a scale run's {@link Profile#scaleTypes}).
+   */
+  void run(List<QueryType> only) throws IOException, InterruptedException {
     List<Double> targets = targets(ctx.profile);
     for (int ti = 0; ti < targets.size(); ti++) {
       Double target = targets.get(ti);
       List<QueryType> types = ti == 0 ? List.of(QueryType.values()) : Calibration.CALIBRATED;
-      measure(types, target);
+      measure(types.stream().filter(only::contains).toList(), target);
     }
   }
 

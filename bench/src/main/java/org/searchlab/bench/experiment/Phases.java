@@ -58,5 +58,23 @@ public final class Phases {
    */
   public static final String AT_TARGET = "at_target";
 
+  /**
+   * A scale run's feed of one interval of documents, [N_{i-1}, N_i), to a store grown through the
+   * sizes ({@link ScaleRun}); the row's {@code docs} is N_i and its segments those at the end.
+   */
+  public static final String SCALE_FEED = "scale_feed";
+
+  /**
+   * A scale run's feed 0 → N_i of a grown store: the intervals' documents, seconds and server CPU
+   * summed (a feed with pauses between the sizes).
+   */
+  public static final String SCALE_FEED_CUMULATIVE = "scale_feed_cumulative";
+
+  /**
+   * A force-merge to one segment of a copy of the segmented index (a scale run's, per size): its
+   * seconds, its server cores, and the documents merged per second.
+   */
+  public static final String FORCE_MERGE = "force_merge";
+
   private Phases() {}
 }

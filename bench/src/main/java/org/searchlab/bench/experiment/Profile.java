@@ -15,9 +15,10 @@ import org.searchlab.segmented.Slicing;
  * The size and timing of one experiment run. Built-in profiles: {@code quick} (tests, ≤ 5 min on 2
  * cores), {@code standard} (the default, 30–65 min on 2 cores before the sweep's longer warm-ups,
  * about 20 more with them), {@code full} (the benchmark's 1M documents in at most 3 hours, what it
- * keeps and drops of the benchmark's procedure in {@link #full()}), {@code grid} (the HNSW
- * parameter grid only) and {@code sweep} (the segment-count sweep only). Immutable; build one with
- * {@link #builder()} or change one with {@link #toBuilder()}.
+ * keeps and drops of the benchmark's procedure in {@link #full()}), {@code scale} (the cost-growth
+ * run at 100k, 300k and 1M documents, {@link #scale()}), {@code grid} (the HNSW parameter grid
+ * only) and {@code sweep} (the segment-count sweep only). Immutable; build one with {@link
+ * #builder()} or change one with {@link #toBuilder()}.
  *
  * @param name the profile's name, recorded in every row
  * @param docs documents fed to each variant; more makes the segmented variant have more segments
@@ -421,6 +422,36 @@ public record Profile(
         .build();
   }
 
+  /**
+   * The cost-growth run (design-68 §4.1): {@code standard}'s settings at 100k, 300k and 1M
+   * documents, each store grown through the sizes on the same servers ({@code ScaleRun}), measured
+   * at 16 clients in 6 paired rounds of 0.5 s warm-up + 2 s cells at recall@10 0.95, calibrated
+   * again at every size on the vector beams of {@code full} (the beams grow with N). No faceted
+   * cells, no write phases, no sweep, one feed of the segmented index; the heaps of {@code full},
+   * which the largest size needs.
+   */
+  public static Profile scale() {
+    return standard().toBuilder()
+        .name("scale")
+        .docs(1_000_000)
+        .clients(List.of(16))
+        .warmup(Duration.ofMillis(500))
+        .duration(Duration.ofSeconds(2))
+        .recallQueries(500)
+        .calibrationQueries(500)
+        .recallTargets(List.of(DEFAULT_RECALL_TARGET))
+        .vectorBeams(FULL_VECTOR_BEAMS)
+        .sweepDocs(0)
+        .feeds(1)
+        .facets(false)
+        .sameClientFeed(false)
+        .serverHeap("2g")
+        .heaps(new ServerHeaps("7g", "2g", "2g"))
+        .scaleSizes(List.of(100_000, 300_000, 1_000_000))
+        .scaleClients(16)
+        .build();
+  }
+
   /** The vector beams of {@code full}: at 1M documents the calibrated beams move up. */
   static final List<Integer> FULL_VECTOR_BEAMS =
       List.of(10, 20, 30, 40, 60, 100, 150, 200, 300, 400, 600, 800);
@@ -473,9 +504,10 @@ public record Profile(
       case "full" -> full();
       case "grid" -> grid();
       case "sweep" -> sweep();
+      case "scale" -> scale();
       default ->
           throw new IllegalArgumentException(
-              "unknown profile '" + name + "'; use quick, standard, full, grid or sweep");
+              "unknown profile '" + name + "'; use quick, standard, full, scale, grid or sweep");
     };
   }
 

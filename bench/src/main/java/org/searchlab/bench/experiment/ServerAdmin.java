@@ -335,6 +335,15 @@ public final class ServerAdmin {
     return m;
   }
 
+  /**
+   * The whole {@code GET /_admin/stats} answer (its {@code memory_bytes}, {@code wal_bytes} and
+   * {@code counters}), or a missing node when the engine has no such route: a scale run's memory
+   * accounting ({@link StoreMemory}).
+   */
+  JsonNode stats() throws IOException, InterruptedException {
+    return adminStats();
+  }
+
   /** {@code GET /_admin/stats}, or a missing node when the engine has no such route. */
   private JsonNode adminStats() throws IOException, InterruptedException {
     HttpRequest req =

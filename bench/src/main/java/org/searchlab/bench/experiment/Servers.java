@@ -105,7 +105,7 @@ final class Servers implements AutoCloseable {
     try {
       for (Variant mv : List.of(Variant.MUTABLE, Variant.MUTABLE_INT8)) {
         if (variants.contains(mv)) {
-          Session m = s.fed(ctx, corpus, mv, s.server(ctx, corpus, mv, mv.label()));
+          Session m = s.fed(ctx, corpus, mv, server(ctx, corpus, mv, mv.label()));
           s.sessions.put(mv, m);
           s.writers.put(mv.label(), m);
         }
@@ -123,7 +123,7 @@ final class Servers implements AutoCloseable {
         }
         Variant first = plain ? plainVariant : mergedVariant;
         // The fed index lives under the plain variant's name either way.
-        Session seg = s.fed(ctx, corpus, first, s.server(ctx, corpus, first, plainVariant.label()));
+        Session seg = s.fed(ctx, corpus, first, server(ctx, corpus, first, plainVariant.label()));
         s.writers.put(first.label(), seg);
         if (plain) {
           s.sessions.put(plainVariant, seg);
@@ -132,7 +132,7 @@ final class Servers implements AutoCloseable {
           Session fm = seg;
           if (plain) {
             copyTree(ctx.dataDir(plainVariant.label()), ctx.dataDir(mergedVariant.label()));
-            fm = s.server(ctx, corpus, mergedVariant, mergedVariant.label());
+            fm = server(ctx, corpus, mergedVariant, mergedVariant.label());
           }
           s.sessions.put(mergedVariant, fm);
           s.forceMerge(ctx, mergedVariant, fm);
@@ -145,12 +145,12 @@ final class Servers implements AutoCloseable {
           for (int i = 2; i <= ctx.profile.feeds(); i++) {
             String dir = plainVariant.label() + "-feed" + i;
             Session more =
-                s.fed(ctx, corpus, plainVariant, s.server(ctx, corpus, plainVariant, dir), i);
+                s.fed(ctx, corpus, plainVariant, server(ctx, corpus, plainVariant, dir), i);
             s.moreFeeds.computeIfAbsent(plainVariant, k -> new ArrayList<>()).add(more);
             if (merged) {
               String mergedDir = mergedVariant.label() + "-feed" + i;
               copyTree(ctx.dataDir(dir), ctx.dataDir(mergedDir));
-              Session fm = s.server(ctx, corpus, mergedVariant, mergedDir);
+              Session fm = server(ctx, corpus, mergedVariant, mergedDir);
               s.moreFeeds.computeIfAbsent(mergedVariant, k -> new ArrayList<>()).add(fm);
               s.forceMerge(ctx, mergedVariant, fm, i);
             }
@@ -198,7 +198,7 @@ final class Servers implements AutoCloseable {
    * Starts a searchlab server for {@code v} on the data directory (and log) named {@code dir}, with
    * the variant's vectors.
    */
-  private Session server(RunContext ctx, Corpus corpus, Variant v, String dir)
+  static Session server(RunContext ctx, Corpus corpus, Variant v, String dir)
       throws IOException, InterruptedException {
     Session s =
         Session.start(

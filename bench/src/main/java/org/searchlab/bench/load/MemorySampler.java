@@ -70,6 +70,28 @@ public final class MemorySampler implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops reading the process watched under {@code name} and returns its peaks, or null when it was
+   * never sampled; its peaks stay in {@link #peaks()}. A scale run watches each server under a name
+   * per size and ends each one here, so that a size's peak is its own.
+   */
+  public synchronized Peak unwatch(String name) {
+    ProcessMemory m = watched.remove(name);
+    if (m != null) {
+      // One last read, so that a name watched for less than a period still has its peak.
+      try {
+        ProcessMemory.Reading r = m.read();
+        peaks.merge(
+            name,
+            new Peak(r.rss(), r.peakRss(), r.anonymous(), r.file(), m.mappedByExtension(), 1),
+            MemorySampler::max);
+      } catch (UncheckedIOException gone) {
+        // ended meanwhile: what was sampled stays
+      }
+    }
+    return peaks.get(name);
+  }
+
   private void loop() {
     try {
       while (true) {

@@ -12,8 +12,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Writes {@code report.md} and its PNG plots for a run's rows. Every number in the report comes
- * from a row; a cell that was not measured prints "–". Not thread-safe; one call per run.
+ * Writes {@code report.md} and its PNG plots for a run's rows (a scale run's through {@link
+ * ScaleReport}). Every number in the report comes from a row; a cell that was not measured prints
+ * "–". Not thread-safe; one call per run.
  */
 public final class ReportWriter {
   /**
@@ -65,6 +66,10 @@ public final class ReportWriter {
       double minutes,
       Map<String, VectorSetup> setups)
       throws IOException {
+    if (ScaleReport.isScaleRun(rows)) {
+      // A scale run's rows are per size: its own report (also from --report-only).
+      return new ScaleReport(dir).write(rows, profile, source, variants, minutes);
+    }
     RowIndex idx = new RowIndex(rows);
     Plots plots = new Plots(dir, idx);
     List<String> pngs = new ArrayList<>();

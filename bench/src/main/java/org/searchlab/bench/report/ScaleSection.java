@@ -15,9 +15,11 @@ import java.util.TreeMap;
  * ÷ force-merged and mutable ÷ default of QPS per core with their intervals ({@link Ratios}), and
  * below the table each store's log-log slope of CPU per query against the document count ({@link
  * Slopes}). It reads the {@code at_target} round rows at one client count and recall target; each
- * row's {@code docs} says the size it was measured at. A store whose round counts differ between
- * sizes, or which misses a size, gets no slope rather than one fitted on a subset. Not yet wired
- * into {@link ReportWriter} (the scale runner does not exist yet). Immutable; thread-safe.
+ * row's {@code docs} says the size it was measured at; lexical cells, which have no beam and so no
+ * estimate at a target, are read from their main-phase rounds where the run has no {@code
+ * at_target} rows of them. A store whose round counts differ between sizes, or which misses a size,
+ * gets no slope rather than one fitted on a subset. {@link ScaleReport} writes it into a scale
+ * run's report. Immutable; thread-safe.
  */
 final class ScaleSection {
   /** The stores compared (variant names), in column order. */
@@ -39,13 +41,62 @@ final class ScaleSection {
     Map<Integer, List<ResultRow>> grouped = new TreeMap<>();
     Set<String> seen = new LinkedHashSet<>();
     for (ResultRow r : rows) {
-      if (r.isQueryCell() && RowIndex.AT_TARGET.equals(r.phase()) && r.docs() != null) {
+      if (r.isQueryCell()
+          && r.docs() != null
+          && (RowIndex.AT_TARGET.equals(r.phase()) || lexicalRound(r))) {
         grouped.computeIfAbsent(r.docs(), d -> new ArrayList<>()).add(r);
         seen.add(r.queryType() + (Boolean.TRUE.equals(r.filtered()) ? " filtered" : ""));
       }
     }
     grouped.forEach((d, rs) -> bySize.put(d, new RowIndex(rs)));
     this.cells = List.copyOf(seen);
+  }
+
+  /**
+   * Whether {@code r} is a round of a lexical cell in its variant's main phase: lexical cells have
+   * no beam, so no estimate at a recall target, and their rounds are their cost.
+   */
+  private static boolean lexicalRound(ResultRow r) {
+    return "lexical".equals(r.queryType())
+        && r.round() != null
+        && RowIndex.mainPhase(r.variant()).equals(r.phase());
+  }
+
+  /** The document counts of the rows, ascending. */
+  List<Integer> sizes() {
+    return List.copyOf(bySize.keySet());
+  }
+
+  /** The cells ({@code type} or {@code type filtered}) in the order the rows first name them. */
+  List<String> cells() {
+    return cells;
+  }
+
+  /** The client count compared. */
+  int clients() {
+    return clients;
+  }
+
+  /**
+   * A store's CPU seconds per query of each round by size, the sizes it has a cost at only;
+   * ascending.
+   */
+  Map<Integer, double[]> costsBySize(String variant, String type, boolean filtered) {
+    Map<Integer, double[]> out = new TreeMap<>();
+    bySize.forEach((n, idx) -> costs(idx, variant, type, filtered).ifPresent(c -> out.put(n, c)));
+    return out;
+  }
+
+  /**
+   * The ratio of QPS per core mutable ÷ {@code other} at a size with its interval over rounds: at
+   * the target where the run has estimates there, else of the cells as measured (lexical).
+   */
+  Optional<Intervals.Interval> ratio(int size, String other, String type, boolean filtered) {
+    RowIndex idx = bySize.get(size);
+    return idx == null
+        ? Optional.empty()
+        : new Ratios(idx)
+            .equalRecall("mutable", other, type, filtered, clients, target, ResultRow::qpsPerCore);
   }
 
   /** The markdown of every query type, in the order the rows first name them. */
@@ -66,15 +117,10 @@ final class ScaleSection {
               .append(costs(e.getValue(), v, type, filtered).map(ScaleSection::ms).orElse("–"))
               .append(" |");
         }
-        Ratios ratios = new Ratios(e.getValue());
         for (String b : List.of("segmented-forcemerged", "segmented")) {
           out.append(' ')
               .append(
-                  ratios
-                      .atTarget(
-                          "mutable", b, type, filtered, clients, target, ResultRow::qpsPerCore)
-                      .map(i -> Ratios.format(i) + "×")
-                      .orElse("–"))
+                  ratio(e.getKey(), b, type, filtered).map(i -> Ratios.format(i) + "×").orElse("–"))
               .append(" |");
         }
         out.append('\n');
@@ -113,6 +159,9 @@ final class ScaleSection {
   private Optional<double[]> costs(RowIndex idx, String variant, String type, boolean filtered) {
     Map<Integer, ResultRow> rounds =
         idx.rounds(variant, RowIndex.AT_TARGET, type, filtered, clients, target);
+    if (rounds.isEmpty() && type.equals("lexical")) {
+      rounds = idx.rounds(variant, RowIndex.mainPhase(variant), type, filtered, clients, null);
+    }
     if (rounds.isEmpty()) {
       return Optional.empty();
     }

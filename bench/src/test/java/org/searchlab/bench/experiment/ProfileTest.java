@@ -74,6 +74,30 @@ class ProfileTest {
   }
 
   @Test
+  void scaleIsStandardAtSixteenClientsThroughThreeSizes() {
+    Profile p = Profile.named("scale");
+    assertEquals("scale", p.name());
+    assertEquals(List.of(100_000, 300_000, 1_000_000), p.scaleSizes());
+    assertEquals(1_000_000, p.docs(), "the corpus is the largest size");
+    assertEquals(16, p.scaleClients());
+    assertEquals(List.of(16), p.clients());
+    assertEquals(6, p.rounds());
+    assertEquals(Duration.ofMillis(500), p.warmup());
+    assertEquals(Duration.ofSeconds(2), p.duration());
+    assertEquals(Profile.FULL_VECTOR_BEAMS, p.vectorBeams());
+    assertEquals(List.of(0.95), p.recallTargets());
+    assertEquals(List.of(QueryType.values()), p.scaleTypes());
+    assertFalse(p.facets());
+    assertFalse(p.sameClientFeed());
+    assertEquals(0, p.sweepDocs());
+    assertEquals(1, p.feeds());
+    assertEquals("7g", p.heaps().of(Variant.MUTABLE_STORE));
+    // The rest is standard's.
+    assertEquals(Profile.standard().recallQueries() / 2, p.recallQueries());
+    assertEquals(Profile.standard().queryCount(), p.queryCount());
+  }
+
+  @Test
   void valuesARunCannotUseFailNamingThem() {
     assertRefused(b -> b.hybridBeams(List.of(50, 100)), "a hybrid beam must be within 100 and");
     assertRefused(b -> b.hybridBeams(List.of(200, 100)), "hybrid beams must be strictly ascending");

@@ -41,6 +41,23 @@ class MemorySamplerTest {
   }
 
   @Test
+  void anUnwatchedNameKeepsItsPeaksAndIsReadNoMore() throws Exception {
+    assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "Linux /proc");
+    try (MemorySampler sampler = new MemorySampler(Duration.ofHours(1))) {
+      long pid = ProcessHandle.current().pid();
+      sampler.watch("runner@1000", pid);
+      sampler.watch("runner@2000", pid);
+      MemorySampler.Peak first = sampler.unwatch("runner@1000");
+      assertTrue(first.rss() > 0 && first.samples() >= 1, first.toString());
+      sampler.sampleNow();
+      sampler.sampleNow();
+      assertEquals(first, sampler.peaks().get("runner@1000"), "not read after unwatch");
+      assertTrue(sampler.peaks().get("runner@2000").samples() > first.samples());
+      assertEquals(null, sampler.unwatch("never watched"));
+    }
+  }
+
+  @Test
   void aPeriodThatIsNotPositiveIsRefused() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> new MemorySampler(Duration.ZERO));
