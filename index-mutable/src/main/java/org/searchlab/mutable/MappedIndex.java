@@ -453,6 +453,7 @@ final class MappedIndex implements SearchIndex {
       counters.put("reindexed_updates", updates);
       counters.put("refreshes", 0L);
       counters.put("unchanged_vector_puts", docs.vectorsHandedOver());
+      docs.visits().report(counters);
       return new IndexStats(
           "mutable",
           docs.size(),

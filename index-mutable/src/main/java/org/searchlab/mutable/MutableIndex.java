@@ -496,6 +496,7 @@ public final class MutableIndex implements SearchIndex {
     }
     counters.put("dead_postings", dead);
     counters.put("background_errors", errors.count());
+    parts.vectors.visits().report(counters);
     openTimes.nanos().forEach((phase, ns) -> counters.put("open_" + phase + "_ms", ns / 1_000_000));
     // Settings, constant for the life of the index, listed with the counters so that /metrics and
     // /_admin/stats show what the numbers were measured with.

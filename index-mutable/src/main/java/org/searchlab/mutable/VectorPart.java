@@ -31,6 +31,8 @@ final class VectorPart {
   // similarity's _score (cosine's is dot_product's, over the normalised vectors the graph holds).
   private final VectorSimilarityFunction scanScore;
   private long graphOperations;
+  // Counted here, where every graph search of the index passes (plain, filtered and hybrid).
+  private final org.searchlab.core.VectorVisits visits = new org.searchlab.core.VectorVisits();
   // Nodes handed over to a newer version (writer-only): their removal is a drop, not graph work.
   private final java.util.BitSet handedOver = new java.util.BitSet();
 
@@ -136,6 +138,15 @@ final class VectorPart {
     return graphOperations;
   }
 
+  /**
+   * The searches through {@link #search} and the vectors they scored ({@link GraphHits#visited});
+   * the exact scans of {@link #scan} ({@code approximate = false}) are not graph searches and are
+   * not counted.
+   */
+  org.searchlab.core.VectorVisits visits() {
+    return visits;
+  }
+
   /** Whether vectors are indexed by a graph (always, since the graph landed). */
   boolean hasGraph() {
     return true;
@@ -200,6 +211,7 @@ final class VectorPart {
       int shown) {
     GraphHits hits =
         graph.search(query, k, ef, accept, acceptedCount, thresholds, rescoreWindow, shown);
+    visits.searched(hits.visited());
     return new Result(hits.nodes(), hits.scores(), hits.plan(), hits.found());
   }
 

@@ -75,13 +75,14 @@ public final class LuceneSegmentedIndex implements SearchIndex {
     int oversample = config.quantization().quantized() ? config.oversample() : 0;
     if (indexMapping == null) {
       this.writer = new SegmentedWriter(new ProductDocuments(schema), config, parts);
-      this.searcher = new SegmentedSearcher(parts.manager, oversample);
+      this.searcher = new SegmentedSearcher(parts.manager, oversample, parts.stats.visits);
     } else {
       DocumentFields fields =
           new MappedDocuments(indexMapping, SegmentedOpener.maxDimensions(config));
       this.writer = new SegmentedWriter(fields, config, parts);
       this.searcher =
-          new SegmentedSearcher(parts.manager, oversample, fields, indexMapping::current, config);
+          new SegmentedSearcher(
+              parts.manager, oversample, fields, indexMapping::current, config, parts.stats.visits);
     }
   }
 

@@ -41,7 +41,8 @@ final class MappedSearch {
       Mapping mapping,
       DocumentFields fields,
       SegmentedConfig config,
-      SegmentedAggregationSource.GlobalOrdinals ordinals)
+      SegmentedAggregationSource.GlobalOrdinals ordinals,
+      org.searchlab.core.VectorVisits visits)
       throws IOException {
     long start = System.nanoTime();
     LuceneQueries queries = new LuceneQueries(mapping);
@@ -63,7 +64,7 @@ final class MappedSearch {
         vectorPlan = QueryPlan.EXACT;
         continue;
       }
-      PlannedKnnQuery planned = planned(knn, req, mapping, queries, config);
+      PlannedKnnQuery planned = planned(knn, req, mapping, queries, config, visits);
       parts.add(neighbours(searcher, planned, knn, v));
       vectorPlan = planned.plan();
     }
@@ -138,7 +139,12 @@ final class MappedSearch {
   }
 
   private static PlannedKnnQuery planned(
-      Knn knn, SearchRequest req, Mapping mapping, LuceneQueries queries, SegmentedConfig config) {
+      Knn knn,
+      SearchRequest req,
+      Mapping mapping,
+      LuceneQueries queries,
+      SegmentedConfig config,
+      org.searchlab.core.VectorVisits visits) {
     FieldType.DenseVector v = mapping.vector(knn.field());
     if (v == null) {
       throw new InvalidRequestException(
@@ -165,7 +171,8 @@ final class MappedSearch {
         filter,
         knn.k(),
         req.approximate(),
-        rescore);
+        rescore,
+        visits);
   }
 
   /** The top k neighbours over every segment, at or above the threshold, boosted. */

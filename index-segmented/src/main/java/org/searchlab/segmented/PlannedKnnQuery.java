@@ -11,12 +11,14 @@ import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.AcceptDocs;
 import org.apache.lucene.search.ConjunctionUtils;
 import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopDocsCollector;
 import org.apache.lucene.search.knn.KnnCollectorManager;
 import org.searchlab.core.QueryPlan;
+import org.searchlab.core.VectorVisits;
 
 /**
  * Lucene's {@link KnnFloatVectorQuery} as Elasticsearch runs it, plus a record of the plan:
@@ -37,7 +39,13 @@ import org.searchlab.core.QueryPlan;
  *       each segment's best {@code rescoreWindow} with the segment's float vectors and scans
  *       exactly with the floats too, so every score it returns is the exact closeness
  *       (Elasticsearch's {@code rescore_vector}, done per segment before the merge; a global top
- *       {@code rescoreWindow} is within the union of the per-segment ones).
+ *       {@code rescoreWindow} is within the union of the per-segment ones);
+ *   <li>an approximate search counts itself once when it is rewritten (Lucene runs the search
+ *       there) and the vectors it scored in {@link VectorVisits}: per segment, the approximate
+ *       search's {@code totalHits} (Lucene's {@code KnnCollector.visitedCount}: the graph nodes
+ *       whose distance it computed) and an exact scan's {@code totalHits} (the accepted vectors it
+ *       scored), both of them where the graph search gave up and scanned. The float rescoring of a
+ *       quantized window is not counted, as the mutable store does not count its own.
  * </ul>
  *
  * <p>Thread-safety: one instance serves one search; its records are concurrent sets because Lucene
@@ -51,6 +59,7 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
   // Segment ordinals; concurrent sets because segments may be searched on several threads.
   private final Set<Integer> graphSegments = ConcurrentHashMap.newKeySet();
   private final Set<Integer> exactSegments = ConcurrentHashMap.newKeySet();
+  private final VectorVisits visits;
 
   PlannedKnnQuery(
       String field,
@@ -59,13 +68,23 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
       Query filter,
       int targetHits,
       boolean approx,
-      int rescoreWindow) {
+      int rescoreWindow,
+      VectorVisits visits) {
     super(field, target, Math.max(candidates, rescoreWindow), filter);
     assert targetHits <= candidates : targetHits + " > " + candidates;
     assert rescoreWindow == 0 || rescoreWindow >= targetHits : rescoreWindow + " < " + targetHits;
     this.targetHits = targetHits;
     this.approximate = approx;
     this.rescoreWindow = rescoreWindow;
+    this.visits = visits;
+  }
+
+  @Override
+  public Query rewrite(IndexSearcher searcher) throws IOException {
+    if (approximate) {
+      visits.searchStarted();
+    }
+    return super.rewrite(searcher);
   }
 
   @Override
@@ -87,6 +106,7 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
     graphSegments.add(context.ord);
     TopDocs approx =
         super.approximateSearch(context, acceptDocs, visitedLimit, knnCollectorManager);
+    visits.visited(approx.totalHits.value());
     return rescoreWindow == 0 ? approx : rescore(context, approx);
   }
 
@@ -95,11 +115,16 @@ final class PlannedKnnQuery extends KnnFloatVectorQuery {
       LeafReaderContext context, DocIdSetIterator acceptIterator, QueryTimeout queryTimeout)
       throws IOException {
     exactSegments.add(context.ord);
-    if (rescoreWindow == 0) {
-      return super.exactSearch(context, acceptIterator, queryTimeout);
-    }
     // Lucene's exact search over a quantized field may score by the codes; an exact scan must not.
-    return FloatRescorer.scan(context, field, target, acceptIterator, getK());
+    TopDocs exact =
+        rescoreWindow == 0
+            ? super.exactSearch(context, acceptIterator, queryTimeout)
+            : FloatRescorer.scan(context, field, target, acceptIterator, getK());
+    if (approximate) {
+      // A scan the plan chose or fell back to; a requested exact search is not counted.
+      visits.visited(exact.totalHits.value());
+    }
+    return exact;
   }
 
   /** The segment's best {@code rescoreWindow} hits, rescored by their floats. */

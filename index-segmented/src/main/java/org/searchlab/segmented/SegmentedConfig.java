@@ -66,6 +66,13 @@ import org.searchlab.core.wal.WalConfig;
  *     quantized score are rescored with their float vectors (Elasticsearch {@code
  *     rescore_vector.oversample}), 1 to 10; higher recovers more recall and reads more floats.
  *     Default 3
+ * @param preload the Lucene file extensions ({@code vec}, {@code vex}, {@code doc}, …; {@link
+ *     #PRELOAD_EXTENSIONS}, or {@code *} for every file) whose files the store loads into the page
+ *     cache as it maps them (Elasticsearch's {@code index.store.preload}, through Lucene's {@code
+ *     MMapDirectory.setPreload}, which loads each mapped segment of such a file), so that their
+ *     pages are resident before the first search; default none (Elasticsearch's default). More
+ *     extensions mean slower opens and refreshes, fewer page faults in the first searches, and a
+ *     resident set that holds those files whatever the searches touch
  */
 public record SegmentedConfig(
     MergePolicyType mergePolicy,
@@ -88,7 +95,8 @@ public record SegmentedConfig(
     long flushThresholdBytes,
     long flushIdleMs,
     VectorQuantization quantization,
-    int oversample) {
+    int oversample,
+    java.util.Set<String> preload) {
 
   /** The cores this JVM may use, from which Elasticsearch derives its pool sizes. */
   public static final int CORES = Runtime.getRuntime().availableProcessors();
@@ -121,7 +129,8 @@ public record SegmentedConfig(
           512L << 20,
           300_000,
           VectorQuantization.NONE,
-          VectorQuantization.DEFAULT_OVERSAMPLE);
+          VectorQuantization.DEFAULT_OVERSAMPLE,
+          java.util.Set.of());
 
   public SegmentedConfig {
     Objects.requireNonNull(mergePolicy, "mergePolicy");
@@ -130,6 +139,7 @@ public record SegmentedConfig(
     Objects.requireNonNull(wal, "wal");
     Objects.requireNonNull(quantization, "quantization");
     VectorQuantization.checkOversample(oversample);
+    preload = checkPreload(preload);
     range("segmentsPerTier", segmentsPerTier, 2, 1000);
     range("maxMergeAtOnce", maxMergeAtOnce, 2, 1000);
     range("floorSegmentMB", floorSegmentMB, 0, 1 << 20);
@@ -155,6 +165,54 @@ public record SegmentedConfig(
       throw new InvalidRequestException(
           name + " " + value + " is outside [" + min + ", " + max + "]");
     }
+  }
+
+  /** {@link #preload}'s name for every file of the index, as Elasticsearch's {@code *}. */
+  public static final String PRELOAD_ALL = "*";
+
+  /**
+   * The extensions {@link #preload} accepts: those of the files this store's codec writes (Lucene
+   * 10's postings, terms, norms, doc values, points, stored fields, term vectors, float, HNSW and
+   * quantized vectors, live docs, compound files and segment metadata).
+   */
+  public static final java.util.Set<String> PRELOAD_EXTENSIONS =
+      java.util.Set.of(
+          "doc", "pos", "pay", "psm", "tim", "tip", "tmd", "nvd", "nvm", "dvd", "dvm", "kdd", "kdi",
+          "kdm", "fdt", "fdx", "fdm", "tvd", "tvx", "tvm", "vec", "vemf", "vex", "vem", "veq",
+          "vemq", "liv", "cfs", "cfe", "si", "fnm");
+
+  /**
+   * The extensions of a comma-separated list such as {@code vec,vex,doc} ({@code serve --preload});
+   * an empty list is none.
+   *
+   * @throws InvalidRequestException naming an extension that is not one of {@link
+   *     #PRELOAD_EXTENSIONS} or {@link #PRELOAD_ALL}
+   */
+  public static java.util.Set<String> parsePreload(String list) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (String e : list.split(",", -1)) {
+      String ext = e.strip();
+      if (!ext.isEmpty() || !list.isBlank()) {
+        out.add(ext);
+      }
+    }
+    return checkPreload(out);
+  }
+
+  private static java.util.Set<String> checkPreload(java.util.Set<String> preload) {
+    Objects.requireNonNull(preload, "preload");
+    for (String ext : preload) {
+      if (!ext.equals(PRELOAD_ALL) && !PRELOAD_EXTENSIONS.contains(ext)) {
+        throw new InvalidRequestException(
+            "preload extension '"
+                + ext
+                + "' is not a file extension of the index; expected "
+                + PRELOAD_ALL
+                + " or some of "
+                + new java.util.TreeSet<>(PRELOAD_EXTENSIONS));
+      }
+    }
+    return java.util.Set.copyOf(preload);
   }
 
   /** Whether a scheduled refresh runs. */
@@ -196,6 +254,7 @@ public record SegmentedConfig(
     b.flushIdleMs = flushIdleMs;
     b.quantization = quantization;
     b.oversample = oversample;
+    b.preload = preload;
     return b;
   }
 
@@ -225,6 +284,7 @@ public record SegmentedConfig(
     private long flushIdleMs;
     private VectorQuantization quantization;
     private int oversample;
+    private java.util.Set<String> preload;
 
     private Builder() {}
 
@@ -333,6 +393,11 @@ public record SegmentedConfig(
       return this;
     }
 
+    public Builder preload(java.util.Set<String> v) {
+      preload = v;
+      return this;
+    }
+
     public SegmentedConfig build() {
       return new SegmentedConfig(
           mergePolicy,
@@ -355,7 +420,8 @@ public record SegmentedConfig(
           flushThresholdBytes,
           flushIdleMs,
           quantization,
-          oversample);
+          oversample,
+          preload);
     }
   }
 }

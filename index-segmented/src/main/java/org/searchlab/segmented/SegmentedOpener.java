@@ -121,8 +121,10 @@ final class SegmentedOpener {
             ? mergeScheduler.cpuTimed(config.hnswMergeWorkers(), daemon("hnsw-merge"))
             : null;
     WrittenSegments written = new WrittenSegments();
+    Preload preload = new Preload(config.preload());
     CountingDirectory counted =
-        new CountingDirectory(new OrderedDeletesDirectory(luceneDirectory(dir.resolve("index"))));
+        new CountingDirectory(
+            new OrderedDeletesDirectory(luceneDirectory(dir.resolve("index"), preload)));
     Directory directory = indexDirectory.apply(counted);
     MergePolicies.HeldDuringRecovery merges = MergePolicies.create(config);
     IndexWriter writer = null;
@@ -144,7 +146,8 @@ final class SegmentedOpener {
       SearcherManager manager =
           new SearcherManager(writer, new Factory(config, searchExecutor, fields));
       LiveVersionMap versionMap = new LiveVersionMap();
-      SegmentedStats stats = new SegmentedStats(committed, errors, merges, written, counted);
+      SegmentedStats stats =
+          new SegmentedStats(committed, errors, merges, written, counted, preload);
       stats.readCommit(directory); // the commit the writer opened, if any
       // The version map first: its old entries must be retired before anything reacts to a refresh.
       manager.addListener(versionMap);
@@ -188,9 +191,17 @@ final class SegmentedOpener {
    * 70) are such file systems; positional reads work on any file channel.
    */
   static FSDirectory luceneDirectory(Path index) throws IOException {
-    return index.getFileSystem() == FileSystems.getDefault()
-        ? FSDirectory.open(index)
-        : new NIOFSDirectory(index);
+    return luceneDirectory(index, new Preload(java.util.Set.of()));
+  }
+
+  /** {@link #luceneDirectory(Path)} with the store's preload applied ({@link Preload#applyTo}). */
+  static FSDirectory luceneDirectory(Path index, Preload preload) throws IOException {
+    FSDirectory d =
+        index.getFileSystem() == FileSystems.getDefault()
+            ? FSDirectory.open(index)
+            : new NIOFSDirectory(index);
+    preload.applyTo(d);
+    return d;
   }
 
   /**

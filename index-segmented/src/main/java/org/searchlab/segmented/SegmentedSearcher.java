@@ -70,24 +70,37 @@ final class SegmentedSearcher {
   // Null for the benchmark's fields; else the index's mapping, newest first.
   private final java.util.function.Supplier<Mapping> mapping;
   private final SegmentedConfig config;
+  private final org.searchlab.core.VectorVisits visits;
   private final SegmentedAggregationSource.GlobalOrdinals ordinals =
       new SegmentedAggregationSource.GlobalOrdinals();
 
-  SegmentedSearcher(SearcherManager manager, int oversample) {
-    this(manager, oversample, new ProductDocuments(Schema.DEFAULT), null, SegmentedConfig.DEFAULT);
+  SegmentedSearcher(
+      SearcherManager manager, int oversample, org.searchlab.core.VectorVisits visits) {
+    this(
+        manager,
+        oversample,
+        new ProductDocuments(Schema.DEFAULT),
+        null,
+        SegmentedConfig.DEFAULT,
+        visits);
   }
 
+  /**
+   * @param visits where the vector searches count themselves and the vectors they score
+   */
   SegmentedSearcher(
       SearcherManager manager,
       int oversample,
       DocumentFields fields,
       java.util.function.Supplier<Mapping> mapping,
-      SegmentedConfig config) {
+      SegmentedConfig config,
+      org.searchlab.core.VectorVisits visits) {
     this.manager = manager;
     this.oversample = oversample;
     this.fields = fields;
     this.mapping = mapping;
     this.config = config;
+    this.visits = visits;
   }
 
   /**
@@ -99,7 +112,7 @@ final class SegmentedSearcher {
     try {
       return new SearchResult[] {
         productSearch(s, request),
-        MappedSearch.search(s, request, mapping.get(), fields, config, ordinals)
+        MappedSearch.search(s, request, mapping.get(), fields, config, ordinals, visits)
       };
     } finally {
       manager.release(s);
@@ -126,7 +139,7 @@ final class SegmentedSearcher {
       Mapping m = mapping.get();
       boolean plainRank = !req.rank().isRrf() || req.rank().rankConstant() == Fusion.RRF_K;
       if (!(plainRank && req.productShape().isPresent() && ProductFastPath.fits(m, config))) {
-        return MappedSearch.search(searcher, req, m, fields, config, ordinals);
+        return MappedSearch.search(searcher, req, m, fields, config, ordinals, visits);
       }
     }
     return productSearch(searcher, req);
@@ -292,7 +305,8 @@ final class SegmentedSearcher {
         filter,
         req.targetHits(),
         req.approximate(),
-        oversample == 0 ? 0 : req.rescoreWindow(oversample));
+        oversample == 0 ? 0 : req.rescoreWindow(oversample),
+        visits);
   }
 
   /**

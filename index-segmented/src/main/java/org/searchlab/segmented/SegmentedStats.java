@@ -57,6 +57,10 @@ import org.searchlab.core.Schema;
  *       wal_written_bytes} (every byte appended to the log), {@code version_map_entries}, {@code
  *       background_errors}, and {@code open_<phase>_ms} for each phase of the last open ({@code
  *       replay}, {@code refresh}, {@code commit});
+ *   <li>{@code vector_searches} and {@code vector_visited_nodes}: approximate vector searches and
+ *       the vectors they scored ({@link org.searchlab.core.VectorVisits});
+ *   <li>{@code preload_files_opened}: files the directory opened and loaded into the page cache
+ *       ({@link Preload}), 0 without {@link SegmentedConfig#preload};
  *   <li>{@code files_bytes_<ext>}: the bytes on disk of the current reader's segments' files by
  *       Lucene extension ({@code vec} floats, {@code vex} graph, {@code doc}/{@code tim} postings,
  *       {@code fdt} stored fields, {@code cfs} compound files, …), what the kernel may map and
@@ -99,7 +103,13 @@ final class SegmentedStats {
   /** Every byte written through the Lucene directory. */
   final CountingDirectory directoryWrites;
 
+  /** The files the directory loads as it maps them ({@link SegmentedConfig#preload}). */
+  final Preload preload;
+
   private final Map<String, Long> openMillis = new LinkedHashMap<>();
+
+  /** The vector searches and the vectors they scored ({@link PlannedKnnQuery} counts them). */
+  final org.searchlab.core.VectorVisits visits = new org.searchlab.core.VectorVisits();
 
   /** The serial of the newest commit; written by {@link SegmentedWriter#flush()}. */
   volatile long flushedSerial;
@@ -118,7 +128,9 @@ final class SegmentedStats {
       org.searchlab.core.BackgroundErrors errors,
       MergePolicies.HeldDuringRecovery heldMerges,
       WrittenSegments written,
-      CountingDirectory directoryWrites) {
+      CountingDirectory directoryWrites,
+      Preload preload) {
+    this.preload = preload;
     this.flushedSerial = committedSerial;
     this.errors = errors;
     this.heldMerges = heldMerges;
@@ -269,6 +281,8 @@ final class SegmentedStats {
       counters.put("index_written_temp_bytes", d.tempBytes());
       counters.put("version_map_entries", (long) parts.versionMap.size());
       counters.put("background_errors", c.errors.count());
+      c.visits.report(counters);
+      counters.put("preload_files_opened", c.preload.filesLoaded());
       c.openMillis().forEach((phase, ms) -> counters.put("open_" + phase + "_ms", ms));
       files.forEach((ext, bytes) -> counters.put(FILES_BYTES + ext, bytes));
       return new IndexStats(

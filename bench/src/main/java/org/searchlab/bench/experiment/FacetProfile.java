@@ -1,6 +1,5 @@
 package org.searchlab.bench.experiment;
 
-import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +11,6 @@ import java.util.TreeMap;
 import javax.management.JMX;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
@@ -52,18 +49,7 @@ final class FacetProfile implements AutoCloseable {
 
   /** Starts a recording in the JVM of {@code pid} (a child of this process, the same user). */
   static FacetProfile start(long pid) throws IOException {
-    String url;
-    try {
-      VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
-      try {
-        url = vm.startLocalManagementAgent();
-      } finally {
-        vm.detach();
-      }
-    } catch (com.sun.tools.attach.AttachNotSupportedException e) {
-      throw new IOException("cannot attach to the server JVM " + pid, e);
-    }
-    JMXConnector c = JMXConnectorFactory.connect(new JMXServiceURL(url));
+    JMXConnector c = ServerJmx.connect(pid).connector();
     try {
       FlightRecorderMXBean jfr =
           JMX.newMXBeanProxy(

@@ -344,6 +344,25 @@ public final class ServerAdmin {
     return adminStats();
   }
 
+  /**
+   * The numeric fields of one section of {@code GET /_admin/stats} ({@code counters}, {@code
+   * memory_bytes}), by name; empty when the engine does not report it.
+   */
+  public java.util.Map<String, Long> adminSection(String section)
+      throws IOException, InterruptedException {
+    java.util.Map<String, Long> m = new java.util.TreeMap<>();
+    adminStats()
+        .path(section)
+        .fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getValue().isNumber()) {
+                m.put(e.getKey(), e.getValue().asLong());
+              }
+            });
+    return m;
+  }
+
   /** {@code GET /_admin/stats}, or a missing node when the engine has no such route. */
   private JsonNode adminStats() throws IOException, InterruptedException {
     HttpRequest req =

@@ -30,6 +30,8 @@ import org.searchlab.segmented.Slicing;
  * @param mergePolicyFlags segmented: {@code --merge-policy} and its settings' flags ({@link
  *     MergePolicySpec#serveFlags()}, the merge-policy comparison), empty for the server's default;
  *     not together with {@code mergePolicyNone}
+ * @param preload segmented: the Lucene file extensions the store loads as it maps them ({@code
+ *     serve --preload}, {@code SegmentedConfig.preload}); empty, the default, adds no flag
  */
 public record ServerOptions(
     String store,
@@ -43,12 +45,15 @@ public record ServerOptions(
     Integer refreshIntervalMs,
     VectorQuantization quantization,
     boolean defaultIndex,
-    List<String> mergePolicyFlags) {
+    List<String> mergePolicyFlags,
+    java.util.Set<String> preload) {
 
   public ServerOptions {
     Objects.requireNonNull(store, "store");
     Objects.requireNonNull(quantization, "quantization");
     mergePolicyFlags = List.copyOf(mergePolicyFlags);
+    // Sorted, so that the flag reads the same whatever order the set was built in.
+    preload = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(preload));
     if (mergePolicyNone && !mergePolicyFlags.isEmpty()) {
       throw new IllegalArgumentException(
           "merge policy none and merge policy flags " + mergePolicyFlags + " are both set");
@@ -80,6 +85,7 @@ public record ServerOptions(
     b.quantization = quantization;
     b.defaultIndex = defaultIndex;
     b.mergePolicyFlags = mergePolicyFlags;
+    b.preload = preload;
     return b;
   }
 
@@ -100,6 +106,7 @@ public record ServerOptions(
     private VectorQuantization quantization = VectorQuantization.NONE;
     private boolean defaultIndex = true;
     private List<String> mergePolicyFlags = List.of();
+    private java.util.Set<String> preload = java.util.Set.of();
 
     private Builder() {}
 
@@ -163,6 +170,11 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder preload(java.util.Set<String> v) {
+      preload = v;
+      return this;
+    }
+
     public ServerOptions build() {
       return new ServerOptions(
           store,
@@ -176,7 +188,8 @@ public record ServerOptions(
           refreshIntervalMs,
           quantization,
           defaultIndex,
-          mergePolicyFlags);
+          mergePolicyFlags,
+          preload);
     }
   }
 
@@ -199,6 +212,9 @@ public record ServerOptions(
     }
     if (segmented && slicing != null) {
       f.add("--slicing=" + slicing.cliName());
+    }
+    if (segmented && !preload.isEmpty()) {
+      f.add("--preload=" + String.join(",", preload));
     }
     if (segmented && refreshIntervalMs != null) {
       f.add("--refresh-interval-ms=" + refreshIntervalMs);

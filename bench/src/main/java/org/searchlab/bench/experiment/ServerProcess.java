@@ -49,6 +49,17 @@ public final class ServerProcess implements AutoCloseable {
    */
   public static ServerProcess start(ServerOptions options, Path dataDir, String heap, Path log)
       throws IOException, InterruptedException {
+    return start(options, dataDir, heap, log, List.of());
+  }
+
+  /**
+   * {@link #start(ServerOptions, Path, String, Path)} with {@code jvmFlags} after the child's own
+   * JVM flags, where the JVM lets the last of a flag win (the restart probe's {@code -Xms64m} and
+   * heap-shrinking flags).
+   */
+  public static ServerProcess start(
+      ServerOptions options, Path dataDir, String heap, Path log, List<String> jvmFlags)
+      throws IOException, InterruptedException {
     return start(
         List.of(
             // The launcher passes the distribution's class path, so the server runs with what
@@ -59,7 +70,8 @@ public final class ServerProcess implements AutoCloseable {
         options,
         dataDir,
         heap,
-        log);
+        log,
+        jvmFlags);
   }
 
   /**
@@ -79,12 +91,17 @@ public final class ServerProcess implements AutoCloseable {
     launch.add(System.getProperty("java.class.path"));
     launch.add(mainClass);
     launch.addAll(leadingArgs);
-    return start(launch, options, dataDir, heap, log);
+    return start(launch, options, dataDir, heap, log, List.of());
   }
 
   /** {@code launch}: the class path, the main class and the arguments before serve's flags. */
   private static ServerProcess start(
-      List<String> launch, ServerOptions options, Path dataDir, String heap, Path log)
+      List<String> launch,
+      ServerOptions options,
+      Path dataDir,
+      String heap,
+      Path log,
+      List<String> jvmFlags)
       throws IOException, InterruptedException {
     int port = freePort();
     Path javaBin = Path.of(System.getProperty("java.home"), "bin", "java");
@@ -108,6 +125,7 @@ public final class ServerProcess implements AutoCloseable {
             "-XX:-UseDynamicNumberOfCompilerThreads"));
     // The runner's huge-page setting, which the launcher chose as it does for serve.
     cmd.addAll(org.searchlab.bench.report.HugePages.childFlags());
+    cmd.addAll(jvmFlags);
     cmd.add("-cp");
     cmd.addAll(launch);
     cmd.addAll(
@@ -244,6 +262,25 @@ public final class ServerProcess implements AutoCloseable {
       // not readable here
     }
     return -1;
+  }
+
+  /**
+   * SIGTERM, then waits up to {@code timeout} for the child to exit (a mutable server writes its
+   * snapshot on the way), and returns how long it took; {@link #close()} after it is a no-op.
+   *
+   * @throws IOException when the child still runs after {@code timeout} (it is then killed)
+   */
+  public Duration stop(Duration timeout) throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    process.destroy();
+    boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    Duration took = Duration.ofNanos(System.nanoTime() - t0);
+    close();
+    if (!exited) {
+      throw new IOException(
+          "server " + process.pid() + " still ran " + timeout + " after SIGTERM; killed");
+    }
+    return took;
   }
 
   @Override

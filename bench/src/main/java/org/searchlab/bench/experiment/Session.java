@@ -72,8 +72,24 @@ final class Session implements AutoCloseable {
       LoadGenerator load,
       BenchMapping mapping)
       throws IOException, InterruptedException {
+    return start(options, dataDir, heap, log, load, mapping, List.of());
+  }
+
+  /**
+   * {@link #start(ServerOptions, Path, String, Path, LoadGenerator, BenchMapping)} with extra JVM
+   * flags for the child ({@link ServerProcess#start(ServerOptions, Path, String, Path, List)}).
+   */
+  static Session start(
+      ServerOptions options,
+      Path dataDir,
+      String heap,
+      Path log,
+      LoadGenerator load,
+      BenchMapping mapping,
+      List<String> jvmFlags)
+      throws IOException, InterruptedException {
     ServerOptions o = mapping.product() ? options : options.toBuilder().defaultIndex(false).build();
-    ServerProcess p = ServerProcess.start(o, dataDir, heap, log);
+    ServerProcess p = ServerProcess.start(o, dataDir, heap, log, jvmFlags);
     boolean quantized = o.quantization() != org.searchlab.core.VectorQuantization.NONE;
     return new Session(
         p.base(),
@@ -296,6 +312,24 @@ final class Session implements AutoCloseable {
     return owner instanceof ServerProcess p
         ? java.util.OptionalLong.of(p.pid())
         : java.util.OptionalLong.empty();
+  }
+
+  /**
+   * Stops the searchlab server this session started with SIGTERM and returns how long it took to
+   * exit ({@link ServerProcess#stop}).
+   *
+   * @throws IllegalStateException when this session did not start its server
+   */
+  java.time.Duration stop(java.time.Duration timeout) throws IOException, InterruptedException {
+    if (!(owner instanceof ServerProcess p)) {
+      throw new IllegalStateException(base + " is not a server this run started");
+    }
+    return p.stop(timeout);
+  }
+
+  /** The mapping of this session's index. */
+  BenchMapping mapping() {
+    return mapping;
   }
 
   /** Runs one closed-loop cell against this server. */

@@ -104,6 +104,36 @@ final class SegmentedOptions {
       description = "Segmented: reindex or docvalues. Default: ${DEFAULT-VALUE}.")
   String partialUpdateMode = D.partialUpdateMode().name().toLowerCase(java.util.Locale.ROOT);
 
+  @Option(
+      names = "--preload",
+      split = ",",
+      converter = PreloadExtension.class,
+      description =
+          "Segmented: Lucene file extensions to load into the page cache as the index maps them,"
+              + " comma-separated (vec,vex,veq,doc,tim,tip,nvd,dvd, ...; * for all), as"
+              + " Elasticsearch's index.store.preload. Default: none.")
+  java.util.List<String> preload = new java.util.ArrayList<>();
+
+  /**
+   * One extension of {@code --preload}: an extension the index does not write is a usage error that
+   * names it (picocli prints it with the usage and exits with 2).
+   */
+  static final class PreloadExtension implements picocli.CommandLine.ITypeConverter<String> {
+    @Override
+    public String convert(String value) {
+      try {
+        java.util.Set<String> one = SegmentedConfig.parsePreload(value);
+        if (one.size() != 1) {
+          throw new picocli.CommandLine.TypeConversionException(
+              "preload extension '" + value + "' is not one file extension");
+        }
+        return one.iterator().next();
+      } catch (org.searchlab.core.InvalidRequestException e) {
+        throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
   /** The config these flags describe, with the shared HNSW and WAL settings. */
   SegmentedConfig config(CommonStoreOptions common) {
     return SegmentedConfig.builder()
@@ -128,6 +158,7 @@ final class SegmentedOptions {
         .wal(common.wal())
         .quantization(common.quantization())
         .oversample(common.oversample)
+        .preload(java.util.Set.copyOf(preload))
         .build();
   }
 }

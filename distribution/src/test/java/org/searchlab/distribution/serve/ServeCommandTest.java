@@ -62,6 +62,7 @@ class ServeCommandTest {
     SEGMENTED.put("wal", "--wal-sync");
     SEGMENTED.put("quantization", "--quantization");
     SEGMENTED.put("oversample", "--oversample");
+    SEGMENTED.put("preload", "--preload");
     MUTABLE.put("hnsw", "--hnsw-m");
     MUTABLE.put("wal", "--wal-sync");
     MUTABLE.put("threadsPerSearch", "--threads-per-search");
@@ -210,6 +211,29 @@ class ServeCommandTest {
     assertEquals(0.5, m.hnsw().filterFirstThreshold());
     assertEquals(3, m.hnsw().buildThreads());
     assertEquals(SyncPolicy.ASYNC, m.wal().syncPolicy());
+  }
+
+  @Test
+  void preloadTakesLuceneExtensionsAndNamesABadOne() {
+    ServeCommand none = new ServeCommand();
+    new CommandLine(none).parseArgs();
+    assertEquals(java.util.Set.of(), none.segmented.config(none.common).preload());
+    ServeCommand some = new ServeCommand();
+    new CommandLine(some).parseArgs("--preload", "vec,vex,doc");
+    assertEquals(
+        java.util.Set.of("vec", "vex", "doc"), some.segmented.config(some.common).preload());
+    ServeCommand bad = new ServeCommand();
+    CommandLine.ParameterException e =
+        assertThrows(
+            CommandLine.ParameterException.class,
+            () -> new CommandLine(bad).parseArgs("--preload", "vec,vecx"));
+    assertTrue(e.getMessage().contains("'vecx'"), e.getMessage());
+    // On the command line: a usage error (exit code 2) whose message names the extension.
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CommandLine cli = new CommandLine(new ServeCommand());
+    cli.setErr(new java.io.PrintWriter(err, true, UTF_8));
+    assertEquals(2, cli.execute("--preload", ".vec"));
+    assertTrue(err.toString(UTF_8).contains("'.vec'"), err.toString(UTF_8));
   }
 
   @Test

@@ -65,6 +65,8 @@ public final class Documents {
   private final Map<String, KeywordField> keywords = new HashMap<>();
   private final Map<String, MutableHnswGraph> graphs = new HashMap<>();
   private final HnswConfig hnsw;
+  // Every graph search of the index's vector fields passes graphKnn, on any search thread.
+  private final org.searchlab.core.VectorVisits visits = new org.searchlab.core.VectorVisits();
   private long handedOver;
   private int live;
 
@@ -470,6 +472,7 @@ public final class Documents {
             thresholds,
             knn.rescoreWindow(),
             k);
+    visits.searched(h.visited());
     plans.add(h.plan());
     List<Hit> hits = new ArrayList<>(h.size());
     for (int i = 0; i < h.size() && hits.size() < k; i++) {
@@ -503,6 +506,11 @@ public final class Documents {
         .efConstruction(o.efConstruction() > 0 ? o.efConstruction() : hnsw.efConstruction())
         .quantization(quantization(f))
         .build();
+  }
+
+  /** The graph searches of every vector field and the vectors they scored. */
+  public org.searchlab.core.VectorVisits visits() {
+    return visits;
   }
 
   /** The graph of every indexed vector field with a value so far, by path (for snapshots). */

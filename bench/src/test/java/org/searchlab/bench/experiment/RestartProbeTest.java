@@ -1,0 +1,167 @@
+package org.searchlab.bench.experiment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.searchlab.bench.experiment.RestartProbe.Judgement;
+import org.searchlab.bench.experiment.RestartProbe.Reading;
+import org.searchlab.bench.load.LoadGenerator;
+import org.searchlab.testing.TestSeeds;
+
+/**
+ * The restart and memory probe on a real server child per store, 500 documents: the measurement
+ * server stops, a probe JVM with the shrinking-heap flags (and, segmented, a preload) opens the
+ * same index, is read after a full collection, and the measurement server comes back with the same
+ * documents; and the accounting check on fabricated readings, each way.
+ */
+class RestartProbeTest {
+  private static final int DIM = 16;
+  private static final int DOCS = 500;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mutable", "segmented"})
+  void probesAStoreAndBringsItsServerBack(String store, @TempDir Path tmp) throws Exception {
+    long seed = TestSeeds.seed("RestartProbeTest." + store);
+    Corpus corpus = Corpus.synthetic(seed, DOCS, DIM, 20);
+    RestartProbe.Launch launch =
+        new RestartProbe.Launch(
+            ServerOptions.defaults(store, DIM),
+            tmp.resolve("data"),
+            "256m",
+            tmp.resolve("logs").resolve(store + ".log"));
+    RestartProbe.Settings settings =
+        new RestartProbe.Settings(
+            40, Duration.ofMinutes(2), RestartProbe.PROBE_JVM_FLAGS, RestartProbe.PROBE_PRELOAD);
+    try (LoadGenerator load = new LoadGenerator()) {
+      Session measured =
+          Session.start(launch.options(), launch.dataDir(), launch.heap(), launch.log(), load);
+      List<List<String>> before;
+      try {
+        Feeder feeder = measured.feeder(100);
+        assertEquals(0, feeder.feed(corpus.docs(), FeedOp.PUT, measured.cpu).errors());
+        measured.admin.refresh();
+        measured.admin.flush();
+        before = measured.ids(measured.requests(corpus.queries(), QueryType.VECTOR, false));
+      } catch (Exception e) {
+        measured.close();
+        throw e;
+      }
+      RestartProbe.Outcome o =
+          RestartProbe.run(measured, launch, load, corpus.queries(), DOCS, settings);
+      try (Session back = o.restarted()) {
+        RestartProbe.Result r = o.result();
+        System.out.printf(
+            "RestartProbeTest %s, seed %d: close %d ms, probe start→health %d ms, →first query"
+                + " %d ms, back start→health %d ms; RSS %d MiB, heap used after GC %d MiB of %d"
+                + " MiB committed, parts %d KiB, preloaded %d KiB; open phases %s%n",
+            store,
+            seed,
+            r.probe().close().toMillis(),
+            r.probe().toHealth().toMillis(),
+            r.probe().toFirstQuery().toMillis(),
+            r.back().toHealth().toMillis(),
+            r.reading().rss() >> 20,
+            r.reading().heapUsedAfterGc() >> 20,
+            r.reading().heapCommittedAfterGc() >> 20,
+            r.reading().partsBytes() >> 10,
+            r.reading().preloadedFileBytes() >> 10,
+            r.probe().openPhasesMs());
+        String why = "seed " + seed + ", " + r;
+        assertEquals(store, r.store());
+        for (RestartProbe.Restart restart : List.of(r.probe(), r.back())) {
+          assertTrue(restart.close().toNanos() > 0, why);
+          assertTrue(restart.toHealth().toNanos() > 0, why);
+          assertTrue(restart.toFirstQuery().toNanos() > 0, why);
+          assertFalse(restart.openPhasesMs().isEmpty(), "open phases: " + why);
+        }
+        Reading m = r.reading();
+        assertTrue(m.rss() > 0 && m.rssAnon() > 0, why);
+        assertTrue(m.heapUsedAfterGc() > 0, why);
+        assertTrue(m.heapUsedAfterGc() <= m.heapCommittedAfterGc(), why);
+        if (store.equals("mutable")) {
+          assertTrue(m.parts().getOrDefault("vectors", 0L) >= (long) DOCS * DIM * 4, why);
+          assertEquals(0, m.preloadedFileBytes(), why);
+        } else {
+          assertTrue(m.parts().containsKey("indexing_buffer"), why);
+          assertTrue(m.preloadedFileBytes() > 0, why);
+          // The preloaded index files are mapped and resident in the probe.
+          long resident =
+              m.mappedByExtension().entrySet().stream()
+                  .filter(e -> RestartProbe.PROBE_PRELOAD.contains(e.getKey()))
+                  .mapToLong(Map.Entry::getValue)
+                  .sum();
+          assertTrue(resident > 0, "resident preloaded files: " + why);
+        }
+        assertEquals(m.partsBytes() + m.preloadedFileBytes(), m.accountedBytes());
+        // The probe ran with its own flags; the measurement server again with its own.
+        String probeCommand = Files.readAllLines(launch.probeLog()).get(0);
+        assertTrue(probeCommand.contains("-XX:MaxHeapFreeRatio=5"), probeCommand);
+        assertEquals(store.equals("segmented"), probeCommand.contains("--preload="), probeCommand);
+        List<String> measuredCommands =
+            Files.readAllLines(launch.log()).stream().filter(l -> l.startsWith("# ")).toList();
+        assertEquals(2, measuredCommands.size(), "started, then started again after the probe");
+        assertFalse(measuredCommands.get(1).contains("MaxHeapFreeRatio"), measuredCommands.get(1));
+        // Nothing was lost on the way.
+        assertEquals(before, back.ids(back.requests(corpus.queries(), QueryType.VECTOR, false)));
+      }
+    }
+  }
+
+  @Test
+  void theCheckJudgesGrowthOnlyAboveTheNoiseFloor() {
+    long mib = 1L << 20;
+    Reading base = reading(600 * mib, Map.of("vectors", 10 * mib, "graph", 5 * mib), 0);
+    // +1000 MiB resident, +950 MiB accounted: 5% under.
+    Reading within = reading(1600 * mib, Map.of("vectors", 900 * mib, "graph", 65 * mib), 0);
+    RestartProbe.Verdict v = RestartProbe.check(base, within);
+    assertEquals(Judgement.WITHIN, v.judgement(), v.describe());
+    assertEquals(1000 * mib, v.rssGrowth());
+    assertEquals(950 * mib, v.accountedGrowth());
+    assertEquals(-0.05, v.relativeError(), 1e-9);
+    // +1000 MiB resident, +850 MiB accounted (preloaded files count): 15% under.
+    Reading outside =
+        reading(1600 * mib, Map.of("vectors", 500 * mib, "graph", 15 * mib), 350 * mib);
+    assertEquals(Judgement.OUTSIDE, RestartProbe.check(base, outside).judgement());
+    // Over by more than 10% is outside too.
+    Reading over = reading(1600 * mib, Map.of("vectors", 1200 * mib), 0);
+    assertEquals(Judgement.OUTSIDE, RestartProbe.check(base, over).judgement());
+    // Exactly 10% off is within.
+    Reading edge = reading(1600 * mib, Map.of("vectors", 1115 * mib), 0);
+    assertEquals(Judgement.WITHIN, RestartProbe.check(base, edge).judgement());
+    // 255 MiB of growth: not judged, however far the accounting is.
+    Reading small = reading(855 * mib, Map.of("vectors", 10 * mib), 0);
+    RestartProbe.Verdict noise = RestartProbe.check(base, small);
+    assertEquals(Judgement.BELOW_NOISE_FLOOR, noise.judgement());
+    assertTrue(noise.describe().contains("below the noise floor"), noise.describe());
+    assertEquals(
+        Judgement.WITHIN,
+        RestartProbe.check(base, reading(856 * mib, Map.of("vectors", 266 * mib), 0)).judgement());
+    RestartProbe.Result mutable = result("mutable", base);
+    RestartProbe.Result segmented = result("segmented", within);
+    assertThrows(IllegalArgumentException.class, () -> segmented.against(mutable));
+    assertEquals(
+        Judgement.WITHIN, result("mutable", within).against(mutable).judgement(), "against");
+  }
+
+  private static Reading reading(long rss, Map<String, Long> parts, long preloaded) {
+    return new Reading(rss, rss / 2, rss / 4, Map.of(), 1, 2, parts, preloaded);
+  }
+
+  private static RestartProbe.Result result(String store, Reading reading) {
+    RestartProbe.Restart restart =
+        new RestartProbe.Restart(
+            Duration.ofMillis(1), Duration.ofMillis(2), Duration.ZERO, Map.of());
+    return new RestartProbe.Result(store, 1000, restart, restart, reading, java.util.Set.of());
+  }
+}
