@@ -364,13 +364,16 @@ final class HnswAdjacency {
     entry = packed;
   }
 
-  /** The highest node other than {@code except}, packed as an entry, or -1. Writer thread. */
-  long highestNodeExcept(int except) {
+  /**
+   * The highest node other than {@code except} and those in {@code skip}, packed as an entry, or
+   * -1. Writer thread.
+   */
+  long highestNodeExcept(int except, java.util.BitSet skip) {
     int[][][] t = nodes;
     int best = -1;
     int bestLevel = -1;
     for (int n = 0; n < t.length; n++) {
-      if (n != except && t[n] != null && t[n].length - 1 > bestLevel) {
+      if (n != except && t[n] != null && t[n].length - 1 > bestLevel && !skip.get(n)) {
         best = n;
         bestLevel = t[n].length - 1;
       }

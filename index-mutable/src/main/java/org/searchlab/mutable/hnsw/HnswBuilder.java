@@ -1018,7 +1018,7 @@ final class HnswBuilder {
         return lists[l];
       }
     }
-    long h = adjacency.highestNodeExcept(node);
+    long h = highestLinkedExcept(node);
     return entryNode(h) >= 0 && entryLevel(h) >= level ? new int[] {entryNode(h)} : new int[0];
   }
 
@@ -1038,6 +1038,17 @@ final class HnswBuilder {
         return packEntry(best, bestLevel);
       }
     }
-    return adjacency.highestNodeExcept(node);
+    return highestLinkedExcept(node);
+  }
+
+  /**
+   * The highest node other than {@code node} that is not handed over, packed as an entry, or -1. A
+   * handed-over node is still published (searches already on it may read it) and keeps its vector,
+   * but nothing links to it and its removal does no repair: as an entry point or a repair's seed, a
+   * search would select it and leave a link to a node about to go (issue 70's CI failure, "node 20
+   * selected a vanished neighbour").
+   */
+  private long highestLinkedExcept(int node) {
+    return adjacency.highestNodeExcept(node, handedOver);
   }
 }
