@@ -232,13 +232,13 @@ final class DatasetBuilds {
   }
 
   /**
-   * {@code docs} documents grown from a built base dataset by {@link NeighbourMixes}: the base
-   * first, then mixes of each base document with its nearest neighbours, streamed to disk.
+   * {@code docs} documents grown from a built base dataset by a {@link Grower} ({@link
+   * TangentSteps} or {@link NeighbourMixes}): the base first, then documents made from each base
+   * document and its nearest neighbours, streamed to disk.
    *
    * @param queryPool queries come from the first this many documents
    */
-  static DatasetInfo mixes(
-      Common c, int docs, Path base, NeighbourMixes.Params params, int queryPool)
+  static DatasetInfo mixes(Common c, int docs, Path base, Grower params, int queryPool)
       throws IOException {
     if (base == null) {
       throw new InvalidRequestException("--source debian-mixes needs --base DIR (a built dataset)");
@@ -277,7 +277,7 @@ final class DatasetBuilds {
         c.cacheDir(),
         new DatasetWriter.Spec(
             "debian-mixes",
-            baseModel + "+mixes " + params,
+            baseModel + "+" + params,
             "",
             c.queries(),
             c.seed(),
@@ -287,7 +287,7 @@ final class DatasetBuilds {
             queryPool),
         docs,
         baseDimension,
-        new NeighbourMixes(baseDocs, neighbours, params, docs, c.seed()),
+        params.open(baseDocs, neighbours, docs, c.seed()),
         c.log());
   }
 }

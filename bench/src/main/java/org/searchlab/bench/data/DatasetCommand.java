@@ -34,6 +34,12 @@ public final class DatasetCommand implements Runnable {
   }
 
   /** Which documents to build from, by the name {@code --source} takes. */
+  /** The generators of {@code --source debian-mixes} ({@link Grower}), by their option names. */
+  enum Generator {
+    steps,
+    mixes
+  }
+
   enum Source {
     DEBIAN("debian"),
     NDJSON("ndjson"),
@@ -158,25 +164,55 @@ public final class DatasetCommand implements Runnable {
     Path base;
 
     @Option(
+        names = "--generator",
+        description =
+            "debian-mixes: how documents are grown from the base: steps (tangent steps from a base"
+                + " document into its neighbourhood) or mixes (weighted means of a base document"
+                + " and some of its neighbours) (default: ${DEFAULT-VALUE}, chosen by 'dataset"
+                + " validate-generator').")
+    Generator generator = Generator.steps;
+
+    @Option(
         names = "--parents",
         description =
-            "debian-mixes: documents mixed into one, 2 to --neighbours + 1 (default:"
-                + " ${DEFAULT-VALUE}, chosen by 'dataset validate-generator').")
+            "debian-mixes, mixes: documents mixed into one, 2 to --neighbours + 1 (default:"
+                + " ${DEFAULT-VALUE}).")
     int parents = NeighbourMixes.Params.DEFAULT.parents();
 
     @Option(
         names = "--neighbours",
         description =
-            "debian-mixes: the nearest base documents the other parents come from (default:"
-                + " ${DEFAULT-VALUE}).")
-    int neighbours = NeighbourMixes.Params.DEFAULT.neighbours();
+            "debian-mixes: the nearest base documents a generated one is made from (default: 50"
+                + " for steps, 100 for mixes).")
+    Integer neighbours;
 
     @Option(
         names = "--alpha",
         description =
-            "debian-mixes: Dirichlet concentration of the weights, > 0; small keeps a child near"
-                + " one parent (default: ${DEFAULT-VALUE}).")
+            "debian-mixes, mixes: Dirichlet concentration of the weights, > 0; small keeps a child"
+                + " near one parent (default: ${DEFAULT-VALUE}).")
     double alpha = NeighbourMixes.Params.DEFAULT.alpha();
+
+    @Option(
+        names = "--scale",
+        description =
+            "debian-mixes, steps: the first round's median step in units of the base document's"
+                + " nearest-neighbour distance (default: ${DEFAULT-VALUE}).")
+    double scale = TangentSteps.Params.DEFAULT.scale();
+
+    @Option(
+        names = "--growth",
+        description =
+            "debian-mixes, steps: the exponent of the round in the step's length (default:"
+                + " ${DEFAULT-VALUE}).")
+    double growth = TangentSteps.Params.DEFAULT.growth();
+
+    @Option(
+        names = "--jitter",
+        description =
+            "debian-mixes, steps: the standard deviation of the step's log-length (default:"
+                + " ${DEFAULT-VALUE}).")
+    double jitter = TangentSteps.Params.DEFAULT.jitter();
 
     @Option(
         names = "--query-pool",
@@ -285,9 +321,27 @@ public final class DatasetCommand implements Runnable {
                 throw new org.searchlab.core.InvalidRequestException(
                     "--source debian-mixes needs --docs N");
               }
-              NeighbourMixes.Params p;
+              Grower p;
               try {
-                p = new NeighbourMixes.Params(parents, neighbours, alpha);
+                p =
+                    switch (generator) {
+                      case steps ->
+                          new TangentSteps.Params(
+                              neighbours == null
+                                  ? TangentSteps.Params.DEFAULT.neighbours()
+                                  : neighbours,
+                              scale,
+                              growth,
+                              jitter,
+                              TangentSteps.Params.DEFAULT.textParents());
+                      case mixes ->
+                          new NeighbourMixes.Params(
+                              parents,
+                              neighbours == null
+                                  ? NeighbourMixes.Params.DEFAULT.neighbours()
+                                  : neighbours,
+                              alpha);
+                    };
               } catch (IllegalArgumentException e) {
                 throw new org.searchlab.core.InvalidRequestException("--" + e.getMessage());
               }

@@ -9,12 +9,12 @@ import org.searchlab.core.Document;
 import org.searchlab.core.embed.Embedder;
 
 /**
- * How far {@link NeighbourMixes}'s interpolated vectors are from what the model makes of the mixed
- * text: a seeded sample of generated documents is embedded for real, and the cosine between the
- * true and the interpolated vector is summarised, beside the cosine between the true vector and the
- * primary parent's (what a copy of the parent would give). The interpolation stands for a real
- * embedding only if the first is high, and it adds something over a copy only if it beats the
- * second. Stateless.
+ * How far a {@link Grower}'s generated vectors are from what the model makes of the generated text:
+ * a seeded sample of generated documents is embedded for real, and the cosine between the true and
+ * the interpolated vector is summarised, beside the cosine between the true vector and the primary
+ * parent's (what a copy of the parent would give). The interpolation stands for a real embedding
+ * only if the first is high, and it adds something over a copy only if it beats the second.
+ * Stateless.
  *
  * @param documents how many generated documents were embedded
  * @param interpolated p5, p50, p95 of cos(true, interpolated)
@@ -29,13 +29,13 @@ record GeneratorFidelity(int documents, double[] interpolated, double[] primary,
   static GeneratorFidelity measure(
       List<Document> base,
       int[][] neighbours,
-      NeighbourMixes.Params params,
+      Grower params,
       int size,
       int count,
       long seed,
       Embedder embedder,
       PrintStream log) {
-    NeighbourMixes mixes = new NeighbourMixes(base, neighbours, params, size, seed);
+    GrownCorpus mixes = params.open(base, neighbours, size, seed);
     int generated = size - base.size();
     int[] picked = QuerySampler.sample(generated, Math.min(count, generated), seed + 17);
     List<Document> docs = new ArrayList<>();
@@ -58,7 +58,7 @@ record GeneratorFidelity(int documents, double[] interpolated, double[] primary,
     for (int i = 0; i < docs.size(); i++) {
       int j = base.size() + picked[i];
       toMix[i] = VectorUtil.dotProduct(truth.get(i), docs.get(i).embedding());
-      toPrimary[i] = VectorUtil.dotProduct(truth.get(i), base.get(mixes.parents(j)[0]).embedding());
+      toPrimary[i] = VectorUtil.dotProduct(truth.get(i), base.get(mixes.primary(j)).embedding());
     }
     GeneratorFidelity f =
         new GeneratorFidelity(docs.size(), spread(toMix), spread(toPrimary), seconds);

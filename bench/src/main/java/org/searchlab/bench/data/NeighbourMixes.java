@@ -2,9 +2,7 @@ package org.searchlab.bench.data;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.Document;
@@ -49,7 +47,7 @@ import org.searchlab.core.Document;
  * the corpus of {@code n}. Generation streams: nothing per generated document is kept. Not
  * thread-safe: an iterator is used by one thread.
  */
-final class NeighbourMixes implements Iterator<Document> {
+final class NeighbourMixes extends GrownCorpus {
   /** The model's window in word pieces, {@code [CLS]} and {@code [SEP]} included. */
   static final int WINDOW = 128;
 
@@ -66,7 +64,7 @@ final class NeighbourMixes implements Iterator<Document> {
    * @param alpha the Dirichlet concentration, &gt; 0; small puts children near a vertex (one parent
    *     dominates), large near the parents' centre
    */
-  record Params(int parents, int neighbours, double alpha) {
+  record Params(int parents, int neighbours, double alpha) implements Grower {
     /**
      * The setting the held-out scale-up test chose: the smallest worst KS distance (0.315) when
      * 16,000 real documents are grown to 63,696, over the design's grid (m = 3, K ∈ {10, 20, 50}, α
@@ -88,20 +86,30 @@ final class NeighbourMixes implements Iterator<Document> {
       }
     }
 
+    /** Pair mixes ({@code m = 2}) are the test's control: they fill segments, not volumes. */
+    @Override
+    public boolean control() {
+      return parents == 2;
+    }
+
+    @Override
+    public NeighbourMixes open(List<Document> base, int[][] neighbours, int count, long seed) {
+      return new NeighbourMixes(base, neighbours, this, count, seed);
+    }
+
     @Override
     public String toString() {
-      return "m=" + parents + " K=" + neighbours + " α=" + alpha;
+      return (parents == 2 ? "pair mixes (control), " : "mixes ")
+          + "m="
+          + parents
+          + " K="
+          + neighbours
+          + " α="
+          + alpha;
     }
   }
 
-  private final List<Document> base;
-  private final int[][] neighbours;
   private final Params params;
-  private final int count;
-  private final long seed;
-  private int round = -1;
-  private int[] permutation;
-  private int next;
 
   /**
    * @param base the base documents, with unit embeddings
@@ -110,34 +118,8 @@ final class NeighbourMixes implements Iterator<Document> {
    * @param count documents to produce, base included
    */
   NeighbourMixes(List<Document> base, int[][] neighbours, Params params, int count, long seed) {
-    if (base.size() < 2 || neighbours.length != base.size()) {
-      throw new IllegalArgumentException(
-          base.size() + " base documents and " + neighbours.length + " neighbour lists");
-    }
-    for (int[] n : neighbours) {
-      if (n.length < params.neighbours()) {
-        throw new IllegalArgumentException(
-            "a neighbour list of " + n.length + " is shorter than K = " + params.neighbours());
-      }
-    }
-    this.base = base;
-    this.neighbours = neighbours;
+    super(base, neighbours, params.neighbours(), count, seed);
     this.params = params;
-    this.count = count;
-    this.seed = seed;
-  }
-
-  @Override
-  public boolean hasNext() {
-    return next < count;
-  }
-
-  @Override
-  public Document next() {
-    if (next >= count) {
-      throw new NoSuchElementException();
-    }
-    return document(next++);
   }
 
   /** The ordinals of document {@code i}'s parents, primary first (one for a base document). */
@@ -146,8 +128,8 @@ final class NeighbourMixes implements Iterator<Document> {
     if (i < b) {
       return new int[] {i};
     }
-    int child = (i - b) / b + 1;
-    int a = permutation(child)[(i - b) % b];
+    int child = child(i);
+    int a = primary(i);
     int m = params.parents();
     int k = params.neighbours();
     int[] out = new int[m];
@@ -178,13 +160,14 @@ final class NeighbourMixes implements Iterator<Document> {
   }
 
   /** Document {@code i}; see the class javadoc. */
+  @Override
   Document document(int i) {
     if (i < base.size()) {
       return base.get(i);
     }
     int[] p = parents(i);
     double[] w = weights(i);
-    int child = (i - base.size()) / base.size() + 1;
+    int child = child(i);
     SplittableRandom random = new SplittableRandom(mix(seed, i, 2));
     Document a = base.get(p[0]);
     float[] v = new float[a.embedding().length];
@@ -369,35 +352,5 @@ final class NeighbourMixes implements Iterator<Document> {
         return d * v;
       }
     }
-  }
-
-  private int[] permutation(int child) {
-    if (child != round) {
-      permutation = shuffled(base.size(), mix(seed ^ 0x5851F42D4C957F2DL, child, 0));
-      round = child;
-    }
-    return permutation;
-  }
-
-  private static int[] shuffled(int n, long seed) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    SplittableRandom r = new SplittableRandom(seed);
-    for (int i = n - 1; i > 0; i--) {
-      int j = r.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
-  }
-
-  private static long mix(long seed, long a, long b) {
-    long z = seed * 0x9E3779B97F4A7C15L + a * 0xBF58476D1CE4E5B9L + b * 0x94D049BB133111EBL;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

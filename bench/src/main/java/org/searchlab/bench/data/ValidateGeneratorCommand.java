@@ -15,11 +15,11 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "The held-out scale-up test of debian-mixes: grows random parts of a real dataset (--bases)"
-          + " back to its full size with each generator setting and with the controls (pair"
-          + " mixes, σ-variants), compares neighbour distances, intrinsic dimension, near-copies"
-          + " and postings with the real dataset on the same query documents, and picks the"
-          + " setting with the smallest worst KS distance at the smallest base. Writes"
-          + " validation.md and validation.json to --out."
+          + " back to its full size with each generator setting (neighbourhood mixes, tangent"
+          + " steps) and with the controls (pair mixes, σ-variants), compares neighbour"
+          + " distances, intrinsic dimension, near-copies and postings with the real dataset on"
+          + " the same query documents, and picks the setting whose worst KS distance over the"
+          + " bases is the smallest. Writes validation.md and validation.json to --out."
     })
 final class ValidateGeneratorCommand implements Callable<Integer> {
   @Option(names = "--dataset", required = true, description = "The real dataset (Debian).")
@@ -28,8 +28,10 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
   @Option(
       names = "--bases",
       split = ",",
-      defaultValue = "16000,40000",
-      description = "Base sizes drawn from it (default ${DEFAULT-VALUE}).")
+      defaultValue = "4000,16000,40000",
+      description =
+          "Base sizes drawn from it (default ${DEFAULT-VALUE}: growths of ×16, ×4 and ×1.6 back"
+              + " to Debian's 63,696, as the scale job grows it ×15.7, ×4.7 and ×1.6).")
   int[] bases;
 
   @Option(
@@ -44,23 +46,53 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
   @Option(
       names = "--grid-parents",
       split = ",",
-      defaultValue = "3",
-      description = "The values of m tried (default ${DEFAULT-VALUE}).")
+      defaultValue = "5",
+      description =
+          "The values of m tried for mixes (default ${DEFAULT-VALUE}: the best mix setting of"
+              + " the wider grid in docs/scale.md).")
   int[] gridParents;
 
   @Option(
       names = "--grid-neighbours",
       split = ",",
-      defaultValue = "10,20,50",
-      description = "The values of K tried (default ${DEFAULT-VALUE}).")
+      defaultValue = "100",
+      description = "The values of K tried for mixes (default ${DEFAULT-VALUE}).")
   int[] gridNeighbours;
 
   @Option(
       names = "--grid-alpha",
       split = ",",
-      defaultValue = "0.5,1,2",
-      description = "The values of α tried (default ${DEFAULT-VALUE}).")
+      defaultValue = "2",
+      description = "The values of α tried for mixes (default ${DEFAULT-VALUE}).")
   double[] gridAlpha;
+
+  @Option(
+      names = "--steps-neighbours",
+      split = ",",
+      defaultValue = "50",
+      description = "The values of K tried for tangent steps (default ${DEFAULT-VALUE}).")
+  int[] stepsNeighbours;
+
+  @Option(
+      names = "--steps-scale",
+      split = ",",
+      defaultValue = "1.5,1.7",
+      description = "The values of c tried for tangent steps (default ${DEFAULT-VALUE}).")
+  double[] stepsScale;
+
+  @Option(
+      names = "--steps-growth",
+      split = ",",
+      defaultValue = "0,0.2",
+      description = "The values of γ tried for tangent steps (default ${DEFAULT-VALUE}).")
+  double[] stepsGrowth;
+
+  @Option(
+      names = "--steps-jitter",
+      split = ",",
+      defaultValue = "0.7",
+      description = "The values of j tried for tangent steps (default ${DEFAULT-VALUE}).")
+  double[] stepsJitter;
 
   @Option(names = "--out", required = true, description = "The directory the tables go to.")
   Path out;
@@ -89,7 +121,11 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
     int cores = DatasetCommand.cores(threads, queries);
     long start = System.nanoTime();
     List<org.searchlab.core.Document> real = DatasetBuilds.Base.read(dataset).docs();
-    int maxK = java.util.Arrays.stream(gridNeighbours).max().orElse(0);
+    List<TangentSteps.Params> steps = steps();
+    int maxK =
+        Math.max(
+            java.util.Arrays.stream(gridNeighbours).max().orElse(0),
+            java.util.Arrays.stream(stepsNeighbours).max().orElse(0));
     if (maxK >= java.util.Arrays.stream(bases).min().orElse(0)) {
       throw new org.searchlab.core.InvalidRequestException(
           "--grid-neighbours " + maxK + " must be below the smallest of --bases");
@@ -102,7 +138,13 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
     }
     List<GeneratorValidation.Row> rows =
         GeneratorValidation.run(
-            real, bases, grid(gridParents, gridNeighbours, gridAlpha), queries, seed, cores, log);
+            real,
+            bases,
+            grid(gridParents, gridNeighbours, gridAlpha, steps),
+            queries,
+            seed,
+            cores,
+            log);
     GeneratorValidation.Row chosen = GeneratorValidation.chosen(rows);
     String table = GeneratorValidation.markdown(rows);
     if (fidelity > 0) {
@@ -111,7 +153,7 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
       for (int o : GeneratorValidation.baseOrdinals(real.size(), smallest, seed)) {
         base.add(real.get(o));
       }
-      NeighbourMixes.Params p = ((GeneratorValidation.Mixes) chosen.candidate()).params();
+      Grower p = ((GeneratorValidation.Grown) chosen.candidate()).params();
       int[][] near =
           BaseNeighbours.compute(
               base.stream().map(org.searchlab.core.Document::embedding).toArray(float[][]::new),
@@ -160,11 +202,33 @@ final class ValidateGeneratorCommand implements Callable<Integer> {
   }
 
   /** The grid's candidates; a usage error naming the value when one is out of range. */
-  static List<GeneratorValidation.Candidate> grid(int[] parents, int[] neighbours, double[] alpha) {
+  static List<GeneratorValidation.Candidate> grid(
+      int[] parents, int[] neighbours, double[] alpha, List<TangentSteps.Params> steps) {
     try {
-      return GeneratorValidation.grid(parents, neighbours, alpha);
+      return GeneratorValidation.grid(parents, neighbours, alpha, steps);
     } catch (IllegalArgumentException e) {
       throw new org.searchlab.core.InvalidRequestException("--grid: " + e.getMessage());
     }
+  }
+
+  /** The tangent-step settings: every K × c × γ × j of the {@code --steps-*} options. */
+  private List<TangentSteps.Params> steps() {
+    List<TangentSteps.Params> out = new ArrayList<>();
+    for (int k : stepsNeighbours) {
+      for (double c : stepsScale) {
+        for (double g : stepsGrowth) {
+          for (double j : stepsJitter) {
+            try {
+              out.add(
+                  new TangentSteps.Params(
+                      k, c, g, j, Math.min(k, TangentSteps.Params.DEFAULT.textParents())));
+            } catch (IllegalArgumentException e) {
+              throw new org.searchlab.core.InvalidRequestException("--steps: " + e.getMessage());
+            }
+          }
+        }
+      }
+    }
+    return out;
   }
 }

@@ -2,10 +2,11 @@
  * Datasets for the experiments: building a product-like corpus with real sentence embeddings
  * ({@code searchlab dataset build}) and reading one back ({@link
  * org.searchlab.bench.data.Dataset#open}); growing the real Debian corpus to a million documents
- * ({@code --source debian-mixes}, {@link org.searchlab.bench.data.NeighbourMixes}), measuring how
- * realistic a corpus is ({@code dataset stats}: neighbour distances, local intrinsic dimension,
- * posting lengths) and choosing the generator's parameters by a held-out scale-up test ({@code
- * dataset validate-generator}; docs/scale.md).
+ * ({@code --source debian-mixes}, {@link org.searchlab.bench.data.TangentSteps} or {@link
+ * org.searchlab.bench.data.NeighbourMixes}), measuring how realistic a corpus is ({@code dataset
+ * stats}: neighbour distances, local intrinsic dimension, posting lengths) and choosing the
+ * generator's parameters by a held-out scale-up test ({@code dataset validate-generator};
+ * docs/scale.md).
  *
  * <h2>Terms</h2>
  *

@@ -149,7 +149,7 @@ class NeighbourMixesTest {
   }
 
   /** Titles and descriptions hold only the parents' words, and every parent is in the window. */
-  private static void checkText(Document d, int[] p, List<Document> base) {
+  static void checkText(Document d, int[] p, List<Document> base) {
     Set<String> titleWords = new HashSet<>();
     Set<String> descriptionWords = new HashSet<>();
     for (int q : p) {
