@@ -526,7 +526,7 @@ final class ExperimentCommand implements Callable<Integer> {
     Path data = dataset;
     String fallback = null;
     if (data == null && !synthetic && usesDebianByDefault(p)) {
-      StandardData.Choice choice = StandardData.debian(home, System.err);
+      StandardData.Choice choice = StandardData.forSize(home, needed, System.err);
       System.err.println("experiment: data: " + choice.reason());
       data = choice.dataset();
       fallback = data == null ? choice.reason() : null;

@@ -10,7 +10,9 @@ import org.searchlab.server.embed.MiniLmEmbedder;
 /**
  * The data the {@code standard} experiment profile uses when no {@code --dataset} is named:
  * Debian's catalogue, built once into {@code <home>/data/debian} (embedding cache and list copies
- * in {@code <home>/data/cache}) and reused by later runs. Stateless.
+ * in {@code <home>/data/cache}) and reused by later runs; and, for the profiles that need more
+ * documents than Debian has ({@code full}, {@code scale}), Debian grown by {@link TangentSteps} to
+ * the size needed, built once into {@code <home>/data/debian-<size>} (issue 68). Stateless.
  */
 public final class StandardData {
   private StandardData() {}
@@ -23,6 +25,9 @@ public final class StandardData {
    *     Debian corpus is not used
    */
   public record Choice(Path dataset, String reason) {}
+
+  /** Queries of a grown corpus come from its first this many documents, shared by every size. */
+  public static final int GROWN_QUERY_POOL = 100_000;
 
   /** The directory the standard profile's Debian corpus lives in. */
   public static Path debianDirectory(Path home) {
@@ -70,6 +75,107 @@ public final class StandardData {
       String why = e.getMessage() != null ? e.getMessage() : e.toString();
       log.printf("experiment: the Debian corpus cannot be built: %s%n", why);
       return new Choice(null, "synthetic data: the Debian corpus could not be built (" + why + ")");
+    }
+  }
+
+  /**
+   * Data for a run that needs {@code n} documents: the Debian corpus ({@link #debian}) when it
+   * holds them, else Debian grown to {@code n} ({@link #grown}); a {@code null} dataset and the
+   * reason when either cannot be built.
+   */
+  public static Choice forSize(Path home, int n, PrintStream log) {
+    Choice debian = debian(home, log);
+    if (debian.dataset() == null) {
+      return debian;
+    }
+    try (Dataset ds = Dataset.open(debian.dataset())) {
+      if (ds.size() >= n) {
+        return debian;
+      }
+    } catch (IOException | RuntimeException e) {
+      return new Choice(null, "synthetic data: " + debian.dataset() + " is unreadable (" + e + ")");
+    }
+    Path dir = home.resolve("data").resolve(grownName(n));
+    int cores = Runtime.getRuntime().availableProcessors();
+    return grown(debian.dataset(), dir, home.resolve("data").resolve("cache"), n, cores, log);
+  }
+
+  /**
+   * The default setting, with {@code K} cut to the base's other documents when the base is smaller
+   * than {@code K + 1} (only small test corpora are).
+   */
+  static TangentSteps.Params settingFor(int baseSize) {
+    TangentSteps.Params d = TangentSteps.Params.DEFAULT;
+    int k = Math.max(1, Math.min(d.neighbours(), baseSize - 1));
+    return k == d.neighbours()
+        ? d
+        : new TangentSteps.Params(
+            k, d.scale(), d.growth(), d.jitter(), Math.min(k, d.textParents()));
+  }
+
+  /** {@code debian-1m} for a million documents, else {@code debian-<n>}. */
+  static String grownName(int n) {
+    return n == 1_000_000 ? "debian-1m" : "debian-" + n;
+  }
+
+  /**
+   * {@code base} grown to {@code n} documents by {@link TangentSteps.Params#DEFAULT} ({@link
+   * #settingFor}) into {@code dir}, queries drawn from the first {@value #GROWN_QUERY_POOL}
+   * documents: the copy there when it was built from the same generator setting with at least
+   * {@code n} documents, else a fresh build (timed in the log; the base's neighbours are cached in
+   * {@code cache}). A build that fails gives a {@code null} dataset and the reason; it never
+   * throws.
+   */
+  static Choice grown(Path base, Path dir, Path cache, int n, int threads, PrintStream log) {
+    TangentSteps.Params params;
+    try (Dataset b = Dataset.open(base)) {
+      params = settingFor(b.size());
+    } catch (IOException | RuntimeException e) {
+      String why = e.getMessage() != null ? e.getMessage() : e.toString();
+      log.printf("experiment: the grown corpus cannot be built: %s%n", why);
+      return new Choice(null, "synthetic data: Debian could not be grown (" + why + ")");
+    }
+    String model = "+" + params;
+    if (Files.exists(dir.resolve(Dataset.INFO_FILE))) {
+      try (Dataset ds = Dataset.open(dir)) {
+        if ("debian-mixes".equals(ds.info().source())
+            && ds.info().model().endsWith(model)
+            && ds.size() >= n) {
+          return new Choice(dir, "Debian grown to " + ds.size() + " documents, cached in " + dir);
+        }
+        log.printf(
+            "experiment: %s holds %s (%s, %,d documents); rebuilding it%n",
+            dir, ds.info().source(), ds.info().model(), ds.size());
+      } catch (IOException | RuntimeException e) {
+        log.printf("experiment: cannot read %s (%s); rebuilding it%n", dir, e.getMessage());
+      }
+    }
+    log.printf(
+        "experiment: growing %s to %,d documents into %s, once (%s)%n", base, n, dir, params);
+    long start = System.nanoTime();
+    try (Dataset b = Dataset.open(base)) {
+      DatasetBuilds.Common common =
+          new DatasetBuilds.Common(
+              dir,
+              cache,
+              10_000,
+              42,
+              threads,
+              () -> {
+                throw new IllegalStateException("growing a corpus embeds nothing");
+              },
+              b.info().model(),
+              b.info().dimension(),
+              log);
+      DatasetBuilds.mixes(common, n, base, params, GROWN_QUERY_POOL);
+      log.printf(
+          "experiment: grown corpus built in %.1f s (corpus build, outside the run's timings)%n",
+          (System.nanoTime() - start) / 1e9);
+      return new Choice(dir, "Debian grown to " + n + " documents, built by this run into " + dir);
+    } catch (IOException | RuntimeException e) {
+      String why = e.getMessage() != null ? e.getMessage() : e.toString();
+      log.printf("experiment: the grown corpus cannot be built: %s%n", why);
+      return new Choice(null, "synthetic data: Debian could not be grown (" + why + ")");
     }
   }
 }
