@@ -284,6 +284,8 @@ final class PairedRounds {
       writeGroundTruth(truth);
     }
     Map<String, List<ResultRow>> perCell = new LinkedHashMap<>();
+    // Per main-phase cell, its vector searches and visited vectors summed over the rounds.
+    Map<String, long[]> visitsOf = new HashMap<>();
     for (int round = 1; round <= p.rounds(); round++) {
       List<Variant> order = new ArrayList<>(variants);
       if (round % 2 == 0) {
@@ -308,10 +310,13 @@ final class PairedRounds {
                       (t == QueryType.LEXICAL ? "" : " candidates=" + g.candidates())
                           + (servers.feeds(v) > 1 ? " feed " + (feed + 1) : "")),
                   seconds(p));
+              Session session = servers.session(v, feed);
+              // The store's visit counters around the cell, read while no query runs (the cells
+              // run one at a time), so that their difference is this cell's alone.
+              long[] before = t == QueryType.LEXICAL ? null : visits(session);
               CellStats c =
-                  servers
-                      .session(v, feed)
-                      .cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
+                  session.cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
+              long[] cellVisits = before == null ? null : minus(visits(session), before);
               if (c.errors() > 0) {
                 ctx.log.printf(
                     "WARNING: %s %s: %d failed requests in the cell, the first: %s%n",
@@ -332,6 +337,10 @@ final class PairedRounds {
                       .withRound(round);
               if (target != null && t != QueryType.LEXICAL) {
                 row = row.withQuality(feedRecall.get(key(v, t, f, feed)), null);
+              }
+              if (cellVisits != null) {
+                row = row.withVisitedPerQuery(perSearch(cellVisits));
+                visitsOf.merge(key(v, t, f) + "|" + clients, cellVisits, PairedRounds::plus);
               }
               ctx.add(row);
               perCell
@@ -357,8 +366,10 @@ final class PairedRounds {
         }
       }
     }
-    for (List<ResultRow> rounds : perCell.values()) {
+    for (Map.Entry<String, List<ResultRow>> cell : perCell.entrySet()) {
+      List<ResultRow> rounds = cell.getValue();
       ResultRow first = rounds.get(0);
+      long[] pooled = visitsOf.get(cell.getKey());
       QueryType t = QueryType.valueOf(first.queryType().toUpperCase(java.util.Locale.ROOT));
       Variant v =
           variants.stream()
@@ -387,8 +398,36 @@ final class PairedRounds {
                   mainPhase ? q.overlapAt10() : null)
               .withIdQuality(
                   mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null)
-              .withMajorFaults(Rows.majorFaults(rounds)));
+              .withMajorFaults(Rows.majorFaults(rounds))
+              .withVisitedPerQuery(pooled == null ? null : perSearch(pooled)));
     }
+  }
+
+  /**
+   * The store's vector searches and the vectors they scored so far ({@link
+   * org.searchlab.core.VectorVisits}), or null when the server does not count them.
+   */
+  private static long[] visits(Session s) throws IOException, InterruptedException {
+    Map<String, Long> c = s.admin.adminSection("counters");
+    Long searches = c.get(org.searchlab.core.VectorVisits.SEARCHES);
+    Long visited = c.get(org.searchlab.core.VectorVisits.VISITED);
+    return searches == null || visited == null ? null : new long[] {searches, visited};
+  }
+
+  /** after − before, or null when either is (a server that stopped counting). */
+  private static long[] minus(long[] after, long[] before) {
+    return after == null ? null : new long[] {after[0] - before[0], after[1] - before[1]};
+  }
+
+  private static long[] plus(long[] a, long[] b) {
+    return new long[] {a[0] + b[0], a[1] + b[1]};
+  }
+
+  /** Visited vectors ÷ searches, null when no search was counted. */
+  private static Double perSearch(long[] searchesAndVisited) {
+    return searchesAndVisited[0] <= 0
+        ? null
+        : (double) searchesAndVisited[1] / searchesAndVisited[0];
   }
 
   /**
