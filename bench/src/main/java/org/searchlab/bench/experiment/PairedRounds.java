@@ -285,7 +285,7 @@ final class PairedRounds {
     }
     Map<String, List<ResultRow>> perCell = new LinkedHashMap<>();
     // Per main-phase cell, its vector searches and visited vectors summed over the rounds.
-    Map<String, long[]> visitsOf = new HashMap<>();
+    Map<String, CellVisits> visitsOf = new HashMap<>();
     for (int round = 1; round <= p.rounds(); round++) {
       List<Variant> order = new ArrayList<>(variants);
       if (round % 2 == 0) {
@@ -313,10 +313,11 @@ final class PairedRounds {
               Session session = servers.session(v, feed);
               // The store's visit counters around the cell, read while no query runs (the cells
               // run one at a time), so that their difference is this cell's alone.
-              long[] before = t == QueryType.LEXICAL ? null : visits(session);
+              CellVisits before = t == QueryType.LEXICAL ? null : CellVisits.read(session);
               CellStats c =
                   session.cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
-              long[] cellVisits = before == null ? null : minus(visits(session), before);
+              CellVisits after = before == null ? null : CellVisits.read(session);
+              CellVisits cellVisits = after == null ? null : after.minus(before);
               if (c.errors() > 0) {
                 ctx.log.printf(
                     "WARNING: %s %s: %d failed requests in the cell, the first: %s%n",
@@ -339,8 +340,8 @@ final class PairedRounds {
                 row = row.withQuality(feedRecall.get(key(v, t, f, feed)), null);
               }
               if (cellVisits != null) {
-                row = row.withVisitedPerQuery(perSearch(cellVisits));
-                visitsOf.merge(key(v, t, f) + "|" + clients, cellVisits, PairedRounds::plus);
+                row = row.withVisitedPerQuery(cellVisits.perSearch());
+                visitsOf.merge(key(v, t, f) + "|" + clients, cellVisits, CellVisits::plus);
               }
               ctx.add(row);
               perCell
@@ -369,7 +370,7 @@ final class PairedRounds {
     for (Map.Entry<String, List<ResultRow>> cell : perCell.entrySet()) {
       List<ResultRow> rounds = cell.getValue();
       ResultRow first = rounds.get(0);
-      long[] pooled = visitsOf.get(cell.getKey());
+      CellVisits pooled = visitsOf.get(cell.getKey());
       QueryType t = QueryType.valueOf(first.queryType().toUpperCase(java.util.Locale.ROOT));
       Variant v =
           variants.stream()
@@ -399,35 +400,8 @@ final class PairedRounds {
               .withIdQuality(
                   mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null)
               .withMajorFaults(Rows.majorFaults(rounds))
-              .withVisitedPerQuery(pooled == null ? null : perSearch(pooled)));
+              .withVisitedPerQuery(pooled == null ? null : pooled.perSearch()));
     }
-  }
-
-  /**
-   * The store's vector searches and the vectors they scored so far ({@link
-   * org.searchlab.core.VectorVisits}), or null when the server does not count them.
-   */
-  private static long[] visits(Session s) throws IOException, InterruptedException {
-    Map<String, Long> c = s.admin.adminSection("counters");
-    Long searches = c.get(org.searchlab.core.VectorVisits.SEARCHES);
-    Long visited = c.get(org.searchlab.core.VectorVisits.VISITED);
-    return searches == null || visited == null ? null : new long[] {searches, visited};
-  }
-
-  /** after − before, or null when either is (a server that stopped counting). */
-  private static long[] minus(long[] after, long[] before) {
-    return after == null ? null : new long[] {after[0] - before[0], after[1] - before[1]};
-  }
-
-  private static long[] plus(long[] a, long[] b) {
-    return new long[] {a[0] + b[0], a[1] + b[1]};
-  }
-
-  /** Visited vectors ÷ searches, null when no search was counted. */
-  private static Double perSearch(long[] searchesAndVisited) {
-    return searchesAndVisited[0] <= 0
-        ? null
-        : (double) searchesAndVisited[1] / searchesAndVisited[0];
   }
 
   /**

@@ -1,6 +1,7 @@
 package org.searchlab.bench.experiment;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -12,7 +13,8 @@ import java.util.TreeSet;
  * Which sizes of a scale run get the restart and memory probe ({@link RestartProbe}, design-68
  * §5.4), and how a probe's {@link RestartProbe.Result} is written into the scale section: per store
  * and size the two timed restarts, the readings, the accounting and the verdict of the check
- * against the base, the first size probed. Immutable; thread-safe.
+ * against the base, the first size probed. Immutable; thread-safe ({@link #probe} stops and starts
+ * one store's server: one caller per store).
  *
  * @param everySize whether every size is probed (the default); when false, {@code sizes} and the
  *     run's first size (the check's base) are
@@ -83,6 +85,52 @@ public record ScaleProbes(boolean everySize, List<Integer> sizes, int warmQuerie
     RestartProbe.Settings d = RestartProbe.Settings.defaults();
     return new RestartProbe.Settings(
         warmQueriesPerType, d.stopTimeout(), d.probeJvmFlags(), d.preload());
+  }
+
+  /**
+   * Probes a grown store's measurement server ({@link RestartProbe}) with this plan's settings,
+   * writes the probe into its server node ({@link #write}) against the store's base (the first
+   * probe of the store, recorded in {@code bases}), and returns the measurement server's new
+   * session, whose memory the sampler then watches under the variant's label.
+   */
+  Session probe(
+      RunContext ctx,
+      Corpus corpus,
+      Variant v,
+      Session s,
+      int n,
+      ObjectNode serverNode,
+      Map<Variant, RestartProbe.Result> bases)
+      throws IOException, InterruptedException {
+    ctx.progress.step(
+        "probe",
+        String.format(
+            "%s at %,d docs: stop, probe JVM (%d warm queries per type), start again",
+            v.label(), n, warmQueriesPerType));
+    RestartProbe.Outcome o =
+        RestartProbe.run(
+            s, RestartProbe.launchOf(ctx, corpus, v), ctx.load, corpus.queries(), n, settings());
+    Session back = o.restarted();
+    // The whole run's peak of the server goes on under its label with the new process.
+    back.serverPid().ifPresent(pid -> ctx.memory.watch(v.label(), pid));
+    RestartProbe.Result r = o.result();
+    ObjectNode node = serverNode.putObject("probe");
+    write(node, r, bases.computeIfAbsent(v, k -> r));
+    ctx.progress.step(
+        "probe",
+        String.format(
+            "%s at %,d docs: close %d ms, probe start → first query %d ms, back %d ms; RSS %,d,"
+                + " heap after GC %,d, accounted %,d; %s",
+            v.label(),
+            n,
+            r.probe().close().toMillis(),
+            r.probe().startToFirstQuery().toMillis(),
+            r.back().startToFirstQuery().toMillis(),
+            r.reading().rss(),
+            r.reading().heapUsedAfterGc(),
+            r.reading().accountedBytes(),
+            node.path("check").path("verdict").asText()));
+    return back;
   }
 
   /**

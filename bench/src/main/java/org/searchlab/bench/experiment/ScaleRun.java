@@ -385,50 +385,6 @@ public final class ScaleRun {
   }
 
   /**
-   * Probes a grown store's measurement server ({@link RestartProbe}), writes the probe into its
-   * server node, and returns the measurement server's new session.
-   */
-  private Session probe(RunContext ctx, Variant v, Session s, int n, ObjectNode servers)
-      throws IOException, InterruptedException {
-    ctx.progress.step(
-        "probe",
-        String.format(
-            "%s at %,d docs: stop, probe JVM (%d warm queries per type), start again",
-            v.label(), n, probes.warmQueriesPerType()));
-    RestartProbe.Outcome o =
-        RestartProbe.run(
-            s,
-            RestartProbe.launchOf(ctx, corpus, v),
-            ctx.load,
-            corpus.queries(),
-            n,
-            probes.settings());
-    Session back = o.restarted();
-    // The whole run's peak of the server goes on under its label with the new process.
-    back.serverPid().ifPresent(pid -> ctx.memory.watch(v.label(), pid));
-    restarted.add(v);
-    RestartProbe.Result r = o.result();
-    RestartProbe.Result base = probeBase.computeIfAbsent(v, k -> r);
-    ObjectNode node = ((ObjectNode) servers.get(v.label())).putObject("probe");
-    ScaleProbes.write(node, r, base);
-    ctx.progress.step(
-        "probe",
-        String.format(
-            "%s at %,d docs: close %d ms, probe start → first query %d ms, back %d ms; RSS %,d,"
-                + " heap after GC %,d, accounted %,d; %s",
-            v.label(),
-            n,
-            r.probe().close().toMillis(),
-            r.probe().startToFirstQuery().toMillis(),
-            r.back().startToFirstQuery().toMillis(),
-            r.reading().rss(),
-            r.reading().heapUsedAfterGc(),
-            r.reading().accountedBytes(),
-            node.path("check").path("verdict").asText()));
-    return back;
-  }
-
-  /**
    * Feeds {@code slice} to a grown store, waits for its merges, refreshes and flushes; adds the
    * interval's and the cumulative feed rows and returns the segments at the end.
    */
@@ -505,6 +461,15 @@ public final class ScaleRun {
             "%s: %,d docs force-merged in %.1f s at %.2f cores, segments %s",
             fm.label(), n, seconds, cores, segments));
     return seconds;
+  }
+
+  /** {@link ScaleProbes#probe} of a grown store; marks it cold for the next size. */
+  private Session probe(RunContext ctx, Variant v, Session s, int n, ObjectNode servers)
+      throws IOException, InterruptedException {
+    Session back =
+        probes.probe(ctx, corpus, v, s, n, (ObjectNode) servers.get(v.label()), probeBase);
+    restarted.add(v);
+    return back;
   }
 
   /** Watches a server's memory under a name of its own for this size. */
