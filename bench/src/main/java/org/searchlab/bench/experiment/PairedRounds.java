@@ -284,6 +284,8 @@ final class PairedRounds {
       writeGroundTruth(truth);
     }
     Map<String, List<ResultRow>> perCell = new LinkedHashMap<>();
+    // Per main-phase cell, its vector searches and visited vectors summed over the rounds.
+    Map<String, CellVisits> visitsOf = new HashMap<>();
     for (int round = 1; round <= p.rounds(); round++) {
       List<Variant> order = new ArrayList<>(variants);
       if (round % 2 == 0) {
@@ -308,10 +310,14 @@ final class PairedRounds {
                       (t == QueryType.LEXICAL ? "" : " candidates=" + g.candidates())
                           + (servers.feeds(v) > 1 ? " feed " + (feed + 1) : "")),
                   seconds(p));
+              Session session = servers.session(v, feed);
+              // The store's visit counters around the cell, read while no query runs (the cells
+              // run one at a time), so that their difference is this cell's alone.
+              CellVisits before = t == QueryType.LEXICAL ? null : CellVisits.read(session);
               CellStats c =
-                  servers
-                      .session(v, feed)
-                      .cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
+                  session.cell(requests.get(key(v, t, f, feed)), clients, p.warmup(), p.duration());
+              CellVisits after = before == null ? null : CellVisits.read(session);
+              CellVisits cellVisits = after == null ? null : after.minus(before);
               if (c.errors() > 0) {
                 ctx.log.printf(
                     "WARNING: %s %s: %d failed requests in the cell, the first: %s%n",
@@ -332,6 +338,10 @@ final class PairedRounds {
                       .withRound(round);
               if (target != null && t != QueryType.LEXICAL) {
                 row = row.withQuality(feedRecall.get(key(v, t, f, feed)), null);
+              }
+              if (cellVisits != null) {
+                row = row.withVisitedPerQuery(cellVisits.perSearch());
+                visitsOf.merge(key(v, t, f) + "|" + clients, cellVisits, CellVisits::plus);
               }
               ctx.add(row);
               perCell
@@ -357,8 +367,10 @@ final class PairedRounds {
         }
       }
     }
-    for (List<ResultRow> rounds : perCell.values()) {
+    for (Map.Entry<String, List<ResultRow>> cell : perCell.entrySet()) {
+      List<ResultRow> rounds = cell.getValue();
       ResultRow first = rounds.get(0);
+      CellVisits pooled = visitsOf.get(cell.getKey());
       QueryType t = QueryType.valueOf(first.queryType().toUpperCase(java.util.Locale.ROOT));
       Variant v =
           variants.stream()
@@ -387,7 +399,8 @@ final class PairedRounds {
                   mainPhase ? q.overlapAt10() : null)
               .withIdQuality(
                   mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null)
-              .withMajorFaults(Rows.majorFaults(rounds)));
+              .withMajorFaults(Rows.majorFaults(rounds))
+              .withVisitedPerQuery(pooled == null ? null : pooled.perSearch()));
     }
   }
 

@@ -39,23 +39,24 @@ import org.searchlab.core.Document;
  *   <li>{@link PairedRounds} measures the cells at {@link Profile#scaleClients}, so that its {@code
  *       at_target} rows come out with {@code docs} = N_i, as every row of the size does;
  *   <li>each server's memory is read: its store's own accounting by part ({@link StoreMemory}) and
- *       its peak resident set over the size from the {@link MemorySampler}.
+ *       its peak resident set over the size from the {@link MemorySampler};
+ *   <li>at the sizes {@link ScaleProbes} names (every size by default), the restart and memory
+ *       probe ({@link RestartProbe}) of the mutable and the segmented measurement servers, not of
+ *       the force-merged copy: each is stopped, opened in a probe JVM and read, and started again;
+ *       the run carries on with the restarted servers, which are warmed again before the next
+ *       size's cells. The check's base is the first size probed.
  * </ol>
  *
  * The plain servers stay up for the next size; the force-merged one is replaced. Writes {@code
  * results.jsonl}, {@value #SCALE_FILE} (rewritten after each size, so an interrupted run keeps its
  * sizes), {@code run.json} with the same {@code scale} section, and the report ({@link
- * ReportWriter} writes a scale run's). Not measured yet: the restart time and the probe of memory
- * against RSS (design-68 §5.4), whose place is marked in {@link #measureSize}; the visited-node
- * counters and the JFR profiles (§4.2 steps 6–7). Single-threaded orchestration; not thread-safe.
+ * ReportWriter} writes a scale run's). The vector rows carry the stores' visited vectors per search
+ * ({@link PairedRounds}); not done yet: the JFR profiles (§4.2 step 7). Single-threaded
+ * orchestration; not thread-safe.
  */
 public final class ScaleRun {
   /** The file of the scale section: sizes, and per size each server's memory. */
   public static final String SCALE_FILE = "scale.json";
-
-  /** What the {@code scale} section says of the restart and memory probe until it is built. */
-  public static final String PROBE_NOT_RUN =
-      "restart and memory probe: not run in this version (design-68 §5.4)";
 
   private static final List<Variant> SUPPORTED =
       List.of(Variant.MUTABLE, Variant.SEGMENTED, Variant.SEGMENTED_FORCEMERGED);
@@ -67,6 +68,13 @@ public final class ScaleRun {
   private final Path home;
   private final PrintStream log;
   private final boolean keepData;
+  private ScaleProbes probes = ScaleProbes.everySize(1000);
+
+  /** The grown stores' checks' bases: each one's probe at the first size probed. */
+  private final Map<Variant, RestartProbe.Result> probeBase = new LinkedHashMap<>();
+
+  /** The grown stores restarted by a probe, whose JIT is cold until they are warmed again. */
+  private final java.util.Set<Variant> restarted = new java.util.HashSet<>();
 
   /**
    * @param profile a profile with {@link Profile#scaleSizes}; its clients are replaced by {@link
@@ -108,6 +116,18 @@ public final class ScaleRun {
     this.home = home;
     this.log = log;
     this.keepData = keepData;
+  }
+
+  /**
+   * Sets which sizes get the restart and memory probe and its warm queries (default: every size,
+   * 1,000 warm queries per type); returns this runner.
+   *
+   * @throws IllegalArgumentException naming a probe size that is not one of the run's sizes
+   */
+  public ScaleRun probing(ScaleProbes plan) {
+    plan.check(profile.scaleSizes());
+    this.probes = plan;
+    return this;
   }
 
   /**
@@ -163,7 +183,7 @@ public final class ScaleRun {
     scale.putPOJO("sizes", sizes);
     scale.put("clients", profile.scaleClients());
     scale.putPOJO("types", profile.scaleTypes().stream().map(QueryType::label).toList());
-    scale.put("probe", PROBE_NOT_RUN);
+    scale.put("probe", describe(probes, sizes));
     ArrayNode perSize = scale.putArray("per_size");
     List<ResultRow> rows = new ArrayList<>();
     Map<String, MemorySampler.Peak> wholeRun;
@@ -222,6 +242,17 @@ public final class ScaleRun {
         String.format(
             "%d rows in %.1f min; report %s", rows.size(), minutes, outDir.resolve("report.md")));
     return rows;
+  }
+
+  /** What the scale section says of the probe plan. */
+  private static String describe(ScaleProbes plan, List<Integer> sizes) {
+    if (plan.off(sizes)) {
+      return "restart and memory probe: not run (no size probed)";
+    }
+    List<Integer> probed = sizes.stream().filter(n -> plan.probes(n, sizes)).toList();
+    return String.format(
+        "restart and memory probe at %s documents, %d warm queries per type; base %,d",
+        probed, plan.warmQueriesPerType(), probed.get(0));
   }
 
   /** The servers grown through the sizes, and the force-merged copy of the current size. */
@@ -287,7 +318,8 @@ public final class ScaleRun {
     Map<Variant, Session> measured = new LinkedHashMap<>();
     for (Variant v : variants) {
       measured.put(v, running.get(v));
-      if (firstSize || v.forceMerged()) {
+      // A server a probe restarted at the previous size is as cold as a new one.
+      if (firstSize || v.forceMerged() || restarted.remove(v)) {
         ctx.progress.step(PairedRounds.phaseOf(v), v.label() + ": JIT warm-up");
         running.get(v).warmUp(corpus.queries(), ProcedureRun.jitWarmup(ctx.profile));
       }
@@ -302,9 +334,6 @@ public final class ScaleRun {
             ctx, upTo, ExperimentRunner.calibrationQueries(corpus, ctx.profile), exact, on);
     calibration.run(profile.scaleTypes());
     new PairedRounds(ctx, upTo, quality, exact, on, calibration).run(profile.scaleTypes());
-    // 6. The restart and memory probe of each store goes here, once it is built (design-68 §5.4,
-    // H2's RestartProbe: SIGTERM timing, probe flags, a full GC, readings against RSS, the return
-    // restart). Until then the scale section says PROBE_NOT_RUN and no restart row is written.
     for (Map.Entry<Variant, Session> e : running.entrySet()) {
       Variant v = e.getKey();
       StoreMemory m = StoreMemory.of(v.store(), e.getValue().admin.stats());
@@ -342,6 +371,16 @@ public final class ScaleRun {
                   .toList(),
               m.total(),
               peak == null ? "" : String.format(", peak RSS %,d", peak.rss())));
+    }
+    // 8. The restart and memory probe of each grown store, after its memory above was read from
+    // the measurement server (design-68 §5.4); the force-merged copy is not probed.
+    if (probes.probes(n, profile.scaleSizes())) {
+      if (grown.mutable != null) {
+        grown.mutable = probe(ctx, Variant.MUTABLE, grown.mutable, n, servers);
+      }
+      if (grown.segmented != null) {
+        grown.segmented = probe(ctx, Variant.SEGMENTED, grown.segmented, n, servers);
+      }
     }
   }
 
@@ -422,6 +461,15 @@ public final class ScaleRun {
             "%s: %,d docs force-merged in %.1f s at %.2f cores, segments %s",
             fm.label(), n, seconds, cores, segments));
     return seconds;
+  }
+
+  /** {@link ScaleProbes#probe} of a grown store; marks it cold for the next size. */
+  private Session probe(RunContext ctx, Variant v, Session s, int n, ObjectNode servers)
+      throws IOException, InterruptedException {
+    Session back =
+        probes.probe(ctx, corpus, v, s, n, (ObjectNode) servers.get(v.label()), probeBase);
+    restarted.add(v);
+    return back;
   }
 
   /** Watches a server's memory under a name of its own for this size. */

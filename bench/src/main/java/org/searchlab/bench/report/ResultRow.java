@@ -32,7 +32,13 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * into slices ({@code lucene-default}, {@code segment-per-slice}, {@code partitions}). {@code
  * major_faults} is set on the query cells measured against a process whose {@code /proc} the runner
  * reads: the server's major page faults over the cell's window (pages read from disk; more than 0
- * means its index or heap did not stay in memory), null where not counted. Immutable.
+ * means its index or heap did not stay in memory), null where not counted. {@code
+ * visited_per_query} is set on the vector and hybrid cells of a store that counts its vector
+ * searches ({@code vector_searches}, {@code vector_visited_nodes} of {@code /_admin/stats}): the
+ * vectors scored per vector search over the cell (Δvisited ÷ Δsearches, the cell's warm-up
+ * included), pooled over the rounds in a summary row; the segmented store's sums its segments'
+ * graph walks (and any exact scan's vectors, as {@link org.searchlab.core.VectorVisits} says).
+ * Immutable.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -74,7 +80,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
   "refeed_docs_per_sec",
   "client_cores",
   "slicing",
-  "major_faults"
+  "major_faults",
+  "visited_per_query"
 })
 public record ResultRow(
     @JsonProperty("variant") String variant,
@@ -127,7 +134,8 @@ public record ResultRow(
     @JsonProperty("refeed_docs_per_sec") Double refeedDocsPerSec,
     @JsonProperty("client_cores") Double clientCores,
     @JsonProperty("slicing") String slicing,
-    @JsonProperty("major_faults") Long majorFaults) {
+    @JsonProperty("major_faults") Long majorFaults,
+    @JsonProperty("visited_per_query") Double visitedPerQuery) {
 
   /** A row without the calibration, round and interval fields. */
   public ResultRow(
@@ -194,6 +202,7 @@ public record ResultRow(
         commit,
         docs,
         dim,
+        null,
         null,
         null,
         null,
@@ -316,6 +325,16 @@ public record ResultRow(
     return c.build();
   }
 
+  /**
+   * A copy with the vectors scored per vector search over the cell, null where the store does not
+   * count them.
+   */
+  public ResultRow withVisitedPerQuery(Double visited) {
+    Copy c = new Copy(this);
+    c.visitedPerQuery = visited;
+    return c.build();
+  }
+
   /** A copy marked as round {@code r} of the paired rounds. */
   public ResultRow withRound(int r) {
     Copy c = new Copy(this);
@@ -394,6 +413,7 @@ public record ResultRow(
     private Double clientCores;
     private String slicing;
     private Long majorFaults;
+    private Double visitedPerQuery;
 
     Copy(ResultRow r) {
       variant = r.variant;
@@ -447,6 +467,7 @@ public record ResultRow(
       clientCores = r.clientCores;
       slicing = r.slicing;
       majorFaults = r.majorFaults;
+      visitedPerQuery = r.visitedPerQuery;
     }
 
     ResultRow build() {
@@ -501,7 +522,8 @@ public record ResultRow(
           refeedDocsPerSec,
           clientCores,
           slicing,
-          majorFaults);
+          majorFaults,
+          visitedPerQuery);
     }
   }
 

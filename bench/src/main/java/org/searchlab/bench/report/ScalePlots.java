@@ -22,9 +22,10 @@ import org.knowm.xchart.style.Styler;
  * document count on log-log axes: CPU ms per query per query type with each store's fitted slope in
  * its legend ({@link ScaleSection#slope}), feed docs/s per core (interval and cumulative), segments
  * at the end of each feed, force-merge seconds, and the ratios mutable ÷ force-merged and mutable ÷
- * default per size with their interval bars; and bytes per document by part, stacked, per server.
- * Each method writes one PNG and returns its name, or null when the run has nothing for it. Not
- * thread-safe (XChart's charts are not).
+ * default per size with their interval bars; restart seconds of each probed store with its fitted
+ * slope; and bytes per document by part, stacked, per server. Each method writes one PNG and
+ * returns its name, or null when the run has nothing for it. Not thread-safe (XChart's charts are
+ * not).
  */
 final class ScalePlots {
   private static final int W = 520;
@@ -116,6 +117,38 @@ final class ScalePlots {
     XYChart c = logLog("force-merge to 1 segment", "seconds");
     byVariant(rows, FORCE_MERGE, ResultRow::seconds).forEach((v, pts) -> addLine(c, v, pts));
     return c.getSeriesMap().isEmpty() ? null : save(List.of(c), "scale-force-merge.png");
+  }
+
+  /**
+   * Restart seconds (start → first query answered) against documents, per probed store: the probe
+   * JVM's and the return to the measurement server's, each with its least-squares slope in the
+   * legend where two sizes or more were probed ({@link ScaleProbeTables}).
+   */
+  String restart(JsonNode scale) throws IOException {
+    XYChart c = logLog("restart: start → first query (warm page cache)", "seconds");
+    Map<String, Map<Integer, Double>> by = new LinkedHashMap<>();
+    for (ScaleProbeTables.Probe p : ScaleProbeTables.probes(scale)) {
+      for (String which : List.of("probe_restart", "return_restart")) {
+        double ms = p.node().path(which).path("start_to_first_query_ms").asDouble(0);
+        if (ms > 0) {
+          String name = p.server() + (which.equals("probe_restart") ? " (probe JVM)" : " (return)");
+          by.computeIfAbsent(name, k -> new java.util.TreeMap<>()).put(p.docs(), ms / 1000);
+        }
+      }
+    }
+    by.forEach(
+        (name, pts) -> {
+          String slope = "";
+          if (pts.size() >= 2) {
+            long[] sizes = pts.keySet().stream().mapToLong(Integer::longValue).toArray();
+            double[][] costs =
+                pts.values().stream().map(v -> new double[] {v}).toArray(double[][]::new);
+            slope =
+                String.format(Locale.ROOT, " (slope %.2f)", Slopes.fit(sizes, costs).ofMedians());
+          }
+          addLine(c, name + slope, pts);
+        });
+    return c.getSeriesMap().isEmpty() ? null : save(List.of(c), "scale-restart.png");
   }
 
   /**

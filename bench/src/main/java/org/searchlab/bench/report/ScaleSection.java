@@ -18,14 +18,17 @@ import java.util.TreeMap;
  * row's {@code docs} says the size it was measured at; lexical cells, which have no beam and so no
  * estimate at a target, are read from their main-phase rounds where the run has no {@code
  * at_target} rows of them. A store whose round counts differ between sizes, or which misses a size,
- * gets no slope rather than one fitted on a subset. {@link ScaleReport} writes it into a scale
- * run's report. Immutable; thread-safe.
+ * gets no slope rather than one fitted on a subset. The vector and hybrid tables also give each
+ * store's vectors scored per vector search at its calibrated beam ({@code visited_per_query} of the
+ * main-phase summary row; the segmented store's sums its segments' graph walks and any exact scan).
+ * {@link ScaleReport} writes it into a scale run's report. Immutable; thread-safe.
  */
 final class ScaleSection {
   /** The stores compared (variant names), in column order. */
   static final List<String> ORDER = List.of("mutable", "segmented-forcemerged", "segmented");
 
   private final TreeMap<Integer, RowIndex> bySize = new TreeMap<>();
+  private final Map<String, Double> visited = new java.util.HashMap<>();
   private final List<String> cells;
   private final int clients;
   private final Double target;
@@ -46,6 +49,16 @@ final class ScaleSection {
           && (RowIndex.AT_TARGET.equals(r.phase()) || lexicalRound(r))) {
         grouped.computeIfAbsent(r.docs(), d -> new ArrayList<>()).add(r);
         seen.add(r.queryType() + (Boolean.TRUE.equals(r.filtered()) ? " filtered" : ""));
+      }
+      if (r.visitedPerQuery() != null
+          && r.round() == null
+          && r.docs() != null
+          && r.clients() != null
+          && r.clients() == clients
+          && RowIndex.mainPhase(r.variant()).equals(r.phase())) {
+        visited.put(
+            visitedKey(r.docs(), r.variant(), r.queryType(), Boolean.TRUE.equals(r.filtered())),
+            r.visitedPerQuery());
       }
     }
     grouped.forEach((d, rs) -> bySize.put(d, new RowIndex(rs)));
@@ -99,6 +112,18 @@ final class ScaleSection {
             .equalRecall("mutable", other, type, filtered, clients, target, ResultRow::qpsPerCore);
   }
 
+  /**
+   * A store's vectors scored per vector search at a size, pooled over its rounds at the calibrated
+   * beam; empty where the store does not count them or the cell is lexical.
+   */
+  Optional<Double> visitedPerQuery(int size, String variant, String type, boolean filtered) {
+    return Optional.ofNullable(visited.get(visitedKey(size, variant, type, filtered)));
+  }
+
+  private static String visitedKey(int size, String variant, String type, boolean filtered) {
+    return size + "|" + variant + "|" + type + "|" + filtered;
+  }
+
   /** The markdown of every query type, in the order the rows first name them. */
   String markdown() {
     StringBuilder out = new StringBuilder();
@@ -108,8 +133,13 @@ final class ScaleSection {
       out.append("### ").append(cell).append(", ").append(clients).append(" clients\n\n");
       out.append("| documents |");
       ORDER.forEach(v -> out.append(' ').append(name(v)).append(" CPU ms/query |"));
-      out.append(" mutable ÷ force-merged QPS/core | mutable ÷ default QPS/core |\n|---:|");
-      out.append("---:|".repeat(ORDER.size() + 2)).append('\n');
+      out.append(" mutable ÷ force-merged QPS/core | mutable ÷ default QPS/core |");
+      boolean vectors = !type.equals("lexical");
+      if (vectors) {
+        ORDER.forEach(v -> out.append(' ').append(name(v)).append(" visited/query |"));
+      }
+      out.append("\n|---:|");
+      out.append("---:|".repeat(ORDER.size() + 2 + (vectors ? ORDER.size() : 0))).append('\n');
       for (Map.Entry<Integer, RowIndex> e : bySize.entrySet()) {
         out.append(String.format(Locale.ROOT, "| %,d |", e.getKey()));
         for (String v : ORDER) {
@@ -122,6 +152,16 @@ final class ScaleSection {
               .append(
                   ratio(e.getKey(), b, type, filtered).map(i -> Ratios.format(i) + "×").orElse("–"))
               .append(" |");
+        }
+        if (vectors) {
+          for (String v : ORDER) {
+            out.append(' ')
+                .append(
+                    visitedPerQuery(e.getKey(), v, type, filtered)
+                        .map(x -> String.format(Locale.ROOT, "%.1f", x))
+                        .orElse("–"))
+                .append(" |");
+          }
         }
         out.append('\n');
       }

@@ -25,18 +25,26 @@ import org.searchlab.testing.TestSeeds;
 
 /**
  * The scale job end to end on small sizes (design-68 §6): a seeded synthetic corpus at 16
- * dimensions grown 2k → 4k → 8k on real mutable and segmented server children, with a force-merged
- * copy per size, lexical and vector cells at 4 clients in 2 rounds of tiny cells. It checks what a
- * scale run promises: rows per size, variant and type carrying their size, recall at the target or
+ * dimensions grown 2k → 8k on real mutable and segmented server children, with a force-merged copy
+ * per size, lexical and vector cells at 4 clients in 2 rounds of tiny cells. It checks what a scale
+ * run promises: rows per size, variant and type carrying their size, recall at the target or
  * marked, the report's slopes equal to a least-squares slope recomputed here from the rows, the
  * mutable store's float vectors where N × 16 × 4 bytes puts them, each store's memory parts summing
- * to what it reported, the plots, and the report rendered again by {@code --report-only}.
+ * to what it reported, the stores' visited vectors per vector search on every vector row, the
+ * restart and memory probe at the largest size and at the smallest (its base: the probe plan names
+ * only the largest, and the run's first size comes with it) with the check below the noise floor
+ * (8k × 16-d cannot grow the RSS by 256 MiB: this asserts the rule, not a number), the plots, and
+ * the report rendered again by {@code --report-only}. The probes warm with {@value #PROBE_WARM}
+ * queries per type rather than 1,000, to keep the test's four extra restarts per probed size short.
  */
 class ScaleRunTest {
-  private static final List<Integer> SIZES = List.of(2_000, 4_000, 8_000);
+  // Two sizes, not three (design-68 §6's fallback): the probe's eight server starts cost about what
+  // a middle size did, and the suite's time must not grow. 2k → 8k keeps a factor of 4 for slopes.
+  private static final List<Integer> SIZES = List.of(2_000, 8_000);
   private static final int DIM = 16;
   private static final int CLIENTS = 4;
   private static final double TARGET = 0.95;
+  private static final int PROBE_WARM = 20;
 
   @Test
   void growsEachStoreThroughTheSizesAndReportsItsSlopes(
@@ -75,6 +83,7 @@ class ScaleRunTest {
                 Path.of(".").toAbsolutePath(),
                 new PrintStream(System.out, true),
                 false)
+            .probing(ScaleProbes.at(List.of(SIZES.getLast()), PROBE_WARM))
             .run();
 
     // Rows per size, variant and type, each with the size it was measured at.
@@ -166,7 +175,7 @@ class ScaleRunTest {
     assertTrue(checked > 0, "no store and type had CPU per query in every round at every size");
     assertTrue(report.contains("### vector filtered, 4 clients"), report);
     assertTrue(report.contains("| 8,000 |"), report);
-    assertTrue(report.contains("restart and memory probe: not run in this version"), report);
+    assertTrue(report.contains("visited/query |"), "the vector tables' visited column");
 
     // Memory: each store's parts sum to what it reported; mutable's floats are N × 16 × 4 bytes
     // plus at most twice the per-vector overhead its first size showed.
@@ -207,6 +216,65 @@ class ScaleRunTest {
           "mutable's vectors at " + n + ": " + floats + " bytes against " + exact);
     }
 
+    // Visited vectors per vector search on every vector row of every store, none on lexical ones.
+    for (ResultRow r : rows) {
+      if (r.queryType() != null
+          && r.phase().equals(PairedRounds.phaseOf(Variant.parse(r.variant())))) {
+        String what = r.docs() + " " + r.variant() + " " + r.queryType() + " round " + r.round();
+        if (r.queryType().equals("vector")) {
+          assertTrue(r.visitedPerQuery() != null && r.visitedPerQuery() > 0, what);
+        } else {
+          assertEquals(null, r.visitedPerQuery(), what);
+        }
+      }
+    }
+
+    // The probe: at the largest size and at the first (the base), of the grown stores only, with
+    // the two restarts timed and the store's open phases; the check below the noise floor.
+    for (JsonNode size : scale.path("per_size")) {
+      int n = size.path("docs").asInt();
+      boolean probed = n == SIZES.getFirst() || n == SIZES.getLast();
+      for (String v : List.of("mutable", "segmented", "segmented-forcemerged")) {
+        JsonNode probe = size.path("servers").path(v).path("probe");
+        String what = v + " at " + n + ": " + probe;
+        assertEquals(probed && !v.equals("segmented-forcemerged"), probe.isObject(), what);
+        if (!probe.isObject()) {
+          continue;
+        }
+        for (String restart : List.of("probe_restart", "return_restart")) {
+          JsonNode r = probe.path(restart);
+          assertTrue(r.path("close_ms").asDouble() > 0, restart + " close, " + what);
+          assertTrue(r.path("start_to_first_query_ms").asDouble() > 0, restart + ", " + what);
+          assertTrue(r.path("open_total_ms").isNumber(), restart + " open_total_ms, " + what);
+        }
+        assertTrue(probe.path("reading").path("vm_rss_bytes").asLong() > 0, what);
+        assertTrue(probe.path("reading").path("accounted_bytes").asLong() > 0, what);
+        JsonNode check = probe.path("check");
+        assertEquals(SIZES.getFirst(), check.path("base_docs").asInt(), what);
+        if (n == SIZES.getFirst()) {
+          assertEquals("base", check.path("judgement").asText(), what);
+        } else {
+          assertEquals("below_noise_floor", check.path("judgement").asText(), what);
+          assertTrue(check.path("verdict").asText().startsWith("below the noise floor"), what);
+          assertTrue(
+              check.path("rss_growth_bytes").asLong() < RestartProbe.NOISE_FLOOR_BYTES, what);
+          String line = String.format(java.util.Locale.ROOT, "| %,d | %s |", n, v);
+          assertTrue(
+              report
+                  .lines()
+                  .anyMatch(
+                      l ->
+                          l.startsWith(line)
+                              && l.endsWith("below the noise floor (RSS growth < 256 MiB) |")),
+              "the memory-check row of " + line);
+        }
+      }
+    }
+    assertTrue(report.contains("## Restart and memory probe"), report);
+    assertTrue(report.contains("### Restarts (ms)"), report);
+    assertTrue(report.contains("### Memory check (MiB)"), report);
+    assertTrue(report.contains("with a warm page cache"), report);
+
     // The plots, and the report rendered again from the run directory alone.
     List<String> pngs = new ArrayList<>();
     Matcher m = Pattern.compile("!\\[(scale-[a-z-]+\\.png)\\]").matcher(report);
@@ -221,7 +289,8 @@ class ScaleRunTest {
             "scale-feed.png",
             "scale-memory.png",
             "scale-segments.png",
-            "scale-force-merge.png"),
+            "scale-force-merge.png",
+            "scale-restart.png"),
         pngs);
     for (String png : pngs) {
       assertTrue(Files.size(out.resolve(png)) > 0, png);

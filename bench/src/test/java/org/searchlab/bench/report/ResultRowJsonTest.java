@@ -55,7 +55,8 @@ class ResultRowJsonTest {
             .withSecondCpu(0.6)
             .withFirstError("HTTP 503: {\"error\":\"overloaded\"}")
             .withRefeedRate(2468.5)
-            .withClientCpu(0.31);
+            .withClientCpu(0.31)
+            .withVisitedPerQuery(312.5);
     ObjectMapper json = new ObjectMapper();
     String line = json.writeValueAsString(row);
     JsonNode n = json.readTree(line);
@@ -76,7 +77,8 @@ class ResultRowJsonTest {
           "first_error",
           "client_retries",
           "refeed_docs_per_sec",
-          "client_cores"
+          "client_cores",
+          "visited_per_query"
         }) {
       assertTrue(n.has(f), f + " in " + line);
     }
@@ -101,6 +103,8 @@ class ResultRowJsonTest {
     assertEquals(row.withRefeedRate(null), json.treeToValue(n, ResultRow.class));
     assertEquals(0.31, row.clientCores());
     assertEquals(null, base.clientCores());
+    assertEquals(312.5, n.get("visited_per_query").asDouble());
+    assertEquals(null, base.visitedPerQuery());
     // Nor a row from before the feed client's cores were recorded.
     ((com.fasterxml.jackson.databind.node.ObjectNode) n).remove("client_cores");
     assertEquals(
