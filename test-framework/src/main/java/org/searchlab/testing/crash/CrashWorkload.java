@@ -208,6 +208,33 @@ public final class CrashWorkload {
   }
 
   /**
+   * This workload with a refresh after every {@code k}-th step that puts a document (a put, or a
+   * bulk holding one), so that a store which writes a segment per refresh writes some of its own
+   * whatever the seed drew: a refresh right after a put always has a buffered document to write.
+   */
+  public CrashWorkload withRefreshEveryPuts(int k) {
+    if (k < 1) {
+      throw new IllegalArgumentException("refresh every " + k + " puts: k must be at least 1");
+    }
+    List<Step> out = new ArrayList<>();
+    int puts = 0;
+    for (Step step : steps) {
+      out.add(step);
+      boolean put =
+          switch (step) {
+            case Write w -> w.op() instanceof Operation.Put;
+            case Bulk b -> b.ops().stream().anyMatch(op -> op instanceof Operation.Put);
+            case Refresh r -> false;
+            case Flush f -> false;
+          };
+      if (put && ++puts % k == 0) {
+        out.add(new Refresh());
+      }
+    }
+    return new CrashWorkload(new ArrayList<>(ids), out);
+  }
+
+  /**
    * This workload with a flush after every {@code k}-th step, so that even a short trace holds
    * several snapshots or commits whatever the seed drew.
    */
