@@ -80,6 +80,25 @@ abstract class GrownCorpus implements Iterator<Document> {
     return permutation;
   }
 
+  /**
+   * Scales {@code v} to unit length with a plain loop in double. Not Lucene's {@code
+   * VectorUtil.l2normalize}: its vectorised and scalar paths sum in different orders, so the same
+   * document came out different in the last bit depending on whether the JIT had compiled it yet,
+   * and a generated corpus must be the same every time (the build tests caught it, 2 seeds in 5).
+   */
+  static void normalize(float[] v) {
+    double sq = 0;
+    for (float x : v) {
+      sq += (double) x * x;
+    }
+    if (sq > 0) {
+      double inv = 1 / Math.sqrt(sq);
+      for (int i = 0; i < v.length; i++) {
+        v[i] = (float) (v[i] * inv);
+      }
+    }
+  }
+
   /** A seeded permutation of {@code 0 … n−1} (Fisher–Yates). */
   static int[] shuffled(int n, long seed) {
     int[] p = new int[n];

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.Document;
 
 /**
@@ -177,7 +176,7 @@ final class NeighbourMixes extends GrownCorpus {
         v[x] += (float) (w[j] * e[x]);
       }
     }
-    VectorUtil.l2normalize(v);
+    normalize(v);
     int heaviest = 1;
     for (int j = 2; j < p.length; j++) {
       heaviest = w[j] > w[heaviest] ? j : heaviest;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.apache.lucene.util.VectorUtil;
 import org.searchlab.core.Document;
 
 /**
@@ -159,7 +158,7 @@ final class TangentSteps extends GrownCorpus {
         v[x] += (float) (length * g[x] / norm);
       }
     }
-    VectorUtil.l2normalize(v);
+    normalize(v);
     // Text parents: the neighbours the step goes furthest towards.
     double[] towards = new double[k];
     for (int n = 0; n < k; n++) {
