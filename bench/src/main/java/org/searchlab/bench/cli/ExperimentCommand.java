@@ -25,6 +25,7 @@ import org.searchlab.bench.experiment.Profile;
 import org.searchlab.bench.experiment.QueryFile;
 import org.searchlab.bench.experiment.ScaleRun;
 import org.searchlab.bench.experiment.Variant;
+import org.searchlab.bench.report.CorpusRealism;
 import org.searchlab.bench.report.ReportWriter;
 import org.searchlab.bench.report.ResultRow;
 import org.searchlab.bench.report.RunRows;
@@ -535,6 +536,14 @@ final class ExperimentCommand implements Callable<Integer> {
       System.err.println("experiment: data: " + choice.reason());
       data = choice.dataset();
       fallback = data == null ? choice.reason() : null;
+    }
+    if (data != null && Files.exists(data.resolve(CorpusRealism.FILE))) {
+      // The corpus's realism table (a grown corpus has one from its build) goes into the report.
+      Files.createDirectories(outDir);
+      Files.copy(
+          data.resolve(CorpusRealism.FILE),
+          outDir.resolve(CorpusRealism.FILE),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
     System.err.printf("experiment: loading %d documents...%n", needed);
     Corpus corpus;

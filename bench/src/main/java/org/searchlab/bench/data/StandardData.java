@@ -141,6 +141,7 @@ public final class StandardData {
         if ("debian-mixes".equals(ds.info().source())
             && ds.info().model().endsWith(model)
             && ds.size() >= n) {
+          realism(base, dir, threads, log);
           return new Choice(dir, "Debian grown to " + ds.size() + " documents, cached in " + dir);
         }
         log.printf(
@@ -154,6 +155,9 @@ public final class StandardData {
         "experiment: growing %s to %,d documents into %s, once (%s)%n", base, n, dir, params);
     long start = System.nanoTime();
     try (Dataset b = Dataset.open(base)) {
+      // The realism table of a corpus this build replaces is not this corpus's.
+      Files.deleteIfExists(dir.resolve(RealismReport.MARKDOWN));
+      Files.deleteIfExists(dir.resolve(RealismReport.JSON));
       DatasetBuilds.Common common =
           new DatasetBuilds.Common(
               dir,
@@ -171,11 +175,55 @@ public final class StandardData {
       log.printf(
           "experiment: grown corpus built in %.1f s (corpus build, outside the run's timings)%n",
           (System.nanoTime() - start) / 1e9);
+      realism(base, dir, threads, log);
       return new Choice(dir, "Debian grown to " + n + " documents, built by this run into " + dir);
     } catch (IOException | RuntimeException e) {
       String why = e.getMessage() != null ? e.getMessage() : e.toString();
       log.printf("experiment: the grown corpus cannot be built: %s%n", why);
       return new Choice(null, "synthetic data: Debian could not be grown (" + why + ")");
+    }
+  }
+
+  /** Each corpus's first this many benchmark queries are sampled for the realism table. */
+  static final int REALISM_QUERIES = 1_000;
+
+  /**
+   * Writes the realism table of {@code base} and the corpus grown from it into {@code dir} ({@link
+   * RealismReport}: neighbour distances of each corpus's first {@value #REALISM_QUERIES} queries,
+   * posting-list lengths) unless it is there already: once per corpus, timed in the log as part of
+   * the corpus build. The experiment copies it into the run's report. A failure is logged and
+   * leaves the corpus usable; that run's report then has no realism section.
+   */
+  static void realism(Path base, Path dir, int threads, PrintStream log) {
+    if (Files.exists(dir.resolve(RealismReport.MARKDOWN))) {
+      return;
+    }
+    long start = System.nanoTime();
+    try (Dataset b = Dataset.open(base);
+        Dataset g = Dataset.open(dir)) {
+      List<RealismReport.Corpus> corpora =
+          List.of(
+              RealismReport.of(
+                  b, "real (" + base.getFileName() + ")", REALISM_QUERIES, threads, log),
+              RealismReport.of(
+                  g, "grown (" + dir.getFileName() + ")", REALISM_QUERIES, threads, log));
+      RealismReport.write(
+          dir,
+          corpora,
+          String.format(
+              java.util.Locale.ROOT,
+              "The real corpus (%,d documents) beside the corpus grown from it (%,d documents, %s);"
+                  + " each corpus's own first %,d benchmark queries, which are documents of that"
+                  + " corpus.",
+              b.size(),
+              g.size(),
+              g.info().model(),
+              REALISM_QUERIES));
+      log.printf(
+          "experiment: realism table of %s written in %.1f s (corpus build)%n",
+          dir, (System.nanoTime() - start) / 1e9);
+    } catch (IOException | RuntimeException e) {
+      log.printf("experiment: no realism table for %s: %s%n", dir, e);
     }
   }
 }

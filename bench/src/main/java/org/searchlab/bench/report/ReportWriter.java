@@ -171,6 +171,7 @@ public final class ReportWriter {
     refeedSection(md, idx);
     sweepSection(md, idx);
     gridSection(md, idx);
+    md.append(CorpusRealism.section(dir));
     failuresSection(md, idx);
     md.append(ProfileNotes.majorFaults(idx));
     Files.writeString(dir.resolve("report.md"), md);

@@ -110,6 +110,9 @@ class StandardDataTest {
       assertTrue(ds.info().model().endsWith("+" + TangentSteps.Params.DEFAULT), ds.info().model());
     }
     long written = Files.getLastModifiedTime(dir.resolve(Dataset.DOCS_FILE)).toMillis();
+    String realism = Files.readString(dir.resolve(RealismReport.MARKDOWN));
+    assertTrue(realism.contains("| real (base) | grown (grown) |"), realism);
+    assertTrue(realism.contains("| documents | 200 | 900 |"), realism);
 
     StandardData.Choice again = StandardData.grown(base, dir, tmp.resolve("cache"), 700, 1, out);
     assertEquals(dir, again.dataset());
@@ -122,6 +125,9 @@ class StandardDataTest {
     try (Dataset ds = Dataset.open(dir)) {
       assertEquals(1_100, ds.size());
     }
+    assertTrue(
+        Files.readString(dir.resolve(RealismReport.MARKDOWN)).contains("| 200 | 1,100 |"),
+        "the rebuilt corpus has its own realism table");
 
     StandardData.Choice missing =
         StandardData.grown(tmp.resolve("nothing"), tmp.resolve("g2"), tmp, 900, 1, out);

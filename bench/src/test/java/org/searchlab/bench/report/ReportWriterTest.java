@@ -281,6 +281,22 @@ class ReportWriterTest {
   }
 
   @Test
+  void includesTheCorpusRealismTableWhenTheRunHasOne(@TempDir Path dir) throws Exception {
+    List<String> variants = List.of("mutable", "segmented", "segmented-forcemerged");
+    new ReportWriter(dir).write(rows(), "test", "synthetic", variants, 1.0);
+    assertFalse(Files.readString(dir.resolve("report.md")).contains("## The corpus"));
+    Files.writeString(
+        dir.resolve(CorpusRealism.FILE),
+        "# Realism statistics\n\nnote\n\n| statistic | real (debian) | grown (debian-1m) |\n"
+            + "|---|---:|---:|\n| documents | 63,696 | 1,000,000 |\n");
+    new ReportWriter(dir).write(rows(), "test", "synthetic", variants, 1.0);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(md.contains("## The corpus: real and grown side by side"), md);
+    assertTrue(md.contains("| documents | 63,696 | 1,000,000 |"), md);
+    assertFalse(md.contains("# Realism statistics"), "the table's own heading is dropped");
+  }
+
+  @Test
   void namesTheFirstFailureOfEveryCellThatHadFailedRequests(@TempDir Path dir) throws Exception {
     List<ResultRow> rows = new java.util.ArrayList<>(rows());
     rows.add(
