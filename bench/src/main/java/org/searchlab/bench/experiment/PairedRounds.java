@@ -38,6 +38,9 @@ final class PairedRounds {
   private final Servers servers;
   private final Calibration calibration;
 
+  /** Profiles one extra cell per variant, type and filter after the rounds; null: none. */
+  private CellProfiles profiles;
+
   PairedRounds(
       RunContext ctx,
       Corpus corpus,
@@ -51,6 +54,16 @@ final class PairedRounds {
     this.exact = exact;
     this.servers = servers;
     this.calibration = calibration;
+  }
+
+  /**
+   * After the rounds of each target, runs one more cell per variant, query type and filter at the
+   * first feed's calibrated beam and the curve's client count with a flight recording of its server
+   * on (a scale run's profiles, {@link CellProfiles}); it adds no row. Returns this.
+   */
+  PairedRounds profiling(CellProfiles profiles) {
+    this.profiles = profiles;
+    return this;
   }
 
   /** Planned seconds of one cell. */
@@ -401,6 +414,27 @@ final class PairedRounds {
                   mainPhase ? q.recallAt10Ids() : null, mainPhase ? q.overlapAt10Ids() : null)
               .withMajorFaults(Rows.majorFaults(rounds))
               .withVisitedPerQuery(pooled == null ? null : pooled.perSearch()));
+    }
+    if (profiles != null) {
+      for (QueryType t : types) {
+        for (boolean f : new boolean[] {false, true}) {
+          for (Variant v : variants) {
+            Session session = servers.session(v, 0);
+            List<HttpRequest> rq = requests.get(key(v, t, f, 0));
+            ctx.progress.step(
+                phaseOf(v),
+                String.format(
+                    "%s %s%s: profiling one cell at %d clients",
+                    v.label(), t.label(), f ? " filtered" : "", curveClients));
+            profiles.profile(
+                v,
+                t,
+                f,
+                session,
+                () -> session.cell(rq, curveClients, p.warmup(), profiles.window()));
+          }
+        }
+      }
     }
   }
 

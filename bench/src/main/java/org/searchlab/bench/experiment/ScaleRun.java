@@ -51,8 +51,9 @@ import org.searchlab.core.Document;
  * results.jsonl}, {@value #SCALE_FILE} (rewritten after each size, so an interrupted run keeps its
  * sizes), {@code run.json} with the same {@code scale} section, and the report ({@link
  * ReportWriter} writes a scale run's). The vector rows carry the stores' visited vectors per search
- * ({@link PairedRounds}); not done yet: the JFR profiles (§4.2 step 7). Single-threaded
- * orchestration; not thread-safe.
+ * ({@link PairedRounds}), and each measured server's profile of one extra cell per query type at
+ * each size ({@link CellProfiles}: where its CPU went, for the report's sentences on why a cost
+ * grows; §4.2 step 7). Single-threaded orchestration; not thread-safe.
  */
 public final class ScaleRun {
   /** The file of the scale section: sizes, and per size each server's memory. */
@@ -69,6 +70,11 @@ public final class ScaleRun {
   private final PrintStream log;
   private final boolean keepData;
   private ScaleProbes probes = ScaleProbes.everySize(1000);
+
+  /** The profiled cells' window, and the sizes profiled (null: every size). */
+  private java.time.Duration profileCell;
+
+  private List<Integer> profiledSizes;
 
   /** The grown stores' checks' bases: each one's probe at the first size probed. */
   private final Map<Variant, RestartProbe.Result> probeBase = new LinkedHashMap<>();
@@ -127,6 +133,27 @@ public final class ScaleRun {
   public ScaleRun probing(ScaleProbes plan) {
     plan.check(profile.scaleSizes());
     this.probes = plan;
+    return this;
+  }
+
+  /**
+   * Sets the profiled cells ({@link CellProfiles}): their window (default: the profile's, at least
+   * {@link CellProfiles#MIN_DURATION}; {@link java.time.Duration#ZERO} profiles nothing) and the
+   * sizes profiled (null: every size); returns this runner.
+   *
+   * @throws IllegalArgumentException naming a size that is not one of the run's sizes
+   */
+  public ScaleRun profiling(java.time.Duration cell, List<Integer> sizes) {
+    if (sizes != null) {
+      for (int n : sizes) {
+        if (!profile.scaleSizes().contains(n)) {
+          throw new IllegalArgumentException(
+              "profiled size " + n + " is not one of the run's sizes " + profile.scaleSizes());
+        }
+      }
+    }
+    this.profileCell = cell;
+    this.profiledSizes = sizes == null ? null : List.copyOf(sizes);
     return this;
   }
 
@@ -333,7 +360,18 @@ public final class ScaleRun {
         new Calibration(
             ctx, upTo, ExperimentRunner.calibrationQueries(corpus, ctx.profile), exact, on);
     calibration.run(profile.scaleTypes());
-    new PairedRounds(ctx, upTo, quality, exact, on, calibration).run(profile.scaleTypes());
+    PairedRounds rounds = new PairedRounds(ctx, upTo, quality, exact, on, calibration);
+    CellProfiles cellProfiles = null;
+    if (profiles(n)) {
+      cellProfiles =
+          new CellProfiles(
+              ctx.outDir.resolve("profiles").resolve(Integer.toString(n)),
+              ctx.log,
+              keepData,
+              profileCell == null ? CellProfiles.duration(ctx.profile) : profileCell);
+      rounds.profiling(cellProfiles);
+    }
+    rounds.run(profile.scaleTypes());
     for (Map.Entry<Variant, Session> e : running.entrySet()) {
       Variant v = e.getKey();
       StoreMemory m = StoreMemory.of(v.store(), e.getValue().admin.stats());
@@ -342,6 +380,9 @@ public final class ScaleRun {
       s.put("store", v.store());
       s.put("tier", m.tier());
       s.put("measured", variants.contains(v));
+      if (cellProfiles != null && variants.contains(v)) {
+        s.set("profile", cellProfiles.json(v));
+      }
       if (segments.get(v) != null) {
         s.put("segments", segments.get(v));
       }
@@ -461,6 +502,12 @@ public final class ScaleRun {
             "%s: %,d docs force-merged in %.1f s at %.2f cores, segments %s",
             fm.label(), n, seconds, cores, segments));
     return seconds;
+  }
+
+  /** Whether size {@code n}'s cells are profiled. */
+  private boolean profiles(int n) {
+    return (profileCell == null || !profileCell.isZero())
+        && (profiledSizes == null || profiledSizes.contains(n));
   }
 
   /** {@link ScaleProbes#probe} of a grown store; marks it cold for the next size. */

@@ -117,11 +117,13 @@ final class ScaleReport {
       md.append("![").append(p).append("](").append(p).append(")\n\n");
     }
     md.append("## CPU per query by size\n\n").append(section.markdown());
+    md.append("## Why the costs grow\n\n").append(new ScaleWhy(section, scale).markdown());
     recallTable(md, rows, target);
     feedTable(md, rows);
     forceMergeTable(md, rows);
     memoryTables(md, scale);
     md.append(ScaleProbeTables.markdown(scale));
+    md.append(CorpusRealism.section(dir));
     Files.writeString(dir.resolve("report.md"), md);
     return pngs;
   }

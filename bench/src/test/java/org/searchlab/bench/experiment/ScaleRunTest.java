@@ -84,6 +84,8 @@ class ScaleRunTest {
                 new PrintStream(System.out, true),
                 false)
             .probing(ScaleProbes.at(List.of(SIZES.getLast()), PROBE_WARM))
+            // One size's profiles: the machinery, not the sentences' arithmetic (ScaleWhyTest).
+            .profiling(Duration.ofMillis(150), List.of(SIZES.getLast()))
             .run();
 
     // Rows per size, variant and type, each with the size it was measured at.
@@ -270,6 +272,29 @@ class ScaleRunTest {
         }
       }
     }
+    // The profiles: every measured server at the profiled size, each cell's parts summing to 1.
+    for (JsonNode size : scale.path("per_size")) {
+      int n = size.path("docs").asInt();
+      for (String v : List.of("mutable", "segmented", "segmented-forcemerged")) {
+        JsonNode profile = size.path("servers").path(v).path("profile");
+        String what = v + " at " + n + ": " + profile;
+        if (n != SIZES.getLast()) {
+          assertTrue(profile.isMissingNode(), what);
+          continue;
+        }
+        for (String cell : List.of("lexical", "lexical filtered", "vector", "vector filtered")) {
+          JsonNode c = profile.path(cell);
+          assertTrue(c.path("samples").asInt() > 0, cell + ", " + what);
+          double sum = 0;
+          for (JsonNode share : c.path("parts")) {
+            sum += share.asDouble();
+          }
+          assertEquals(1.0, sum, 1e-9, cell + ", " + what);
+        }
+      }
+    }
+    assertTrue(report.contains("## Why the costs grow"), report);
+    assertTrue(report.contains("From 2,000 to 8,000 documents: "), report);
     assertTrue(report.contains("## Restart and memory probe"), report);
     assertTrue(report.contains("### Restarts (ms)"), report);
     assertTrue(report.contains("### Memory check (MiB)"), report);

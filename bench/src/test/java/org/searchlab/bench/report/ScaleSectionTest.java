@@ -23,7 +23,7 @@ class ScaleSectionTest {
           "segmented-forcemerged", new double[] {4, 0.5},
           "segmented", new double[] {8, 1});
 
-  private static ResultRow row(
+  static ResultRow row(
       String variant, String phase, String type, int clients, int docs, double msPerQuery) {
     double perCore = 1000 / msPerQuery;
     ResultRow r =
@@ -35,7 +35,7 @@ class ScaleSectionTest {
   }
 
   /** Every store's round rows at every size, plus rows the section must ignore. */
-  private static List<ResultRow> rows() {
+  static List<ResultRow> rows() {
     List<ResultRow> rows = new ArrayList<>();
     for (int n : SIZES) {
       for (Map.Entry<String, double[]> e : COST.entrySet()) {
