@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
  * document store), the segmented one only its indexing buffer and version map, while its index is
  * mapped from files the kernel caches outside the heap. One heap for both wastes memory on the
  * segmented side, which at 1M documents decides whether the three variants and the runner fit the
- * machine at all (design-68 §2.3: mutable 7g, segmented 2g, about 21.8 of 23.5 GiB). Immutable and
+ * machine at all (design-68 §2.3 chose mutable 7g, segmented 2g; the first 1M attempt measured the
+ * mutable store's live set at 3.9–4.0 GB, so full and scale now give it 6g). Immutable and
  * thread-safe.
  *
  * @param mutable the mutable store's heap, e.g. {@code 7g}; larger holds a larger index

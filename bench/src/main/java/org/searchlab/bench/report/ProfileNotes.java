@@ -44,7 +44,7 @@ final class ProfileNotes {
         + " every match), the segment sweep, the second and third feeds of the segmented index and"
         + " the mutable store's second feed through _bulk (each a further server that does not fit"
         + " 24 GiB beside the others), and it refeeds and updates the first 200,000 documents"
-        + " rather than all of them (the write rates are per document). Heaps: mutable 7g,"
+        + " rather than all of them (the write rates are per document). Heaps: mutable 6g,"
         + " segmented 2g each (its index is mapped, outside the heap). The literal procedure is"
         + " --clients 1,2,4,8,16,32,64 --duration 20 --warmup 5 --rounds 7 --write-docs 0, which"
         + " fits neither 3 hours nor 24 GiB on 2 cores.\n";

@@ -44,7 +44,9 @@ class ProfileTest {
     assertEquals(Duration.ofSeconds(2), p.duration());
     assertEquals(6, p.rounds());
     assertEquals(List.of(0.95), p.recallTargets());
-    assertEquals(List.of(10, 20, 30, 40, 60, 100, 150, 200, 300, 400, 600, 800), p.vectorBeams());
+    assertEquals(
+        List.of(10, 20, 30, 40, 60, 100, 150, 200, 300, 400, 600, 800, 1200, 1600, 2400, 3200),
+        p.vectorBeams());
     assertEquals(2_000, p.queryCount());
     assertEquals(500, p.recallQueries());
     assertEquals(500, p.calibrationQueries());
@@ -56,7 +58,7 @@ class ProfileTest {
     assertEquals(200_000, p.writeDocs());
     assertEquals(200_000, p.writeDocsOf(1_000_000));
     assertEquals(50_000, p.writeDocsOf(50_000), "never more than the corpus");
-    assertEquals("7g", p.heaps().of(Variant.MUTABLE_STORE));
+    assertEquals("6g", p.heaps().of(Variant.MUTABLE_STORE));
     assertEquals("2g", p.heaps().of(Variant.SEGMENTED_STORE));
     assertEquals("2g", p.heaps().of(Variant.OPENSEARCH_STORE));
     assertTrue(p.mainPhases());
@@ -91,7 +93,7 @@ class ProfileTest {
     assertFalse(p.sameClientFeed());
     assertEquals(0, p.sweepDocs());
     assertEquals(1, p.feeds());
-    assertEquals("7g", p.heaps().of(Variant.MUTABLE_STORE));
+    assertEquals("6g", p.heaps().of(Variant.MUTABLE_STORE));
     // The rest is standard's.
     assertEquals(Profile.standard().recallQueries() / 2, p.recallQueries());
     assertEquals(Profile.standard().queryCount(), p.queryCount());
