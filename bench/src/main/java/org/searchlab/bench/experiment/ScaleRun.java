@@ -1,3 +1,6 @@
+// Just over 500 lines: one orchestration whose steps per size (feed, force-merged copy, oracle,
+// calibration, rounds and profiles, memory, probe) share the grown servers and the run's state;
+// the steps that stand alone are classes of their own (ScaleProbes, CellProfiles, RestartProbe).
 package org.searchlab.bench.experiment;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
