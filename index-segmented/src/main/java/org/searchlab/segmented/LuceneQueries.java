@@ -352,12 +352,20 @@ final class LuceneQueries {
     return leafExists(path, f);
   }
 
+  /**
+   * The documents with a vector in a {@code dense_vector} field: its indexed vectors, or the doc
+   * values of a field with {@code index: false} ({@link LeafVectors}).
+   */
+  static Query vectorExists(String path, FieldType.DenseVector v) {
+    return new FieldExistsQuery(v.indexed() ? path : MappedDocuments.VECTOR + path);
+  }
+
   private static Query leafExists(String path, FieldType f) {
     Query names = new TermQuery(new Term(MappedDocuments.FIELD_NAMES, path));
     return switch (f) {
       case FieldType.Text t -> t.indexed() ? new FieldExistsQuery(path) : names;
       case FieldType.Keyword k -> k.docValues() ? new FieldExistsQuery(path) : names;
-      case FieldType.DenseVector v -> new FieldExistsQuery(MappedDocuments.VECTOR + path);
+      case FieldType.DenseVector v -> vectorExists(path, v);
       case FieldType.ObjectField o -> NONE;
       default -> {
         boolean[] o = numberOptions(f);

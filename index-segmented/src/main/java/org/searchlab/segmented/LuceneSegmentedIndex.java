@@ -56,10 +56,18 @@ public final class LuceneSegmentedIndex implements SearchIndex {
   static final int FORMAT = 1;
 
   /**
-   * The data format of an index of any mapping ({@link MappedDocuments}' fields, the mapping file,
-   * a log of parsed documents); bump on a change.
+   * The oldest data format of an index of any mapping ({@link MappedDocuments}' fields, the mapping
+   * file, a log of parsed documents), which this build still reads.
    */
   static final int MAPPING_FORMAT = 2;
+
+  /**
+   * The data format this build writes for an index of any mapping: format 2 with each vector kept
+   * once (out of the stored source, and out of doc values where the indexed vector is the vector as
+   * given). Segments of both read the same ({@link LeafVectors}), so a format-2 directory opens as
+   * it is and its new segments are written in this format; bump on a change.
+   */
+  static final int SOURCE_WITHOUT_VECTORS_FORMAT = 3;
 
   private LuceneSegmentedIndex(
       Schema schema,
@@ -98,7 +106,7 @@ public final class LuceneSegmentedIndex implements SearchIndex {
       Path dir, IndexSettings settings, Mapping mapping, SegmentedConfig config)
       throws IOException {
     checkDimensions(mapping, config);
-    DataDirectory claim = DataDirectory.acquire(dir, "segmented", MAPPING_FORMAT);
+    DataDirectory claim = DataDirectory.acquire(dir, "segmented", SOURCE_WITHOUT_VECTORS_FORMAT);
     try {
       refuseOlderFormat(dir);
       IndexMapping im = IndexMapping.open(dir, settings, mapping);

@@ -33,6 +33,7 @@ import org.searchlab.core.mapping.IndexMapping;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.mapping.MappingException;
 import org.searchlab.core.mapping.ParsedDocument;
+import org.searchlab.core.mapping.VectorSimilarity;
 import org.searchlab.core.wal.OperationCodec;
 
 /**
@@ -50,15 +51,23 @@ import org.searchlab.core.wal.OperationCodec;
  *       values (rewritable in place), several are sorted-numeric doc values under {@value
  *       #MULTI_VALUED}{@code <path>};
  *   <li>{@code dense_vector}: {@link KnnFloatVectorField} with the similarity's Lucene function (a
- *       normalised copy for {@code cosine}) when indexed, and the vector as given in binary doc
- *       values under {@value #VECTOR}{@code <path>} (for {@code script_score} and exists);
+ *       normalised copy for {@code cosine}) when indexed; the vector as given in binary doc values
+ *       under {@value #VECTOR}{@code <path>} only where the index does not keep it as given ({@code
+ *       cosine}, {@code index: false}). {@link LeafVectors} reads whichever a segment has;
  *   <li>metadata: {@value #ID} (indexed and stored first), {@value #SOURCE} (the parsed document,
- *       stored) and {@value #FIELD_NAMES} (the paths of values that have neither doc values nor
- *       norms, for {@code exists}).
+ *       stored, with each vector replaced by an empty placeholder: the vector lives once, in the
+ *       field above, and {@link #load} puts it back) and {@value #FIELD_NAMES} (the paths of values
+ *       that have neither doc values nor norms, for {@code exists}).
  * </ul>
  *
- * Every put is read by {@link IndexMapping#parse} before it is logged, and the log holds the parsed
- * document; a replay reads it again with {@link IndexMapping#parseKnown}. Thread-safe.
+ * <p>Keeping vectors out of the stored source is what Elasticsearch 9.2 does by default ({@code
+ * index.mapping.exclude_source_vectors}); unlike Elasticsearch, this store still returns them in
+ * {@code _source}, read back from the index, so responses do not change. At 384 dimensions it saves
+ * about 1.5 KB of stored fields per document, and a second 1.5 KB of doc values for the
+ * similarities whose indexed vectors are the vectors as given.
+ *
+ * <p>Every put is read by {@link IndexMapping#parse} before it is logged, and the log holds the
+ * parsed document; a replay reads it again with {@link IndexMapping#parseKnown}. Thread-safe.
  */
 final class MappedDocuments implements DocumentFields {
   static final String ID = "_id";
@@ -137,6 +146,7 @@ final class MappedDocuments implements DocumentFields {
     org.apache.lucene.document.Document doc = new org.apache.lucene.document.Document();
     doc.add(new StringField(ID, p.id(), Field.Store.YES));
     Mapping m = p.mapping();
+    java.util.Set<String> vectors = null;
     for (var e : p.values().entrySet()) {
       String path = e.getKey();
       Object values = e.getValue();
@@ -175,13 +185,88 @@ final class MappedDocuments implements DocumentFields {
                 new KnnFloatVectorField(
                     path, v.similarity().indexed(vector), v.similarity().lucene()));
           }
-          doc.add(new BinaryDocValuesField(VECTOR + path, encode(vector)));
+          if (!v.indexed() || v.similarity() == VectorSimilarity.COSINE) {
+            doc.add(new BinaryDocValuesField(VECTOR + path, encode(vector)));
+          }
+          if (vectors == null) {
+            vectors = new java.util.HashSet<>();
+          }
+          vectors.add(path);
         }
         case null, default -> {}
       }
     }
-    doc.add(new StoredField(SOURCE, OperationCodec.encodeDocument(p.document())));
+    Document stored =
+        vectors == null
+            ? p.document()
+            : p.document().withSource(withoutVectors(p.document().source(), "", vectors));
+    doc.add(new StoredField(SOURCE, OperationCodec.encodeDocument(stored)));
     return doc;
+  }
+
+  /** What the stored source holds in place of a vector that lives in its field. */
+  private static final float[] NO_VECTOR = new float[0];
+
+  /**
+   * {@code source} with the vectors at {@code paths} replaced by {@link #NO_VECTOR} (objects along
+   * the way copied, the rest shared; a vector inside an array of objects stays where it is).
+   */
+  static Map<String, Object> withoutVectors(
+      Map<String, Object> source, String prefix, java.util.Set<String> paths) {
+    Map<String, Object> out = null;
+    for (Map.Entry<String, Object> e : source.entrySet()) {
+      String path = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+      Object value = e.getValue();
+      Object replaced = value;
+      if (value instanceof float[] && paths.contains(path)) {
+        replaced = NO_VECTOR;
+      } else if (value instanceof Map<?, ?> m) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> inner = (Map<String, Object>) m;
+        replaced = withoutVectors(inner, path, paths);
+      }
+      if (replaced != value) {
+        if (out == null) {
+          out = new java.util.LinkedHashMap<>(source);
+        }
+        out.put(e.getKey(), replaced);
+      }
+    }
+    return out == null ? source : out;
+  }
+
+  /**
+   * {@code source} with each placeholder of a vector field put back from the segment, or null when
+   * it holds none.
+   */
+  private Map<String, Object> withVectors(
+      Map<String, Object> source, String prefix, LeafReader reader, int doc) throws IOException {
+    Map<String, Object> out = null;
+    for (Map.Entry<String, Object> e : source.entrySet()) {
+      String path = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
+      Object value = e.getValue();
+      Object replaced = value;
+      if (value instanceof float[] f && f.length == 0) {
+        // A placeholder, or an empty array the document gave (which indexed no vector: kept).
+        LeafVectors vectors = LeafVectors.open(reader, path);
+        float[] v = vectors == null ? null : vectors.get(doc);
+        if (v != null) {
+          replaced = v;
+        }
+      } else if (value instanceof Map<?, ?> m) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> inner = (Map<String, Object>) m;
+        Map<String, Object> back = withVectors(inner, path, reader, doc);
+        replaced = back == null ? value : back;
+      }
+      if (replaced != value) {
+        if (out == null) {
+          out = new java.util.LinkedHashMap<>(source);
+        }
+        out.put(e.getKey(), replaced);
+      }
+    }
+    return out;
   }
 
   private static boolean hasTokens(FieldType.Text t, String[] values) {
@@ -265,6 +350,10 @@ final class MappedDocuments implements DocumentFields {
       throw new IllegalStateException("document " + doc + " has no stored source");
     }
     Document d = OperationCodec.decodeDocument(visitor.source, 0, visitor.source.length);
+    Map<String, Object> back = withVectors(d.source(), "", reader, doc);
+    if (back != null) {
+      d = d.withSource(back);
+    }
     // Numbers rewritten in place (inPlace) are newer in the doc values than in the source.
     Map<String, Object> source = null;
     for (Map.Entry<String, FieldType> e : mapping.current().properties().entrySet()) {

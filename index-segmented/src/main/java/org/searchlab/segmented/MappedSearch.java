@@ -200,14 +200,12 @@ final class MappedSearch {
   }
 
   /**
-   * The exact top k by the field's similarity over the vectors as given (binary doc values of
-   * {@link MappedDocuments#VECTOR} fields) among the live documents passing {@code filter} (null
-   * for all), best first, ties by doc id.
+   * The exact top k by the field's similarity over the vectors as given ({@link LeafVectors}) among
+   * the live documents passing {@code filter} (null for all), best first, ties by doc id.
    */
   private static ScoreDoc[] scan(
       IndexSearcher searcher, Knn knn, FieldType.DenseVector v, Query filter) throws IOException {
-    String field = MappedDocuments.VECTOR + knn.field();
-    Query accept = new org.apache.lucene.search.FieldExistsQuery(field);
+    Query accept = LuceneQueries.vectorExists(knn.field(), v);
     if (filter != null) {
       accept =
           new BooleanQuery.Builder().add(accept, Occur.FILTER).add(filter, Occur.FILTER).build();
@@ -219,7 +217,7 @@ final class MappedSearch {
         new org.apache.lucene.search.HitQueue(Math.max(1, knn.k()), false);
     for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
       org.apache.lucene.search.Scorer scorer = weight.scorer(leaf);
-      org.apache.lucene.index.BinaryDocValues vectors = leaf.reader().getBinaryDocValues(field);
+      LeafVectors vectors = LeafVectors.open(leaf.reader(), knn.field());
       if (scorer == null || vectors == null) {
         continue;
       }
@@ -228,9 +226,9 @@ final class MappedSearch {
       for (int doc = it.nextDoc();
           doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
           doc = it.nextDoc()) {
-        if ((live == null || live.get(doc)) && vectors.advanceExact(doc)) {
-          float score =
-              v.similarity().score(knn.vector(), MappedDocuments.decode(vectors.binaryValue()));
+        float[] vector = live == null || live.get(doc) ? vectors.get(doc) : null;
+        if (vector != null) {
+          float score = v.similarity().score(knn.vector(), vector);
           queue.insertWithOverflow(new ScoreDoc(leaf.docBase + doc, score));
         }
       }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -23,9 +22,9 @@ import org.searchlab.core.query.Script;
 /**
  * Elasticsearch's {@code script_score}: the documents of the wrapped query, each scored by the
  * script's value (as a float) times the boost, with the wrapped query's score as {@code _score} and
- * the vectors as given (binary doc values of {@link MappedDocuments#VECTOR} fields). A document
- * below {@code min_score} (compared with the boosted score, as Elasticsearch does) does not match;
- * a negative or NaN value fails the search with a 400. Thread-safe: every scorer has its own state.
+ * the vectors as given ({@link LeafVectors}). A document below {@code min_score} (compared with the
+ * boosted score, as Elasticsearch does) does not match; a negative or NaN value fails the search
+ * with a 400. Thread-safe: every scorer has its own state.
  */
 final class ScriptScoreQuery extends Query {
   private final Query inner;
@@ -88,7 +87,8 @@ final class ScriptScoreQuery extends Query {
     private final LeafReader reader;
     private final float boost;
     private final TwoPhaseIterator twoPhase;
-    private final Map<String, BinaryDocValues> vectors = new HashMap<>();
+    // The fields' vectors in this segment (an absent value: the segment has none).
+    private final Map<String, java.util.Optional<LeafVectors>> vectors = new HashMap<>();
     private int doc = -1;
     private float innerScore;
     private float score;
@@ -140,23 +140,12 @@ final class ScriptScoreQuery extends Query {
 
     private float[] vectorOf(String field) {
       try {
-        BinaryDocValues dv =
-            vectors.computeIfAbsent(
-                field,
-                f -> {
-                  try {
-                    return reader.getBinaryDocValues(MappedDocuments.VECTOR + f);
-                  } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                  }
-                });
-        if (dv == null) {
-          return null;
+        java.util.Optional<LeafVectors> v = vectors.get(field);
+        if (v == null) {
+          v = java.util.Optional.ofNullable(LeafVectors.open(reader, field));
+          vectors.put(field, v);
         }
-        if (dv.docID() == doc || dv.advanceExact(doc)) {
-          return dv.docID() == doc ? MappedDocuments.decode(dv.binaryValue()) : null;
-        }
-        return null;
+        return v.isEmpty() ? null : v.get().get(doc);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
