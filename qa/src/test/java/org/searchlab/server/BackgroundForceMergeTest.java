@@ -218,6 +218,22 @@ class BackgroundForceMergeTest {
   }
 
   @Test
+  void aSynchronousMergeCommitsUnlessFlushIsFalse() throws Exception {
+    Path dir = Files.createTempDirectory("sync-merge");
+    HeldMerges held = new HeldMerges(TestStore.SEGMENTED.open(dir, new Schema(ServerFixture.DIMS)));
+    held.release.countDown();
+    ServerConfig config = ServerConfig.builder().port(0).build();
+    try (ServerFixture f = ServerFixture.serve(dir, held.index, config)) {
+      ok(f.send("POST", "/product/_forcemerge?max_num_segments=1", (String) null));
+      assertEquals(1, held.merges.get());
+      assertEquals(1, held.flushes.get(), "flush=true, the default, commits after the merge");
+      ok(f.send("POST", "/product/_forcemerge?max_num_segments=1&flush=false", (String) null));
+      assertEquals(2, held.merges.get());
+      assertEquals(1, held.flushes.get(), "flush=false leaves the merge uncommitted");
+    }
+  }
+
+  @Test
   void badRequestsAndUnknownTasks() throws Exception {
     try (ServerFixture f = ServerFixture.start(TestStore.EXACT)) {
       String nodeId =

@@ -742,10 +742,25 @@ public final class EsDialect implements Dialect {
     return onEach(expression, "_flush", SearchService::flush);
   }
 
+  /**
+   * Merges each index down to {@code max_num_segments} and then, with {@code flush=true} (the
+   * default, as in Elasticsearch), commits it: without the commit, the last commit point keeps
+   * every merged-away segment's files on disk and a restart reopens the segments as they were
+   * before.
+   */
   private ApiResponse forceMerge(ApiRequest r, String expression) throws IOException {
     method(r, HttpMethod.POST);
     int n = r.intParam("max_num_segments", 1);
-    return onEach(expression, "_forcemerge", s -> s.forceMerge(n));
+    boolean flush = EsParams.bool(r, "flush", true);
+    return onEach(
+        expression,
+        "_forcemerge",
+        s -> {
+          s.forceMerge(n);
+          if (flush) {
+            s.flush();
+          }
+        });
   }
 
   // ----------------------------------------------------------------------------------------------
