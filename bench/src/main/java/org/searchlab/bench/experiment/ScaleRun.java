@@ -351,7 +351,9 @@ public final class ScaleRun {
       // A server a probe restarted at the previous size is as cold as a new one.
       if (firstSize || v.forceMerged() || restarted.remove(v)) {
         ctx.progress.step(PairedRounds.phaseOf(v), v.label() + ": JIT warm-up");
-        running.get(v).warmUp(corpus.queries(), ProcedureRun.jitWarmup(ctx.profile));
+        running
+            .get(v)
+            .warmUp(corpus.queries(), profile.scaleTypes(), ProcedureRun.jitWarmup(ctx.profile));
       }
     }
     // 2. The exact oracle of this size.

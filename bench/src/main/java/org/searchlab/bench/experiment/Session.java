@@ -358,7 +358,16 @@ final class Session implements AutoCloseable {
    * measure the interpreter.
    */
   void warmUp(List<BenchQuery> queries, java.time.Duration perRound) throws InterruptedException {
-    for (QueryType t : QueryType.values()) {
+    warmUp(queries, List.of(QueryType.values()), perRound);
+  }
+
+  /**
+   * {@link #warmUp} of the query types a run measures only: a type it does not measure would cost
+   * up to {@link #MAX_WARMUP_ROUNDS} rounds of {@code perRound} for nothing.
+   */
+  void warmUp(List<BenchQuery> queries, List<QueryType> types, java.time.Duration perRound)
+      throws InterruptedException {
+    for (QueryType t : types) {
       List<HttpRequest> mixed = new ArrayList<>(requests(queries, t, false));
       mixed.addAll(requests(queries, t, true));
       warmUntilSteady(mixed, perRound);

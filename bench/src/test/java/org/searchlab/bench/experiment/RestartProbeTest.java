@@ -22,8 +22,8 @@ import org.searchlab.testing.TestSeeds;
  * server stops, a probe JVM with the shrinking-heap flags (and, segmented, a preload) opens the
  * same index, is read after a full collection, and the measurement server comes back with the same
  * documents; and the accounting check on fabricated readings, each way. The server test runs one
- * store a run, the session's seed picking which (printed): {@code ScaleRunTest} probes both stores
- * at two sizes on every run, and the two here cost the 15-minute suite about 48 s together.
+ * store a run, the session's seed picking which (printed): {@code ScaleRunProbeTest} probes both
+ * stores at two sizes on every run, and the two here cost the 15-minute suite about 48 s together.
  */
 class RestartProbeTest {
   private static final int DIM = 16;
