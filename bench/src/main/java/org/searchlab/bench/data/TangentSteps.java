@@ -25,12 +25,12 @@ import org.searchlab.core.Document;
  *       and of unit length: a Gaussian direction within the local span of the data, which has the
  *       neighbourhood's shape and steps outward as often as inward.
  *   <li>Distance: {@code L = c · r^γ · d₁(a) · exp(j·N(0, 1))}, with {@code d₁(a)} the L2 distance
- *       from {@code a} to its nearest base neighbour, {@link Params#scale() c}, {@link
- *       Params#growth() γ} and {@link Params#jitter() j} the settings. Scaled to {@code d₁(a)}, the
- *       steps follow the local density: short in dense regions, long in sparse ones. {@code r^γ}
- *       lengthens later rounds' steps, as a neighbourhood that already holds the earlier children
- *       must be filled further out; the log-normal jitter spreads the distances as real
- *       nearest-neighbour distances spread.
+ *       from {@code a} to its nearest base neighbour that is not an exact copy of it, {@link
+ *       Params#scale() c}, {@link Params#growth() γ} and {@link Params#jitter() j} the settings.
+ *       Scaled to {@code d₁(a)}, the steps follow the local density: short in dense regions, long
+ *       in sparse ones. {@code r^γ} lengthens later rounds' steps, as a neighbourhood that already
+ *       holds the earlier children must be filled further out; the log-normal jitter spreads the
+ *       distances as real nearest-neighbour distances spread.
  *   <li>Vector: {@code normalize(e_a + L·g)}, a unit vector as the corpus's {@code dot_product}
  *       similarity requires.
  *   <li>Text, from parents only, as {@link NeighbourMixes} writes it: the primary and the {@link
@@ -93,9 +93,14 @@ final class TangentSteps extends GrownCorpus {
       return new TangentSteps(base, neighbours, this, count, seed);
     }
 
+    /**
+     * Names the setting in a dataset's model, which decides whether a built corpus is reused: "v2"
+     * scales steps to the nearest neighbour that is not a twin (see the class javadoc), so a corpus
+     * grown by the first version, with its clusters of identical copies, is rebuilt.
+     */
     @Override
     public String toString() {
-      return "steps K=" + neighbours + " c=" + scale + " γ=" + growth + " j=" + jitter;
+      return "steps v2 K=" + neighbours + " c=" + scale + " γ=" + growth + " j=" + jitter;
     }
   }
 
@@ -146,7 +151,7 @@ final class TangentSteps extends GrownCorpus {
       norm += g[x] * g[x];
     }
     norm = Math.sqrt(norm);
-    double d1 = distance(ea, base.get(near[0]).embedding());
+    double d1 = nearestDistinct(ea, near, k);
     double length =
         params.scale()
             * Math.pow(child, params.growth())
@@ -227,6 +232,23 @@ final class TangentSteps extends GrownCorpus {
         (int) Math.round(a.price() * (0.5 + 1.5 * random.nextDouble())),
         DebianCatalogue.rating(id),
         s.vector());
+  }
+
+  /**
+   * The distance from {@code ea} to the nearest of its first {@code k} neighbours that is not an
+   * exact copy of it, or 0 when all of them are. Identical texts embed to identical vectors (5.4%
+   * of Debian's packages have a twin), and a step scaled to a twin's distance of 0 made every child
+   * an exact copy: at 1M, clusters of 28–64 identical vectors that no real catalogue grows and that
+   * Lucene's graphs reach poorly (docs/scale.md).
+   */
+  private double nearestDistinct(float[] ea, int[] near, int k) {
+    for (int n = 0; n < k; n++) {
+      double d = distance(ea, base.get(near[n]).embedding());
+      if (d > 0) {
+        return d;
+      }
+    }
+    return 0;
   }
 
   private static double distance(float[] a, float[] b) {

@@ -63,7 +63,7 @@ class GeneratorValidationTest {
     double stepsWorst = Math.max(rows.get(1).worst(), rows.get(5).worst());
     GeneratorValidation.Row chosen = GeneratorValidation.chosen(rows);
     assertEquals(
-        mixesWorst <= stepsWorst ? "mixes m=3 K=10 α=1.0" : "steps K=10 c=1.5 γ=0.2 j=0.7",
+        mixesWorst <= stepsWorst ? "mixes m=3 K=10 α=1.0" : "steps v2 K=10 c=1.5 γ=0.2 j=0.7",
         chosen.candidate().name());
     assertEquals(Math.min(mixesWorst, stepsWorst), chosen.worst(), 0);
     String table = GeneratorValidation.markdown(rows);

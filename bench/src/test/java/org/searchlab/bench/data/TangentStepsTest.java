@@ -102,11 +102,7 @@ class TangentStepsTest {
       int round = (i - 200) / 200 + 1;
       TangentSteps.Step s = steps.step(i);
       assertEquals(1.3 * Math.pow(round, 0.5) * d1, s.length(), 1e-12, "the length of " + i);
-      double cos = 0;
-      for (int x = 0; x < DIM; x++) {
-        cos += ea[x] * s.vector()[x];
-      }
-      assertEquals(1 / Math.sqrt(1 + s.length() * s.length()), cos, 1e-5, "cosine of " + i);
+      double cos = checkCosine(ea, s, i);
       // The residual of the vector after projecting it on span{e_a, e_n}, by Gram-Schmidt.
       List<double[]> basis = new ArrayList<>();
       addToBasis(basis, ea);
@@ -128,6 +124,59 @@ class TangentStepsTest {
       }
       assertEquals(0, Math.sqrt(Arrays.stream(rest).map(v -> v * v).sum()), 1e-5, "residual");
     }
+  }
+
+  /**
+   * A primary with exact twins in the base (identical texts embed identically) steps at the
+   * distance of its nearest neighbour that is not a twin: scaled to a twin's distance of 0, every
+   * child was an exact copy, and a 1M corpus held clusters of up to 64 identical vectors.
+   */
+  @Test
+  void childrenOfTwinsAreNotCopies() {
+    long seed = TestSeeds.seed("TangentStepsTest.twins");
+    List<Document> base = new ArrayList<>(NeighbourMixesTest.base(200, seed));
+    // Documents 1, 3, 5, … 39 are twins of the one before them; 40 and 41 are twins of 42 too.
+    for (int i = 1; i < 40; i += 2) {
+      base.set(i, twin(base.get(i), base.get(i - 1)));
+    }
+    base.set(40, twin(base.get(40), base.get(42)));
+    base.set(41, twin(base.get(41), base.get(42)));
+    int k = 4;
+    TangentSteps.Params params = new TangentSteps.Params(k, 1.3, 0.5, 0, 2);
+    int[][] neighbours = BaseNeighbours.compute(NeighbourMixesTest.vectors(base), k, 1);
+    TangentSteps steps = params.open(base, neighbours, 200 * 6, seed);
+    int twinChildren = 0;
+    for (int i = 200; i < 1200; i++) {
+      int a = steps.primary(i);
+      float[] ea = base.get(a).embedding();
+      double d1 = 0;
+      for (int n : neighbours[a]) {
+        double d = l2(ea, base.get(n).embedding());
+        if (d > 0) {
+          d1 = d;
+          break;
+        }
+      }
+      assertTrue(d1 > 0, "the base has a distinct neighbour of " + a + " among " + k);
+      int round = (i - 200) / 200 + 1;
+      TangentSteps.Step s = steps.step(i);
+      assertEquals(1.3 * Math.pow(round, 0.5) * d1, s.length(), 1e-12, "the length of " + i);
+      double cos = checkCosine(ea, s, i);
+      assertTrue(cos < 0.999, "child " + i + " is no copy of " + a + ": cosine " + cos);
+      twinChildren += l2(ea, base.get(neighbours[a][0]).embedding()) == 0 ? 1 : 0;
+    }
+    assertEquals(5 * 43, twinChildren, "five children of each of the 43 documents with a twin");
+  }
+
+  private static Document twin(Document doc, Document of) {
+    return new Document(
+        doc.id(),
+        doc.title(),
+        doc.description(),
+        doc.category(),
+        doc.price(),
+        doc.averageRating(),
+        of.embedding().clone());
   }
 
   /** {@code dataset build --source debian-mixes} (the default generator) writes this corpus. */
@@ -208,6 +257,16 @@ class TangentStepsTest {
       }
       basis.add(u);
     }
+  }
+
+  /** A step orthogonal to its primary: the unit vector's cosine with it is {@code 1/√(1 + L²)}. */
+  private static double checkCosine(float[] ea, TangentSteps.Step s, int i) {
+    double cos = 0;
+    for (int x = 0; x < DIM; x++) {
+      cos += ea[x] * s.vector()[x];
+    }
+    assertEquals(1 / Math.sqrt(1 + s.length() * s.length()), cos, 1e-5, "cosine of " + i);
+    return cos;
   }
 
   private static double l2(float[] a, float[] b) {
