@@ -2,7 +2,10 @@ package org.searchlab.bench.data;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.searchlab.core.Document;
 
@@ -25,7 +28,8 @@ import org.searchlab.core.Document;
  *       and of unit length: a Gaussian direction within the local span of the data, which has the
  *       neighbourhood's shape and steps outward as often as inward.
  *   <li>Distance: {@code L = c · r^γ · d₁(a) · exp(j·N(0, 1))}, with {@code d₁(a)} the L2 distance
- *       from {@code a} to its nearest base neighbour that is not an exact copy of it, {@link
+ *       from {@code a} to its nearest base neighbour that is not an exact copy of it (a twin; when
+ *       all K are twins, direction and distance come from its K nearest distinct documents), {@link
  *       Params#scale() c}, {@link Params#growth() γ} and {@link Params#jitter() j} the settings.
  *       Scaled to {@code d₁(a)}, the steps follow the local density: short in dense regions, long
  *       in sparse ones. {@code r^γ} lengthens later rounds' steps, as a neighbourhood that already
@@ -108,6 +112,7 @@ final class TangentSteps extends GrownCorpus {
   record Step(int[] parents, double[] weights, float[] vector, double length) {}
 
   private final Params params;
+  private final Map<Integer, int[]> distinct = new HashMap<>();
 
   /**
    * @param base the base documents, with unit embeddings
@@ -132,6 +137,9 @@ final class TangentSteps extends GrownCorpus {
     SplittableRandom random = new SplittableRandom(mix(seed, i, 3));
     int k = params.neighbours();
     int[] near = neighbours[a];
+    if (distance(ea, base.get(near[k - 1]).embedding()) == 0) {
+      near = distinctNeighbours(a);
+    }
     double[] g = new double[dim];
     for (int n = 0; n < k; n++) {
       double z = random.nextGaussian();
@@ -232,6 +240,44 @@ final class TangentSteps extends GrownCorpus {
         (int) Math.round(a.price() * (0.5 + 1.5 * random.nextDouble())),
         DebianCatalogue.rating(id),
         s.vector());
+  }
+
+  /**
+   * The {@code K} nearest base documents of {@code a} that are not exact copies of it, by brute
+   * force, for a primary whose cached {@code K} nearest are all twins (a group of more than {@code
+   * K} identical packages; Debian has one of 84): its offsets to them are all 0, so without these
+   * its children would all be copies. A base with fewer than {@code K} other distinct vectors keeps
+   * the cached list. Computed once per such primary.
+   */
+  private int[] distinctNeighbours(int a) {
+    return distinct.computeIfAbsent(
+        a,
+        x -> {
+          float[] ea = base.get(x).embedding();
+          int k = params.neighbours();
+          // The k nearest by a bounded max-heap on distance, ties to the lower index.
+          PriorityQueue<double[]> heap =
+              new PriorityQueue<>(
+                  (p, q) -> p[0] != q[0] ? Double.compare(q[0], p[0]) : Double.compare(q[1], p[1]));
+          for (int j = 0; j < base.size(); j++) {
+            double d = distance(ea, base.get(j).embedding());
+            if (j == x || d == 0) {
+              continue;
+            }
+            heap.add(new double[] {d, j});
+            if (heap.size() > k) {
+              heap.poll();
+            }
+          }
+          if (heap.size() < k) {
+            return neighbours[x];
+          }
+          int[] near = new int[k];
+          for (int n = near.length - 1; n >= 0; n--) {
+            near[n] = (int) heap.poll()[1];
+          }
+          return near;
+        });
   }
 
   /**

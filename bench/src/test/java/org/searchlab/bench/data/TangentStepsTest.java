@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,8 +130,9 @@ class TangentStepsTest {
 
   /**
    * A primary with exact twins in the base (identical texts embed identically) steps at the
-   * distance of its nearest neighbour that is not a twin: scaled to a twin's distance of 0, every
-   * child was an exact copy, and a 1M corpus held clusters of up to 64 identical vectors.
+   * distance of its nearest neighbour that is not a twin, and one whose K cached neighbours are all
+   * twins steps among its K nearest distinct documents: scaled to a twin's distance of 0, every
+   * child was an exact copy, and a 1M corpus held groups of up to 1,234 identical vectors.
    */
   @Test
   void childrenOfTwinsAreNotCopies() {
@@ -141,16 +144,34 @@ class TangentStepsTest {
     }
     base.set(40, twin(base.get(40), base.get(42)));
     base.set(41, twin(base.get(41), base.get(42)));
+    // 43 … 48 are twins of 49: a group of 7, more than K, whose cached neighbours are all twins.
+    for (int i = 43; i < 49; i++) {
+      base.set(i, twin(base.get(i), base.get(49)));
+    }
     int k = 4;
     TangentSteps.Params params = new TangentSteps.Params(k, 1.3, 0.5, 0, 2);
     int[][] neighbours = BaseNeighbours.compute(NeighbourMixesTest.vectors(base), k, 1);
     TangentSteps steps = params.open(base, neighbours, 200 * 6, seed);
     int twinChildren = 0;
+    int groupChildren = 0;
     for (int i = 200; i < 1200; i++) {
       int a = steps.primary(i);
       float[] ea = base.get(a).embedding();
+      int[] near = neighbours[a];
+      if (l2(ea, base.get(near[k - 1]).embedding()) == 0) {
+        // All K cached neighbours are twins: the nearest K distinct documents, by brute force.
+        near =
+            IntStream.range(0, base.size())
+                .filter(j -> l2(ea, base.get(j).embedding()) > 0)
+                .boxed()
+                .sorted(Comparator.comparingDouble(j -> l2(ea, base.get(j).embedding())))
+                .limit(k)
+                .mapToInt(Integer::intValue)
+                .toArray();
+        groupChildren++;
+      }
       double d1 = 0;
-      for (int n : neighbours[a]) {
+      for (int n : near) {
         double d = l2(ea, base.get(n).embedding());
         if (d > 0) {
           d1 = d;
@@ -165,7 +186,8 @@ class TangentStepsTest {
       assertTrue(cos < 0.999, "child " + i + " is no copy of " + a + ": cosine " + cos);
       twinChildren += l2(ea, base.get(neighbours[a][0]).embedding()) == 0 ? 1 : 0;
     }
-    assertEquals(5 * 43, twinChildren, "five children of each of the 43 documents with a twin");
+    assertEquals(5 * 50, twinChildren, "five children of each of the 50 documents with a twin");
+    assertEquals(5 * 7, groupChildren, "five children of each of the group of 7");
   }
 
   private static Document twin(Document doc, Document of) {
