@@ -36,6 +36,7 @@ final class RealismReport {
    * @param name what the corpus is, as the table's column heads it
    * @param documents its size
    * @param neighbours the neighbour statistics of its sampled queries
+   * @param identical its groups of identical vectors
    * @param postings its posting statistics
    * @param queryPostings per query, the postings its text touches
    */
@@ -43,6 +44,7 @@ final class RealismReport {
       String name,
       long documents,
       NeighbourStats neighbours,
+      IdenticalVectors identical,
       PostingStats postings,
       double[] queryPostings) {}
 
@@ -64,27 +66,11 @@ final class RealismReport {
     long start = System.nanoTime();
     NeighbourStats ns;
     try (VecsFiles.Reader r = new VecsFiles.Reader(ds.directory().resolve(Dataset.VECTORS_FILE))) {
-      ns =
-          NeighbourStats.compute(
-              new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                  return true;
-                }
-
-                @Override
-                public float[] next() {
-                  try {
-                    return r.next();
-                  } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                  }
-                }
-              },
-              ds.size(),
-              vectors,
-              ordinals,
-              threads);
+      ns = NeighbourStats.compute(records(r), ds.size(), vectors, ordinals, threads);
+    }
+    IdenticalVectors identical;
+    try (VecsFiles.Reader r = new VecsFiles.Reader(ds.directory().resolve(Dataset.VECTORS_FILE))) {
+      identical = IdenticalVectors.of(records(r), Math.toIntExact(ds.size()));
     }
     PostingStats ps;
     try (Stream<Document> docs = ds.documents()) {
@@ -97,7 +83,26 @@ final class RealismReport {
         ds.size(),
         qs.size(),
         (System.nanoTime() - start) / 1e9);
-    return new Corpus(name, ds.size(), ns, ps, ps.queryPostings(texts));
+    return new Corpus(name, ds.size(), ns, identical, ps, ps.queryPostings(texts));
+  }
+
+  /** The records of {@code r}, one by one, for as long as they are asked for. */
+  private static Iterator<float[]> records(VecsFiles.Reader r) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return true;
+      }
+
+      @Override
+      public float[] next() {
+        try {
+          return r.next();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    };
   }
 
   /** Writes {@value #JSON} and {@value #MARKDOWN} into {@code dir}. */
@@ -126,6 +131,10 @@ final class RealismReport {
     quantiles(o.putObject("l2_distance_100th"), c.neighbours().d100());
     quantiles(o.putObject("lid"), c.neighbours().lid());
     o.put("near_copy_share", c.neighbours().nearCopyShare());
+    ObjectNode id = o.putObject("identical_vectors");
+    id.put("documents_in_groups", c.identical().inGroups());
+    id.put("groups", c.identical().groups());
+    id.put("largest_group", c.identical().largest());
     for (String f : PostingStats.FIELDS) {
       ObjectNode p = o.putObject("postings_" + f);
       double[] df = c.postings().docFreqs(f);
@@ -165,6 +174,13 @@ final class RealismReport {
         corpora,
         "near-copy share (1st at cos ≥ 0.99)",
         c -> String.format(Locale.ROOT, "%.3f", c.neighbours().nearCopyShare()));
+    row(
+        b,
+        corpora,
+        "documents in groups of identical vectors (largest group)",
+        c ->
+            String.format(
+                Locale.ROOT, "%,d (%,d)", c.identical().inGroups(), c.identical().largest()));
     for (String f : PostingStats.FIELDS) {
       row(
           b,

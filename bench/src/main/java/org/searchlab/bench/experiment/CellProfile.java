@@ -3,7 +3,6 @@ package org.searchlab.bench.experiment;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,20 +13,21 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
+import jdk.management.jfr.FlightRecorderMXBean;
 
 /**
  * Where a server's CPU went during one cell: the JDK Flight Recorder's execution samples of the
- * server JVM (started and stopped by {@code jcmd}, the {@code profile} settings: a sample every 10
- * ms of each thread running Java code), each sample put in the {@link Part} of the first frame from
- * the top whose class says what the code was doing. The scale run profiles one extra, unmeasured
- * cell per store, query type and size, so that the report can say why a store's cost grows: which
- * part's CPU per query grew (design-68 §4.2 step 7). A profile is evidence of where the time went,
- * not a measurement: its cell is not a round, and JFR costs the server a little CPU of its own.
- * Stateless apart from the recording in progress; one cell at a time per server.
+ * server JVM (started and stopped over JMX, {@link FlightRecorders}; the {@code profile} settings:
+ * a sample every 10 ms of each thread running Java code), each sample put in the {@link Part} of
+ * the first frame from the top whose class says what the code was doing. The scale run profiles one
+ * extra, unmeasured cell per store, query type and size, so that the report can say why a store's
+ * cost grows: which part's CPU per query grew (design-68 §4.2 step 7). A profile is evidence of
+ * where the time went, not a measurement: its cell is not a round, and JFR costs the server a
+ * little CPU of its own. Stateless apart from the recording in progress; one cell at a time per
+ * server.
  */
 public final class CellProfile {
   /** What the code of a sample was doing. */
@@ -189,17 +189,24 @@ public final class CellProfile {
   }
 
   /**
-   * Runs {@code cell} with a flight recording of the JVM {@code pid} on, writes the recording to
-   * {@code file} and reads it. Empty, with the reason in {@code log}, when the recording cannot be
-   * started or read (no {@code jcmd}, attach refused): the cell still runs, and a profile is never
-   * a reason for a run to fail.
+   * Runs {@code cell} with a flight recording of the JVM {@code pid} on ({@link FlightRecorders}),
+   * writes the recording to {@code file} and reads it. Empty, with the reason in {@code log}, when
+   * the recording cannot be started or read (attach refused, the agent unreachable): the cell still
+   * runs, and a profile is never a reason for a run to fail.
    */
   static Optional<Result> record(long pid, Path file, Cell cell, PrintStream log)
       throws IOException, InterruptedException {
-    String name = "searchlab-cell";
-    Optional<String> started = jcmd(pid, "JFR.start", "name=" + name, "settings=profile");
-    if (started.isPresent()) {
-      log.printf("profile: cannot start a recording of pid %d: %s%n", pid, started.get());
+    FlightRecorderMXBean jfr;
+    long id;
+    try {
+      jfr = FlightRecorders.of(pid);
+      id = jfr.newRecording();
+      jfr.setPredefinedConfiguration(id, "profile");
+      jfr.startRecording(id);
+    } catch (IOException | RuntimeException e) {
+      // A broken connection is not kept: the next cell attaches again.
+      FlightRecorders.forget(pid);
+      log.printf("profile: cannot start a recording of pid %d: %s%n", pid, shorten(e.toString()));
       cell.run();
       return Optional.empty();
     }
@@ -207,10 +214,19 @@ public final class CellProfile {
       cell.run();
     } finally {
       Files.createDirectories(file.toAbsolutePath().getParent());
-      Optional<String> stopped =
-          jcmd(pid, "JFR.stop", "name=" + name, "filename=" + file.toAbsolutePath());
-      if (stopped.isPresent()) {
-        log.printf("profile: cannot stop the recording of pid %d: %s%n", pid, stopped.get());
+      try {
+        jfr.stopRecording(id);
+        jfr.copyTo(id, file.toAbsolutePath().toString());
+      } catch (IOException | RuntimeException e) {
+        FlightRecorders.forget(pid);
+        log.printf(
+            "profile: cannot stop the recording of pid %d: %s%n", pid, shorten(e.toString()));
+      } finally {
+        try {
+          jfr.closeRecording(id);
+        } catch (RuntimeException e) {
+          // Closed with its process, or already forgotten above.
+        }
       }
     }
     if (!Files.exists(file)) {
@@ -300,34 +316,6 @@ public final class CellProfile {
     }
     String simple = className.substring(className.lastIndexOf('.') + 1);
     return simple.contains(rule.substring(star + 1));
-  }
-
-  /** Runs {@code jcmd pid command args…}; empty when it succeeded, else what it said. */
-  private static Optional<String> jcmd(long pid, String command, String... args)
-      throws InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString());
-    cmd.add(Long.toString(pid));
-    cmd.add(command);
-    cmd.addAll(List.of(args));
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        return Optional.of("jcmd " + command + " did not finish in 60 s");
-      }
-      String said = new String(out, StandardCharsets.UTF_8).strip();
-      // jcmd exits 0 even when the command failed in the target; its output says so.
-      boolean failed =
-          p.exitValue() != 0
-              || said.contains("Exception")
-              || said.contains("Could not")
-              || said.contains("not found");
-      return failed ? Optional.of(shorten(said)) : Optional.empty();
-    } catch (IOException e) {
-      return Optional.of(e.toString());
-    }
   }
 
   private static String shorten(String s) {

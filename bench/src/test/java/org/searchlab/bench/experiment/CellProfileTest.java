@@ -119,7 +119,8 @@ class CellProfileTest {
     ByteArrayOutputStream said = new ByteArrayOutputStream();
     PrintStream log = new PrintStream(said, true, StandardCharsets.UTF_8);
     boolean[] ran = {false};
-    // A process that has ended: nothing to attach to (and no live process gets jcmd's SIGQUIT).
+    // A process that has ended: nothing to attach to (and no live process gets the Attach API's
+    // SIGQUIT).
     Process gone = new ProcessBuilder("true").start();
     gone.waitFor();
     Optional<CellProfile.Result> r =

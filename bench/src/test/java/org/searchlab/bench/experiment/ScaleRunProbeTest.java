@@ -31,7 +31,6 @@ import org.searchlab.testing.TestSeeds;
  */
 class ScaleRunProbeTest {
   private static final List<Integer> SIZES = List.of(1_000, 2_000);
-  private static final int DIM = 16;
   private static final int PROBE_WARM = 20;
 
   @Test
@@ -96,7 +95,7 @@ class ScaleRunProbeTest {
               .path("reported_bytes")
               .path("memory_bytes.vectors")
               .asLong();
-      assertTrue(floats >= (long) n * DIM * Float.BYTES, "mutable's vectors at " + n);
+      assertTrue(floats >= (long) n * ScaleRunTest.DIM * Float.BYTES, "mutable's vectors at " + n);
     }
     // The run carried on with the restarted servers: the larger size's rounds of every store.
     int last = SIZES.getLast();

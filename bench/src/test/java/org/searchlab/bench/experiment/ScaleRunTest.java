@@ -40,7 +40,7 @@ class ScaleRunTest {
   // Two sizes, not three (design-68 §6's fallback): the suite's time must not grow. 2k → 8k keeps a
   // factor of 4 for slopes.
   private static final List<Integer> SIZES = List.of(2_000, 8_000);
-  private static final int DIM = 16;
+  static final int DIM = 16;
   private static final int CLIENTS = 4;
   private static final double TARGET = 0.95;
 
