@@ -144,6 +144,8 @@ class RequestDispatcherTest {
       assertNotNull(r);
       assertEquals(503, r.status().code());
       assertTrue(r.content().toString(StandardCharsets.UTF_8).contains("not run"));
+      // Retry-After tells a client that it may send the request again (the bench's feeder does).
+      assertNotNull(r.headers().get("Retry-After"), "Retry-After");
       assertEquals(0, dialect.runs, "the request did not run");
       r.release();
       ch.finishAndReleaseAll();

@@ -4,7 +4,8 @@ package org.searchlab.bench.experiment;
  * What a feed achieved. Immutable.
  *
  * @param docs documents acknowledged
- * @param errors documents the server rejected (after retries of 429)
+ * @param errors documents the server rejected (after retries of 429, and of a 503 that says the
+ *     request was not run)
  * @param seconds wall time of the feed
  * @param cpuCores server cores used over the feed, from the meter's source
  * @param secondCpuCores the same from the meter's second source ({@link
@@ -29,6 +30,25 @@ public record FeedStats(
   /** A feed measured by two sources, its client not measured. */
   public FeedStats(long docs, long errors, double seconds, double cpuCores, Double secondCpuCores) {
     this(docs, errors, seconds, cpuCores, secondCpuCores, null);
+  }
+
+  /**
+   * This feed, when every document it sent was acknowledged; else an {@link IOException} naming
+   * {@code what} and the rejected count. A feed that builds an index must be complete: an index
+   * missing documents is measured at the wrong size, against an oracle that holds them all.
+   */
+  public FeedStats requireComplete(String what) throws java.io.IOException {
+    if (errors > 0) {
+      throw new java.io.IOException(
+          what
+              + ": "
+              + errors
+              + " of "
+              + (docs + errors)
+              + " documents rejected, so the index would not hold the corpus it is measured"
+              + " against");
+    }
+    return this;
   }
 
   /**

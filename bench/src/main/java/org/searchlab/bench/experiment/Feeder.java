@@ -32,7 +32,10 @@ import org.searchlab.core.SourceJson;
  * documents from {@link #ES_THREADS} client threads, or Vespa {@code /document/v1} operations, one
  * per document, with Vespa's feed client over HTTP/2 (up to {@link #VESPA_IN_FLIGHT} in flight). A
  * 429 is retried (after its {@code Retry-After} for bulks, by the feed client's throttling for
- * Vespa operations); other rejections are counted.
+ * Vespa operations), and so is a bulk's 503 with {@code Retry-After}: the server's answer to a
+ * request that waited in its queue past the request timeout and was not run (Elasticsearch's Python
+ * client retries 503 too). Other rejections are counted; a feed that builds an index refuses them
+ * ({@link FeedStats#requireComplete}).
  *
  * <p>Thread-safe: each call uses its own threads; the HTTP client is shared.
  */
@@ -501,7 +504,7 @@ public final class Feeder {
       throws IOException, InterruptedException {
     for (int attempt = 0; ; attempt++) {
       HttpResponse<byte[]> r = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-      if (r.statusCode() != 429 || attempt >= 1_000) {
+      if (!retryable(r) || attempt >= 1_000) {
         return r;
       }
       // Retry-After is in whole seconds; a tenth of it (10 ms to 1 s) keeps the queue busy
@@ -518,6 +521,16 @@ public final class Feeder {
       }
       Thread.sleep(Math.min(1_000, Math.max(10, waitMs)));
     }
+  }
+
+  /**
+   * Whether a bulk's answer says it was not applied and may be sent again: 429 (a full queue), or
+   * 503 with {@code Retry-After} (it waited past the request timeout and was not run). A 503
+   * without it may have been applied in part, so it is counted as rejected.
+   */
+  static boolean retryable(HttpResponse<?> r) {
+    return r.statusCode() == 429
+        || (r.statusCode() == 503 && r.headers().firstValue("Retry-After").isPresent());
   }
 
   /** The document's source in an index of {@code m}: the product's, or its own as it came. */

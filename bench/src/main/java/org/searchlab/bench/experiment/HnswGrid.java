@@ -56,7 +56,10 @@ final class HnswGrid {
                   ctx.serverLog(name),
                   ctx.load)) {
             s.admin.createIndex(corpus.dimension(), m, efc);
-            FeedStats feed = s.feeder(Feeder.ES_BATCH).feed(corpus.docs(), FeedOp.PUT, s.cpu);
+            FeedStats feed =
+                s.feeder(Feeder.ES_BATCH)
+                    .feed(corpus.docs(), FeedOp.PUT, s.cpu)
+                    .requireComplete(name);
             ctx.progress.fed(feed.docs(), feed.seconds());
             s.admin.refresh();
             if (store.equals("segmented")) {

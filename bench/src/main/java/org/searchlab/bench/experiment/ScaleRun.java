@@ -440,7 +440,12 @@ public final class ScaleRun {
         Phases.SCALE_FEED,
         String.format(
             "%s: feeding documents %,d to %,d through _bulk", v.label(), n - slice.size(), n));
-    FeedStats f = s.bulkFeeder(Feeder.ES_BATCH).feed(slice, FeedOp.PUT, s.cpu);
+    FeedStats f =
+        s.bulkFeeder(Feeder.ES_BATCH)
+            .feed(slice, FeedOp.PUT, s.cpu)
+            .requireComplete(
+                String.format(
+                    "%s: the feed of documents %,d to %,d", v.label(), n - slice.size(), n));
     ctx.progress.fed(f.docs(), f.seconds());
     s.admin.refresh();
     double merging = s.admin.awaitMerges(Servers.MERGE_SETTLE);

@@ -271,7 +271,7 @@ final class Servers implements AutoCloseable {
     ctx.progress.step(
         Phases.FEED, name + ": PUT /" + corpus.mapping().index() + " answered " + status);
     ctx.progress.step(Phases.FEED, name + ": feeding " + corpus.docs().size() + " docs" + how);
-    FeedStats stats = feeder.feed(corpus.docs(), FeedOp.PUT, s.cpu);
+    FeedStats stats = feeder.feed(corpus.docs(), FeedOp.PUT, s.cpu).requireComplete(name);
     ctx.progress.fed(stats.docs(), stats.seconds());
     s.admin.refresh();
     s.admin.flush();

@@ -133,7 +133,7 @@ final class SweepIndexes {
             s.feeder(size).feed(corpus.docs().subList(from, from + size), FeedOp.PUT, s.cpu, 1));
         from += size;
       }
-      FeedStats feed = FeedStats.sum(fed);
+      FeedStats feed = FeedStats.sum(fed).requireComplete("the sweep's index");
       ctx.progress.fed(feed.docs(), feed.seconds());
       s.admin.refresh();
       ctx.progress.step(
