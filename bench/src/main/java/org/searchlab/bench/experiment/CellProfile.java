@@ -83,6 +83,8 @@ public final class CellProfile {
           Map.entry("org.searchlab.mutable.hnsw.PanamaSquares", Part.DISTANCES),
           Map.entry("org.searchlab.mutable.hnsw.BulkDot", Part.DISTANCES),
           Map.entry("org.searchlab.mutable.hnsw.Int8Codes", Part.DISTANCES),
+          Map.entry("org.searchlab.mutable.hnsw.Int8Dots", Part.DISTANCES),
+          Map.entry("org.searchlab.mutable.hnsw.PanamaInt8", Part.DISTANCES),
           Map.entry("org.searchlab.mutable.hnsw.GraphSimilarity", Part.DISTANCES),
           // Filters inside a graph search or a posting walk, before the packages they sit in.
           Map.entry("org.searchlab.mutable.hnsw.AcceptBits", Part.FILTERS),

@@ -1,20 +1,19 @@
 package org.searchlab.mutable.hnsw;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.VectorQuantization;
 
 /**
  * A {@link VectorStore}: the float vectors in {@link FloatSlots} (on the heap, or with int8 codes
- * in a mapped scratch file), the codes in a growable table of immutable {@code byte[]}s.
+ * in a mapped scratch file), the codes in {@link RowCodes}, an array per id which in a quantized
+ * store also holds the node's level-0 links once a graph uses the store ({@link #linkRows}).
  *
  * <p>Thread-safety: single writer, lock-free readers. The float slots give each reader a whole
- * vector or none ({@link FloatSlots}). The codes are an immutable array per id, stored with {@code
- * setRelease} and loaded with {@code getAcquire}, in a table that grows by copying into a larger
- * one published through a volatile field, as {@link RowFloatSlots} keeps its rows.
+ * vector or none ({@link FloatSlots}). The codes are an immutable code per array (links behind it
+ * are rewritten in place), stored with {@code setRelease} and loaded with {@code getAcquire}, in a
+ * table that grows by copying into a larger one published through a volatile field, as {@link
+ * RowFloatSlots} keeps its rows.
  *
  * <p>Every vector has its int8 code, whatever the quantization: with {@link
  * VectorQuantization#INT8} the graph walks the codes; without it only the exact plan reads them, to
@@ -26,12 +25,10 @@ import org.searchlab.core.VectorQuantization;
  * replaced (or removed) under it.
  */
 final class ArrayVectorStore implements VectorStore {
-  private static final VarHandle CODE = MethodHandles.arrayElementVarHandle(byte[][].class);
-
   private final int dimension;
   private final VectorQuantization quantization;
   private final FloatSlots floats;
-  private volatile byte[][] codes;
+  private final RowCodes codes;
   private volatile int size;
   private volatile int upperBound;
 
@@ -39,7 +36,7 @@ final class ArrayVectorStore implements VectorStore {
     this.dimension = dimension;
     this.quantization = java.util.Objects.requireNonNull(quantization, "quantization");
     this.floats = floats;
-    this.codes = new byte[16][];
+    this.codes = new RowCodes(dimension);
   }
 
   /** Checks a dimension before any slot is created for it. */
@@ -56,8 +53,7 @@ final class ArrayVectorStore implements VectorStore {
 
   @Override
   public byte[] code(int id) {
-    byte[][] c = codes;
-    return id >= 0 && id < c.length ? (byte[]) CODE.getAcquire(c, id) : null;
+    return codes.row(id);
   }
 
   @Override
@@ -75,12 +71,7 @@ final class ArrayVectorStore implements VectorStore {
           "vector length " + vector.length + " differs from the dimension " + dimension);
     }
     boolean present = floats.has(id);
-    byte[][] c = codes;
-    if (id >= c.length) {
-      c = Arrays.copyOf(c, Math.max(id + 1, c.length + (c.length >> 1)));
-      codes = c;
-    }
-    CODE.setRelease(c, id, Int8Codes.encode(vector));
+    codes.put(id, Int8Codes.encode(vector, codes.rowLength()));
     floats.put(id, vector); // a copy: the caller keeps its array
     if (!present) {
       size++;
@@ -99,11 +90,16 @@ final class ArrayVectorStore implements VectorStore {
   }
 
   /**
-   * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links, or null
-   * when the floats are not kept in rows (quantized stores). Writer thread, while empty.
+   * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links: the int8
+   * codes' when the graph walks them ({@link VectorQuantization#INT8}), else the floats' when they
+   * are kept in rows; null otherwise. Writer thread, while empty.
    */
-  RowFloatSlots linkRows(int capacity) {
-    if (quantization == VectorQuantization.NONE && floats instanceof RowFloatSlots rows) {
+  LinkRows linkRows(int capacity) {
+    if (quantization == VectorQuantization.INT8) {
+      codes.reserveLinks(capacity);
+      return codes;
+    }
+    if (floats instanceof RowFloatSlots rows) {
       rows.reserveLinks(capacity);
       return rows;
     }
@@ -115,10 +111,7 @@ final class ArrayVectorStore implements VectorStore {
     if (id < 0 || !floats.has(id)) {
       return false;
     }
-    byte[][] c = codes;
-    if (id < c.length) {
-      CODE.setRelease(c, id, (byte[]) null);
-    }
+    codes.clear(id);
     floats.clear(id);
     size--;
     return true;
@@ -141,8 +134,7 @@ final class ArrayVectorStore implements VectorStore {
 
   @Override
   public long quantizedBytes() {
-    byte[][] c = codes;
-    return 16L + 8L * c.length + (long) size * (16L + dimension + Int8Codes.TAIL);
+    return codes.codeBytes();
   }
 
   @Override

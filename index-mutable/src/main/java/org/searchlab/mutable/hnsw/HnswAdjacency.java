@@ -37,10 +37,11 @@ import java.util.Arrays;
  *       the node's lists keeps valid arrays.
  * </ol>
  *
- * <p>With the vectors in {@link RowFloatSlots}, every change of a level-0 list is also mirrored
- * into the node's row, before the tables' release stores, and searches read level 0 from there.
- * Those copies are rewritten in place (ids, then the count), so a reader of a row may see a mix of
- * an old and a new list: every id in it is a real node id, as rule 2 guarantees for the arrays.
+ * <p>With the vectors in {@link RowFloatSlots} (or, in a quantized store, the int8 codes in {@link
+ * RowCodes}), every change of a level-0 list is also mirrored into the node's row, before the
+ * tables' release stores, and searches read level 0 from there. Those copies are rewritten in place
+ * (ids, then the count), so a reader of a row may see a mix of an old and a new list: every id in
+ * it is a real node id, as rule 2 guarantees for the arrays.
  */
 final class HnswAdjacency {
   private static final VarHandle NODE = MethodHandles.arrayElementVarHandle(int[][][].class);
@@ -67,18 +68,24 @@ final class HnswAdjacency {
   private volatile long entry = -1; // level << 32 | node, or -1 when empty
   private volatile int size;
   private volatile int idUpperBound;
-  // Where level 0's lists are mirrored for searches, behind each node's vector; null when the
-  // vectors are not kept in rows (quantized stores), and searches read level0 instead.
-  private final RowFloatSlots rows;
+  // Where level 0's lists are mirrored for searches, behind each node's float vector or, when the
+  // graph walks int8 codes, its code; null when the vector store keeps no rows, and searches read
+  // level0 instead.
+  private final LinkRows rows;
 
   /** Adjacency whose level-0 lists are also mirrored into {@code rows}, when not null. */
-  HnswAdjacency(RowFloatSlots rows) {
+  HnswAdjacency(LinkRows rows) {
     this.rows = rows;
   }
 
-  /** The rows level 0 is mirrored into, or null. */
+  /** The float rows level 0 is mirrored into, or null (none, or int8 code rows). */
   RowFloatSlots rows() {
-    return rows;
+    return rows instanceof RowFloatSlots r ? r : null;
+  }
+
+  /** The int8 code rows level 0 is mirrored into, or null (none, or float rows). */
+  RowCodes codeRows() {
+    return rows instanceof RowCodes r ? r : null;
   }
 
   // ---- reading side: any thread, lock-free ----------------------------------------------------

@@ -43,6 +43,8 @@ final class HnswSearcher implements GraphSearcher {
   // Where the plain beam reads level 0's links from, behind each vector (null when the graph
   // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
   private final RowFloatSlots rows;
+  // The same behind each int8 code, when the graph walks them (RowCodes); else null.
+  private final RowCodes codeRows;
   // The length of a vector: the head of the arrays vectors.row() returns.
   private final int dim;
   // The bound query's int8 code (tail zero, see Int8Codes), scale and, for l2_norm, the decoded
@@ -105,6 +107,8 @@ final class HnswSearcher implements GraphSearcher {
   private final float[] bracket = new float[2];
   private float[][] batchVectors = new float[64][];
   private byte[][] batchCodes = new byte[64][];
+  // The integer dot products of a batch of codes (Int8Codes.dots).
+  private int[] batchInts = new int[64];
 
   HnswSearcher(HnswAdjacency graph, VectorStore vectors, HnswConfig config) {
     this.graph = graph;
@@ -113,6 +117,7 @@ final class HnswSearcher implements GraphSearcher {
     this.similarity = new GraphSimilarity(config.similarity());
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
     this.rows = int8 ? null : graph.rows();
+    this.codeRows = int8 ? graph.codeRows() : null;
     this.dim = vectors.dimension();
     this.hitVector = new float[dim];
     this.queryCode = new byte[vectors.dimension() + Int8Codes.TAIL];
@@ -385,7 +390,7 @@ final class HnswSearcher implements GraphSearcher {
       for (int i = 0; i < count; i++) {
         byte[] c = batchCodes[i];
         float approx = Int8Codes.dot(queryCode, queryScale, c);
-        float error = Int8Codes.errorBound(c, l1, residual, scanNorm);
+        float error = Int8Codes.errorBound(c, dim, l1, residual, scanNorm);
         batchScores[i] = approx - error;
         batchUpper[i] = approx + error;
       }
@@ -415,9 +420,10 @@ final class HnswSearcher implements GraphSearcher {
    */
   private void touchCodes(int count) {
     int sum = 0;
+    int length = dim + Int8Codes.TAIL; // a row's links are not read
     for (int i = 0; i < count; i++) {
       byte[] c = batchCodes[i];
-      for (int at = 0; at < c.length; at += 64) {
+      for (int at = 0; at < length; at += 64) {
         sum += c[at];
       }
     }
@@ -609,6 +615,16 @@ final class HnswSearcher implements GraphSearcher {
           }
         }
         count = row == null ? 0 : gatherRow(row);
+      } else if (codeRows != null && level == 0 && !filterFirst) {
+        // The same from the node's int8 code row (RowCodes).
+        byte[] row = codeRows.row(ScoreHeap.node(top));
+        if (candidates.size() > 0) {
+          byte[] next = codeRows.row(candidates.topNode());
+          if (next != null) {
+            touched += next[codeRows.countOffset()];
+          }
+        }
+        count = row == null ? 0 : gatherCodeRow(row);
       } else {
         int[] links = graph.links(ScoreHeap.node(top), level);
         if (candidates.size() > 0) {
@@ -672,6 +688,7 @@ final class HnswSearcher implements GraphSearcher {
     }
     boolean done = true;
     boolean fromRows = rows != null && level == 0;
+    boolean fromCodeRows = codeRows != null && level == 0;
     while (pool.hasNext()) {
       if (scored > visitLimit) {
         done = false;
@@ -689,6 +706,15 @@ final class HnswSearcher implements GraphSearcher {
           }
         }
         count = row == null ? 0 : gatherRow(row);
+      } else if (fromCodeRows) {
+        byte[] row = codeRows.row(node);
+        if (next >= 0) {
+          byte[] n = codeRows.row(next);
+          if (n != null) {
+            touched += n[codeRows.countOffset()];
+          }
+        }
+        count = row == null ? 0 : gatherCodeRow(row);
       } else {
         int[] links = graph.links(node, level);
         if (next >= 0) {
@@ -746,10 +772,21 @@ final class HnswSearcher implements GraphSearcher {
    */
   private void scoreGathered(float[] query, int count) {
     scored += count;
-    if (!int8) {
+    if (int8) {
+      touchFirstCodeLines(count);
+    } else {
       touchFirstLines(count);
     }
     scoreBatch(query, count);
+  }
+
+  /** {@link #touchFirstLines} for the batch's int8 codes. */
+  private void touchFirstCodeLines(int count) {
+    int sum = 0;
+    for (int i = 0; i < count; i++) {
+      sum += batchCodes[i][0];
+    }
+    touched += sum;
   }
 
   /**
@@ -758,7 +795,8 @@ final class HnswSearcher implements GraphSearcher {
    */
   private void scoreBatch(float[] query, int count) {
     if (int8) {
-      similarity.raw(queryCode, queryScale, querySquares, batchCodes, batchScores, count);
+      similarity.raw(
+          queryCode, queryScale, querySquares, batchCodes, batchInts, batchScores, count);
     } else {
       similarity.raw(query, batchVectors, dim, batchScores, count);
     }
@@ -785,6 +823,7 @@ final class HnswSearcher implements GraphSearcher {
       batchScores = new float[n];
       batchVectors = new float[n][];
       batchCodes = new byte[n][];
+      batchInts = new int[n];
     }
   }
 
@@ -807,6 +846,21 @@ final class HnswSearcher implements GraphSearcher {
     int count = 0;
     for (int j = 0; j < n; j++) {
       int node = rows.link(row, j);
+      if (visited.visit(node) && take(node, count)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** {@link #gather(int[])} for the links mirrored in a node's int8 code {@code row}. */
+  private int gatherCodeRow(byte[] row) {
+    RowCodes r = codeRows;
+    int n = r.linkCount(row);
+    ensureBatch(n);
+    int count = 0;
+    for (int j = 0; j < n; j++) {
+      int node = r.link(row, j);
       if (visited.visit(node) && take(node, count)) {
         count++;
       }

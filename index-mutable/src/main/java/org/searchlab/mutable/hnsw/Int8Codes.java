@@ -9,7 +9,9 @@ import org.apache.lucene.util.VectorUtil;
  * int8 scalar quantization with one scale per vector: component {@code x[i]} becomes {@code q[i] =
  * round(x[i] / s)} with {@code s = max|x| / 127}, so {@code q[i]} is in [−127, 127] and {@code
  * |x[i] − s·q[i]| ≤ s / 2}. A dot product is then {@code x·y ≈ s_x·s_y·(q_x·q_y)}, the integer part
- * computed by Lucene's {@link VectorUtil#dotProduct(byte[], byte[])} (SIMD with the vector module).
+ * computed by {@link Int8Dots} (SIMD with the vector module; Lucene's {@link
+ * VectorUtil#dotProduct(byte[], byte[])} gives the same integer but takes two arrays of one length,
+ * and a stored code may head a longer row of {@link RowCodes}).
  *
  * <p>Why one scale per vector, where Lucene's {@code ScalarQuantizer} takes one interval per
  * segment from confidence-interval quantiles: a segment is written once, so Lucene can calibrate it
@@ -38,9 +40,12 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Layout: a stored code is {@code dimension + 8} bytes: the components, the scale, and the
  * Euclidean norm of the vector the code stands for ({@code ‖s·q‖}, rounded up), both as
  * little-endian floats, so one immutable array holds all three and a reader never pairs a code with
- * another vector's scale. A query code has the same length with the last eight bytes zero, so that
- * the integer dot product over the whole arrays equals the one over the components; {@link
- * #dot(byte[], float, byte[])} relies on that and asserts it.
+ * another vector's scale. A query code has the same length with the last eight bytes zero (so that
+ * an integer dot product over the whole arrays equals the one over the components); the kernels
+ * read the components only, and take the dimension from the query's length, so a stored code may be
+ * followed by more bytes: in a quantized store it heads its node's row of links ({@link RowCodes}),
+ * and {@link #scale(byte[], int)} and {@link #norm(byte[], int)} read its tail at the dimension,
+ * not at the array's end.
  *
  * <p>The norm is there for {@link #errorBound}: with it a dot product over the codes brackets the
  * float one, so an exact scan can read the codes and rescore by the floats only the vectors whose
@@ -60,9 +65,18 @@ final class Int8Codes {
 
   private Int8Codes() {}
 
-  /** The stored code of {@code v}: components, then the scale. */
+  /** The stored code of {@code v}: components, then the scale, then the norm. */
   static byte[] encode(float[] v) {
-    byte[] code = new byte[v.length + TAIL];
+    return encode(v, v.length + TAIL);
+  }
+
+  /**
+   * {@link #encode(float[])} at the head of a new array of {@code length} bytes (at least {@code
+   * v.length + TAIL}), the rest zero: a row of {@link RowCodes}.
+   */
+  static byte[] encode(float[] v, int length) {
+    assert length >= v.length + TAIL : length + " bytes for dimension " + v.length;
+    byte[] code = new byte[length];
     float scale = quantize(v, code);
     FLOAT_LE.set(code, v.length, scale);
     double squares = 0;
@@ -109,8 +123,16 @@ final class Int8Codes {
    * max_inner_product} compares vectors of any length).
    */
   static float errorBound(byte[] code, float l1, float residual, float vNorm) {
-    float s = scale(code);
-    float norm = norm(code);
+    return errorBound(code, code.length - TAIL, l1, residual, vNorm);
+  }
+
+  /**
+   * {@link #errorBound(byte[], float, float, float)} for a code of {@code dimension} components at
+   * the head of a longer array (a row of {@link RowCodes}).
+   */
+  static float errorBound(byte[] code, int dimension, float l1, float residual, float vNorm) {
+    float s = scale(code, dimension);
+    float norm = norm(code, dimension);
     return (s * 0.5f * l1 + residual * norm) * 1.001f + 1e-5f * Math.max(1f, vNorm * norm);
   }
 
@@ -133,10 +155,10 @@ final class Int8Codes {
   static void squareDistanceBracket(
       byte[] query, float queryScale, double vSquares, float residual, byte[] code, float[] out) {
     assert tailIsZero(query) : "a query code must end in eight zero bytes";
-    int dimension = code.length - TAIL;
-    double s = scale(code);
-    double norm = norm(code);
-    double dot = (double) VectorUtil.dotProduct(query, code) * queryScale * s;
+    int dimension = query.length - TAIL;
+    double s = scale(code, dimension);
+    double norm = norm(code, dimension);
+    double dot = (double) Int8Dots.dot(query, code, dimension) * queryScale * s;
     double cross = 2 * residual * norm;
     double centre = vSquares - 2 * dot;
     double high = centre + norm * norm + cross;
@@ -201,12 +223,22 @@ final class Int8Codes {
 
   /** The scale stored at the end of a stored code. */
   static float scale(byte[] code) {
-    return (float) FLOAT_LE.get(code, code.length - TAIL);
+    return scale(code, code.length - TAIL);
+  }
+
+  /** The scale of a code of {@code dimension} components, which may head a longer row. */
+  static float scale(byte[] code, int dimension) {
+    return (float) FLOAT_LE.get(code, dimension);
   }
 
   /** The norm stored at the end of a stored code: {@code ‖s·q‖₂}, rounded up. */
   static float norm(byte[] code) {
-    return (float) FLOAT_LE.get(code, code.length - Float.BYTES);
+    return norm(code, code.length - TAIL);
+  }
+
+  /** The norm of a code of {@code dimension} components, which may head a longer row. */
+  static float norm(byte[] code, int dimension) {
+    return (float) FLOAT_LE.get(code, dimension + Float.BYTES);
   }
 
   /** The components a code stands for: {@code scale · q[i]}. */
@@ -219,10 +251,51 @@ final class Int8Codes {
     return v;
   }
 
-  /** The approximate dot product of a query code (scale {@code queryScale}) and a stored code. */
+  /**
+   * The approximate dot product of a query code (scale {@code queryScale}) and a stored code, which
+   * may head a longer row ({@link RowCodes}): the query's length gives the dimension.
+   */
   static float dot(byte[] query, float queryScale, byte[] stored) {
     assert tailIsZero(query) : "a query code must end in eight zero bytes";
-    return VectorUtil.dotProduct(query, stored) * queryScale * scale(stored);
+    int dimension = query.length - TAIL;
+    return Int8Dots.dot(query, stored, dimension) * queryScale * scale(stored, dimension);
+  }
+
+  /**
+   * {@link #dot} of {@code codes[i]} into {@code scores[i]} for {@code i < count}, the integer
+   * parts one code at a time ({@link Int8Dots#dots}) into {@code ints} (at least {@code count}
+   * long); the same bits as {@link #dot} one by one.
+   */
+  static void dots(
+      byte[] query, float queryScale, byte[][] codes, int[] ints, float[] scores, int count) {
+    assert tailIsZero(query) : "a query code must end in eight zero bytes";
+    int dimension = query.length - TAIL;
+    Int8Dots.dots(query, codes, dimension, ints, count);
+    for (int i = 0; i < count; i++) {
+      scores[i] = ints[i] * queryScale * scale(codes[i], dimension);
+    }
+  }
+
+  /**
+   * {@link #squareDistance} of {@code codes[i]}, negated, into {@code scores[i]} for {@code i <
+   * count}: the raw {@code l2_norm} scores, the integer parts one code at a time, as {@link #dots}.
+   */
+  static void negatedSquareDistances(
+      byte[] query,
+      float queryScale,
+      float querySquares,
+      byte[][] codes,
+      int[] ints,
+      float[] scores,
+      int count) {
+    assert tailIsZero(query) : "a query code must end in eight zero bytes";
+    int dimension = query.length - TAIL;
+    Int8Dots.dots(query, codes, dimension, ints, count);
+    for (int i = 0; i < count; i++) {
+      float norm = norm(codes[i], dimension);
+      float dot = ints[i] * queryScale * scale(codes[i], dimension);
+      scores[i] = -(querySquares + norm * norm - 2 * dot);
+    }
   }
 
   /**
@@ -232,7 +305,7 @@ final class Int8Codes {
    * negative for two nearly equal vectors (float rounding); it only ranks.
    */
   static float squareDistance(byte[] query, float queryScale, float querySquares, byte[] stored) {
-    float norm = norm(stored);
+    float norm = norm(stored, query.length - TAIL);
     return querySquares + norm * norm - 2 * dot(query, queryScale, stored);
   }
 

@@ -44,7 +44,7 @@ import java.util.Arrays;
  *       hnswlib's searches read links the same way.
  * </ol>
  */
-final class RowFloatSlots implements FloatSlots {
+final class RowFloatSlots implements FloatSlots, LinkRows {
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(float[][].class);
   private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(float[].class);
 
@@ -135,7 +135,8 @@ final class RowFloatSlots implements FloatSlots {
    *
    * @throws IllegalStateException when {@code ids} exceeds the reserved capacity
    */
-  void setLinks(int id, int[] ids) {
+  @Override
+  public void setLinks(int id, int[] ids) {
     float[][] t = table;
     float[] row = id < t.length ? t[id] : null;
     if (row == null) {
@@ -171,7 +172,8 @@ final class RowFloatSlots implements FloatSlots {
   }
 
   /** Heap bytes of the mirrored links behind the vectors, counts included. */
-  long linkBytes() {
+  @Override
+  public long linkBytes() {
     return 4L * tail * present;
   }
 

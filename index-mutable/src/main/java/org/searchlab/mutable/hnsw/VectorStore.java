@@ -67,8 +67,10 @@ public interface VectorStore extends Closeable {
   VectorQuantization quantization();
 
   /**
-   * The int8 code of {@code id} ({@link Int8Codes}' stored layout: components, the scale, the
-   * norm), or {@code null} when absent. Shared, do not modify. Lock-free, any thread.
+   * An array that begins with the int8 code of {@code id} ({@link Int8Codes}' stored layout:
+   * components, the scale, the norm), or {@code null} when absent; in a quantized store used by a
+   * graph the node's level-0 links follow it ({@link RowCodes}). Shared, do not modify. Lock-free,
+   * any thread.
    */
   byte[] code(int id);
 

@@ -32,9 +32,11 @@
  * <p>Quantization: with {@link org.searchlab.core.VectorQuantization#INT8} the store also keeps an
  * int8 <em>code</em> per vector ({@code Int8Codes}: one scale per vector, components in [−127,
  * 127]); the beam, the greedy descent and the inserts' searches score by integer dot products of
- * codes ({@link org.apache.lucene.util.VectorUtil#dotProduct(byte[], byte[])}; for {@code l2_norm}
- * expanded into the squared distance of the decoded vectors), and a search rescores its best {@code
- * k × oversample} candidates with the floats (Elasticsearch's {@code rescore_vector}).
+ * codes ({@code Int8Dots}, four codes per pass; for {@code l2_norm} expanded into the squared
+ * distance of the decoded vectors), and a search rescores its best {@code k × oversample}
+ * candidates with the floats (Elasticsearch's {@code rescore_vector}). Each code heads a row that
+ * also holds the node's level-0 links ({@code RowCodes}), as each float vector does in an
+ * unquantized store ({@code RowFloatSlots}).
  *
  * <p>References: Y. A. Malkov, D. A. Yashunin, "Efficient and robust approximate nearest neighbor
  * search using Hierarchical Navigable Small World graphs" (2016, arXiv:1603.09320): level

@@ -1,0 +1,43 @@
+package org.searchlab.mutable.hnsw;
+
+/**
+ * Integer dot products of int8 codes with components in [−127, 127] ({@link Int8Codes}) over the
+ * first {@code n} bytes of each array, so that a code may head a longer row ({@link RowCodes}):
+ * with the {@code jdk.incubator.vector} module present by {@link PanamaInt8}'s kernel, else (or
+ * with {@code -Dsearchlab.hnsw.int8Kernel=false}) by a plain loop. Both are exact, so they agree to
+ * the bit; {@code Int8DotsTest} checks it.
+ *
+ * <p>Public for the JMH benchmark of the kernels ({@code bench}'s {@code Int8DotBenchmark}); the
+ * graph is its only other caller.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class Int8Dots {
+  /** Whether {@link PanamaInt8}'s kernels are in use. */
+  static final boolean PANAMA =
+      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+          && Boolean.parseBoolean(System.getProperty("searchlab.hnsw.int8Kernel", "true"));
+
+  private Int8Dots() {}
+
+  /** {@code Σ a[i]·b[i]} over {@code i < n}; every component in [−127, 127]. */
+  public static int dot(byte[] a, byte[] b, int n) {
+    return PANAMA ? PanamaInt8.dot1(a, b, n) : scalar(a, b, n);
+  }
+
+  /** {@code out[i] = }{@link #dot dot(query, codes[i], n)} for {@code i < count}. */
+  public static void dots(byte[] query, byte[][] codes, int n, int[] out, int count) {
+    for (int i = 0; i < count; i++) {
+      out[i] = dot(query, codes[i], n);
+    }
+  }
+
+  /** The plain loop: the fallback, and the reference the tests compare the kernels with. */
+  public static int scalar(byte[] a, byte[] b, int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++) {
+      s += a[i] * b[i];
+    }
+    return s;
+  }
+}
