@@ -216,7 +216,10 @@ class ScaleRunTest {
         report.contains(
             "## Restart and memory probe\n\nrestart and memory probe: not run (no size probed)"),
         report);
-    // The profiles: every measured server at the profiled size, each cell's parts summing to 1.
+    // The profiles: every measured server at the profiled size has a recording of every cell, each
+    // cell's parts summing to 1. A 150 ms cell on this tiny corpus keeps a server's threads in Java
+    // code for a few tens of ms, so one cell may get no 10 ms execution sample (it happened in CI,
+    // 6 to 16 in the others); the server's four cells together always have some.
     for (JsonNode size : scale.path("per_size")) {
       int n = size.path("docs").asInt();
       for (String v : List.of("mutable", "segmented", "segmented-forcemerged")) {
@@ -226,15 +229,18 @@ class ScaleRunTest {
           assertTrue(profile.isMissingNode(), what);
           continue;
         }
+        int samples = 0;
         for (String cell : List.of("lexical", "lexical filtered", "vector", "vector filtered")) {
           JsonNode c = profile.path(cell);
-          assertTrue(c.path("samples").asInt() > 0, cell + ", " + what);
+          assertTrue(c.path("samples").isInt(), "a recording of " + cell + ", " + what);
+          samples += c.path("samples").asInt();
           double sum = 0;
           for (JsonNode share : c.path("parts")) {
             sum += share.asDouble();
           }
-          assertEquals(1.0, sum, 1e-9, cell + ", " + what);
+          assertEquals(c.path("samples").asInt() > 0 ? 1.0 : 0.0, sum, 1e-9, cell + ", " + what);
         }
+        assertTrue(samples > 0, "execution samples of " + what);
       }
     }
     assertTrue(report.contains("## Why the costs grow"), report);
