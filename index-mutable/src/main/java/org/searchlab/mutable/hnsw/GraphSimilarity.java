@@ -91,7 +91,7 @@ final class GraphSimilarity {
 
   /**
    * {@link #raw(byte[], float, float, byte[])} of {@code codes[i]} into {@code scores[i]}, the
-   * integer dot products four codes per pass into {@code ints} ({@link Int8Codes#dots}); the same
+   * integer dot products one code at a time into {@code ints} ({@link Int8Codes#dots}); the same
    * bits as one by one.
    */
   void raw(

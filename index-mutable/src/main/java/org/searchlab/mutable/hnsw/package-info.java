@@ -32,7 +32,7 @@
  * <p>Quantization: with {@link org.searchlab.core.VectorQuantization#INT8} the store also keeps an
  * int8 <em>code</em> per vector ({@code Int8Codes}: one scale per vector, components in [−127,
  * 127]); the beam, the greedy descent and the inserts' searches score by integer dot products of
- * codes ({@code Int8Dots}, four codes per pass; for {@code l2_norm} expanded into the squared
+ * codes ({@code Int8Dots}, one code per call; for {@code l2_norm} expanded into the squared
  * distance of the decoded vectors), and a search rescores its best {@code k × oversample}
  * candidates with the floats (Elasticsearch's {@code rescore_vector}). Each code heads a row that
  * also holds the node's level-0 links ({@code RowCodes}), as each float vector does in an

@@ -50,7 +50,7 @@ class Int8DotsTest {
           int expected = Int8Dots.scalar(q, v[j], n);
           String at = "n " + n + ", kind " + kind + ", code " + j + ", seed " + seed;
           assertEquals(expected, Int8Dots.dot(q, v[j], n), at);
-          assertEquals(expected, out[j], "four per pass, " + at);
+          assertEquals(expected, out[j], "in a batch, " + at);
         }
       }
     }
