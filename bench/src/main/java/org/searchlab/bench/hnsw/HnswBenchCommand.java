@@ -124,22 +124,26 @@ public final class HnswBenchCommand implements Callable<Integer> {
       names = "--quantization",
       defaultValue = "none",
       description =
-          "Vectors of the mutable graph: none (floats) or int8 (int8 beam and build, float"
-              + " rescoring of k x --oversample); Lucene's single segment stays float"
+          "Vectors of the mutable graph: none (floats), int8 (int8 beam and build, float"
+              + " rescoring of k x --oversample) or bbq (1-bit codes searched with a 4-bit query,"
+              + " float build, float rescoring to the depth the codes' error bounds choose, at"
+              + " least k x --oversample); Lucene's single segment stays float"
               + " (default ${DEFAULT-VALUE}).")
   String quantization;
 
   @Option(
       names = "--oversample",
       defaultValue = "3",
-      description = "With --quantization int8: candidates rescored per hit, 1-10 (default 3).")
+      description =
+          "With --quantization int8 or bbq: candidates rescored per hit (bbq: at least), 1-10"
+              + " (default 3).")
   int oversample;
 
   @Option(
       names = "--float-storage",
       defaultValue = "mapped",
       description =
-          "With --quantization int8: where the mutable graph keeps the floats it rescores and"
+          "With --quantization int8 or bbq: where the mutable graph keeps the floats it rescores and"
               + " builds with: mapped (a scratch file in the temporary directory, as the store"
               + " does) or heap (default ${DEFAULT-VALUE}).")
   FloatStorage floatStorage;
@@ -170,6 +174,14 @@ public final class HnswBenchCommand implements Callable<Integer> {
 
     /** Nodes whose distance one search computed, or -1 when the implementation does not say. */
     long visited(float[] query, int ef) throws IOException;
+
+    /**
+     * Candidates one search scored again by their floats after a quantized beam (its rescoring
+     * depth), or -1 when the implementation does not rescore or does not say.
+     */
+    default long rescored(float[] query, int ef) throws IOException {
+      return -1;
+    }
 
     /**
      * One timed pass over every query at {@code ef}: wall seconds, CPU seconds of the searching
@@ -332,9 +344,12 @@ public final class HnswBenchCommand implements Callable<Integer> {
         for (int i = 0; i < n; i++) {
           Impl impl = built.get(i);
           long visited = 0;
+          long rescored = 0;
           for (float[] q : v.queries()) {
             long one = impl.visited(q, ef);
             visited = one < 0 || visited < 0 ? -1 : visited + one;
+            long again = impl.rescored(q, ef);
+            rescored = again < 0 || rescored < 0 ? -1 : rescored + again;
           }
           Map<String, Object> line =
               line(
@@ -345,6 +360,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
                   median(wall[i]),
                   median(cpu[i]),
                   visited,
+                  rescored,
                   medianBuild[i],
                   medianBuildCpu[i]);
           curves
@@ -511,6 +527,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
       String name,
       Hits hits,
       Visits visits,
+      Visits rescores,
       double buildSeconds,
       double buildCpuSeconds,
       int buildThreads)
@@ -524,6 +541,11 @@ public final class HnswBenchCommand implements Callable<Integer> {
     public long visited(float[] query, int ef) {
       return visits.search(query, ef);
     }
+
+    @Override
+    public long rescored(float[] query, int ef) {
+      return rescores == null ? -1 : rescores.search(query, ef);
+    }
   }
 
   private Impl buildMutable(BenchVectors v) {
@@ -533,6 +555,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
         "mutable-hnsw",
         (query, ef) -> graph.search(query, K, ef).nodes(),
         (query, ef) -> graph.search(query, K, ef).visited(),
+        graph.config().quantization().quantized()
+            ? (query, ef) -> graph.search(query, K, ef).rescored()
+            : null,
         build.seconds(),
         build.cpuSeconds(),
         threads);
@@ -562,6 +587,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
           flat.search(query, K, ef);
           return flat.scored();
         },
+        null,
         seconds,
         cpu,
         threads);
@@ -710,6 +736,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
       double searchSeconds,
       double searchCpuSeconds,
       long visited,
+      long rescored,
       double buildSeconds,
       double buildCpuSeconds) {
     int nq = v.queries().length;
@@ -727,6 +754,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
     m.put("buildThreads", impl.buildThreads());
     m.put("buildDocsPerSecPerThread", round(n / buildSeconds / impl.buildThreads(), 1));
     m.put("visitedPerQuery", visited < 0 ? null : round(visited / (double) nq, 1));
+    if (rescored >= 0) {
+      m.put("rescoredPerQuery", round(rescored / (double) nq, 1));
+    }
     m.put("transparentHugePages", impl.transparentHugePages());
     m.put("anonHugePagesMB", impl.anonHugePagesMB());
     // The cost of one expansion: search CPU time over the nodes whose distance it computed.

@@ -29,6 +29,11 @@ final class ArrayVectorStore implements VectorStore {
   private final VectorQuantization quantization;
   private final FloatSlots floats;
   private final RowCodes codes;
+  // The 1-bit codes the graph walks with BBQ, with their rotation and the writer's scratch for it;
+  // null otherwise.
+  private final RowCodes binary;
+  private final Rotation rotation;
+  private final float[] rotated;
   private volatile int size;
   private volatile int upperBound;
 
@@ -37,6 +42,10 @@ final class ArrayVectorStore implements VectorStore {
     this.quantization = java.util.Objects.requireNonNull(quantization, "quantization");
     this.floats = floats;
     this.codes = new RowCodes(dimension);
+    boolean bbq = quantization == VectorQuantization.BBQ;
+    this.binary = bbq ? RowCodes.ofLength(BinaryCodes.codeLength(dimension)) : null;
+    this.rotation = bbq ? new Rotation(dimension) : null;
+    this.rotated = bbq ? new float[dimension] : null;
   }
 
   /** Checks a dimension before any slot is created for it. */
@@ -57,6 +66,11 @@ final class ArrayVectorStore implements VectorStore {
   }
 
   @Override
+  public byte[] binaryCode(int id) {
+    return binary == null ? null : binary.row(id);
+  }
+
+  @Override
   public int dimension() {
     return dimension;
   }
@@ -71,6 +85,9 @@ final class ArrayVectorStore implements VectorStore {
           "vector length " + vector.length + " differs from the dimension " + dimension);
     }
     boolean present = floats.has(id);
+    if (binary != null) {
+      binary.put(id, BinaryCodes.encode(rotation, vector, rotated, binary.rowLength()));
+    }
     codes.put(id, Int8Codes.encode(vector, codes.rowLength()));
     floats.put(id, vector); // a copy: the caller keeps its array
     if (!present) {
@@ -91,10 +108,15 @@ final class ArrayVectorStore implements VectorStore {
 
   /**
    * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links: the int8
-   * codes' when the graph walks them ({@link VectorQuantization#INT8}), else the floats' when they
-   * are kept in rows; null otherwise. Writer thread, while empty.
+   * codes' when the graph walks them ({@link VectorQuantization#INT8}), the 1-bit codes' with
+   * {@link VectorQuantization#BBQ}, else the floats' when they are kept in rows; null otherwise.
+   * Writer thread, while empty.
    */
   LinkRows linkRows(int capacity) {
+    if (binary != null) {
+      binary.reserveLinks(capacity);
+      return binary;
+    }
     if (quantization == VectorQuantization.INT8) {
       codes.reserveLinks(capacity);
       return codes;
@@ -110,6 +132,9 @@ final class ArrayVectorStore implements VectorStore {
   public boolean remove(int id) {
     if (id < 0 || !floats.has(id)) {
       return false;
+    }
+    if (binary != null) {
+      binary.clear(id);
     }
     codes.clear(id);
     floats.clear(id);
@@ -134,7 +159,12 @@ final class ArrayVectorStore implements VectorStore {
 
   @Override
   public long quantizedBytes() {
-    return codes.codeBytes();
+    return codes.codeBytes() + binaryBytes();
+  }
+
+  @Override
+  public long binaryBytes() {
+    return binary == null ? 0 : binary.codeBytes();
   }
 
   @Override

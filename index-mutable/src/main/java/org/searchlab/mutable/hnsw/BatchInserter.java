@@ -106,7 +106,7 @@ final class BatchInserter {
     }
     HnswSearcher[] searchers = new HnswSearcher[threads];
     for (int t = 0; t < threads; t++) {
-      searchers[t] = builder.newSearcher();
+      searchers[t] = builder.newBuildSearcher();
     }
     ExecutorService workers = pool(threads - 1);
     HnswBuilder.Prepared[] prepared = new HnswBuilder.Prepared[BATCH];

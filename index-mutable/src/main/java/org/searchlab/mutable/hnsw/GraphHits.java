@@ -15,8 +15,12 @@ package org.searchlab.mutable.hnsw;
  * @param found how many hits the search found, at most {@code k}: {@code nodes.length}, unless the
  *     caller asked for fewer shown hits (then {@code nodes} holds the best of them, which the exact
  *     plan ranks without scoring the rest by their floats)
+ * @param rescored how many candidates were scored again by their floats: the exact plan's vectors
+ *     whose bracket reached the top k, or a quantized beam's rescoring window (with 1-bit codes,
+ *     the depth its error bounds chose)
  */
-public record GraphHits(int[] nodes, float[] scores, String plan, int visited, int found) {
+public record GraphHits(
+    int[] nodes, float[] scores, String plan, int visited, int found, int rescored) {
   public GraphHits {
     if (nodes.length != scores.length) {
       throw new IllegalArgumentException(
@@ -28,9 +32,9 @@ public record GraphHits(int[] nodes, float[] scores, String plan, int visited, i
     }
   }
 
-  /** Hits that are all the search found. */
+  /** Hits that are all the search found, none rescored. */
   public GraphHits(int[] nodes, float[] scores, String plan, int visited) {
-    this(nodes, scores, plan, visited, nodes.length);
+    this(nodes, scores, plan, visited, nodes.length, 0);
   }
 
   /** The number of hits. */

@@ -120,7 +120,7 @@ final class HnswBuilder {
     this.similarity = new GraphSimilarity(config.similarity());
     this.levelMultiplier = 1 / Math.log(config.m());
     this.levelRandom = new SplittableRandom(config.seed());
-    this.writerSearcher = newSearcher();
+    this.writerSearcher = newBuildSearcher();
     int cap = Math.max(config.maxLinks(0), config.maxLinks(1));
     this.pruneIds = new int[cap];
     this.pruneScores = new float[cap];
@@ -128,9 +128,18 @@ final class HnswBuilder {
     this.pruneDots = new float[cap];
   }
 
-  /** A searcher over the same graph, for one thread at a time. */
+  /** A searcher over the same graph for queries, for one thread at a time. */
   HnswSearcher newSearcher() {
     return new HnswSearcher(adjacency, vectors, config);
+  }
+
+  /**
+   * A searcher over the same graph for the neighbour searches of inserts, for one thread at a time:
+   * it walks what queries walk, but the floats where queries walk 1-bit codes, since links chosen
+   * by estimates that coarse make a worse graph.
+   */
+  HnswSearcher newBuildSearcher() {
+    return new HnswSearcher(adjacency, vectors, config, true);
   }
 
   HnswConfig config() {

@@ -36,15 +36,24 @@ import org.searchlab.core.mapping.VectorSimilarity;
  *     per unit of its beam: a filtered graph search costs more the wider its beam, a scan does not;
  *     in [0, 100000], 0 for the hit ratio alone. Default {@value #EXACT_SCAN_PER_BEAM}.
  * @param quantization what the graph search reads: the float vectors ({@link
- *     VectorQuantization#NONE}, the default) or their int8 codes ({@link VectorQuantization#INT8},
- *     see {@code Int8Codes}), which quarter the bytes each visited node costs; the floats stay in
- *     memory for rescoring and for reading documents back. Inserts search the graph the same way,
- *     so an int8 graph is also built on int8 distances, as Lucene builds its quantized graphs.
+ *     VectorQuantization#NONE}, the default), their int8 codes ({@link VectorQuantization#INT8},
+ *     see {@code Int8Codes}), which quarter the bytes each visited node costs, or their 1-bit codes
+ *     searched with a 4-bit query ({@link VectorQuantization#BBQ}, see {@code BinaryCodes}), a
+ *     twenty-fourth of them at 384 dimensions; the floats stay in memory for rescoring and for
+ *     reading documents back. Inserts search the graph the same way with int8 codes, so an int8
+ *     graph is also built on int8 distances, as Lucene builds its quantized graphs; with 1-bit
+ *     codes they search the floats, since links chosen by estimates that coarse make a worse graph.
  * @param oversample with quantization, a search keeps {@code k × oversample} candidates by their
  *     int8 scores (its beam is at least that wide) and reorders them by their exact float scores
  *     (Elasticsearch's {@code rescore_vector.oversample}); in [1, 10]. Higher recovers more of what
  *     quantization loses and costs more float reads. Default {@value
  *     VectorQuantization#DEFAULT_OVERSAMPLE}. Ignored without quantization.
+ * @param rerankConfidence with 1-bit codes ({@link VectorQuantization#BBQ}), RaBitQ's {@code ε₀}: a
+ *     search rescores the beam's nodes by their floats in descending order of their estimate plus
+ *     {@code ε₀} times its error's scale ({@code BinaryCodes.Query#bound}), at least {@code k ×
+ *     oversample} of them, and stops at the first whose upper end is below the k-th float score
+ *     found; in [0, 10]. Higher rescores deeper and misses fewer neighbours that the codes placed
+ *     low. Default {@value #RERANK_CONFIDENCE}, the RaBitQ paper's. Ignored without 1-bit codes.
  * @param similarity how the graph compares vectors, with Elasticsearch's names and {@code _score}s
  *     ({@link VectorSimilarity}): {@link VectorSimilarity#DOT_PRODUCT} (the default; unit vectors),
  *     {@link VectorSimilarity#L2_NORM} or {@link VectorSimilarity#MAX_INNER_PRODUCT} (any finite
@@ -67,7 +76,11 @@ public record HnswConfig(
     int exactScanPerBeam,
     VectorQuantization quantization,
     int oversample,
+    float rerankConfidence,
     VectorSimilarity similarity) {
+
+  /** The default {@code rerankConfidence}: RaBitQ's {@code ε₀} of 1.9. */
+  public static final float RERANK_CONFIDENCE = 1.9f;
 
   /**
    * The default {@code exactScanPerBeam}: over float vectors a filtered search whose filter accepts
@@ -86,8 +99,8 @@ public record HnswConfig(
 
   /**
    * M 16, efConstruction 200, seed 42, one build thread, thresholds 0.005 and 0.005, exact scans
-   * below 80 accepted nodes per unit of beam, float vectors (oversample 3 if quantized), dot
-   * product over unit vectors.
+   * below 80 accepted nodes per unit of beam, float vectors (oversample 3 if quantized, rerank
+   * confidence 1.9 with 1-bit codes), dot product over unit vectors.
    */
   public static final HnswConfig DEFAULT =
       new HnswConfig(
@@ -100,6 +113,7 @@ public record HnswConfig(
           EXACT_SCAN_PER_BEAM,
           VectorQuantization.NONE,
           VectorQuantization.DEFAULT_OVERSAMPLE,
+          RERANK_CONFIDENCE,
           VectorSimilarity.DOT_PRODUCT);
 
   public HnswConfig {
@@ -112,6 +126,10 @@ public record HnswConfig(
     ratio("approximateThreshold", approximateThreshold);
     ratio("filterFirstThreshold", filterFirstThreshold);
     range("exactScanPerBeam", exactScanPerBeam, 0, 100_000);
+    if (!(rerankConfidence >= 0 && rerankConfidence <= 10)) {
+      throw new InvalidRequestException(
+          "rerankConfidence " + rerankConfidence + " is outside [0, 10]");
+    }
   }
 
   private static void range(String what, int v, int min, int max) {
@@ -143,6 +161,7 @@ public record HnswConfig(
     b.exactScanPerBeam = exactScanPerBeam;
     b.quantization = quantization;
     b.oversample = oversample;
+    b.rerankConfidence = rerankConfidence;
     b.similarity = similarity;
     return b;
   }
@@ -161,6 +180,7 @@ public record HnswConfig(
     private int exactScanPerBeam;
     private VectorQuantization quantization;
     private int oversample;
+    private float rerankConfidence;
     private VectorSimilarity similarity;
 
     private Builder() {}
@@ -210,6 +230,11 @@ public record HnswConfig(
       return this;
     }
 
+    public Builder rerankConfidence(float v) {
+      rerankConfidence = v;
+      return this;
+    }
+
     public Builder similarity(VectorSimilarity v) {
       similarity = v;
       return this;
@@ -226,6 +251,7 @@ public record HnswConfig(
           exactScanPerBeam,
           quantization,
           oversample,
+          rerankConfidence,
           similarity);
     }
   }

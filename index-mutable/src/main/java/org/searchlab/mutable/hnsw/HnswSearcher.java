@@ -26,6 +26,11 @@ import org.searchlab.core.VectorQuantization;
  * by their float scores before the top {@code k} are cut ({@link #collect}), so reported scores are
  * exact.
  *
+ * <p>With {@link VectorQuantization#BBQ} a query searcher's beam and descent score nodes by their
+ * 1-bit codes against the query rotated and rounded to 4 bits ({@link BinaryCodes}), and the beam's
+ * nodes are rescored by their floats to a depth chosen by the codes' error bounds ({@link
+ * #rerank}); the searchers of inserts walk the floats ({@link HnswBuilder#newBuildSearcher}).
+ *
  * <p>Thread-safety: confined to one thread at a time (it owns the heaps and the visited set). It
  * reads the graph without locks: a neighbour list is an immutable snapshot, a node whose vector is
  * gone (removed under us) is skipped as infinitely far, and nodes added after the visited set was
@@ -43,6 +48,10 @@ final class HnswSearcher implements GraphSearcher {
   private final HnswConfig config;
   private final GraphSimilarity similarity;
   private final boolean int8;
+  // Whether the beam walks 1-bit codes (BBQ, in a query searcher; inserts walk the floats).
+  private final boolean binary;
+  // The bound query rotated and rounded to 4 bits for the 1-bit codes; null without them.
+  private final BinaryCodes.Query binaryQuery;
   // Where the plain beam reads level 0's links from, behind each vector (null when the graph
   // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
   private final RowFloatSlots rows;
@@ -113,14 +122,25 @@ final class HnswSearcher implements GraphSearcher {
   // The integer dot products of a batch of codes (Int8Codes.dots).
   private int[] batchInts = new int[64];
 
+  /** A searcher for queries: it walks what the store's quantization says. */
   HnswSearcher(HnswAdjacency graph, VectorStore vectors, HnswConfig config) {
+    this(graph, vectors, config, false);
+  }
+
+  /**
+   * A searcher for queries, or with {@code build} for the neighbour searches of inserts, which walk
+   * the floats where queries walk 1-bit codes ({@link HnswBuilder#newBuildSearcher}).
+   */
+  HnswSearcher(HnswAdjacency graph, VectorStore vectors, HnswConfig config, boolean build) {
     this.graph = graph;
     this.vectors = vectors;
     this.config = config;
     this.similarity = new GraphSimilarity(config.similarity());
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
-    this.rows = int8 ? null : graph.rows();
-    this.codeRows = int8 ? graph.codeRows() : null;
+    this.binary = !build && vectors.quantization() == VectorQuantization.BBQ;
+    this.binaryQuery = binary ? new BinaryCodes.Query(new Rotation(vectors.dimension())) : null;
+    this.rows = int8 || binary ? null : graph.rows();
+    this.codeRows = int8 || binary ? graph.codeRows() : null;
     this.dim = vectors.dimension();
     this.hitVector = new float[dim];
     this.queryCode = new byte[vectors.dimension() + Int8Codes.TAIL];
@@ -128,6 +148,9 @@ final class HnswSearcher implements GraphSearcher {
 
   /** Makes {@code query} the one the int8 scores are computed against (nothing for floats). */
   private void bind(float[] query) {
+    if (binary) {
+      binaryQuery.bind(query);
+    }
     if (int8) {
       queryScale = Int8Codes.encodeQuery(query, queryCode);
       if (similarity.l2()) {
@@ -185,7 +208,7 @@ final class HnswSearcher implements GraphSearcher {
     // A quantized search gathers the rescoring window (k × oversample unless the request names
     // one), as Elasticsearch widens num_candidates to at least k × oversample.
     int window =
-        int8
+        int8 || binary
             ? (int)
                 Math.max(
                     k,
@@ -235,6 +258,7 @@ final class HnswSearcher implements GraphSearcher {
       return QueryPlan.EXACT;
     }
     if (!int8
+        && !binary
         && Double.isNaN(thresholds.approximate())
         && acceptedCount < (long) config.exactScanPerBeam() * beam) {
       return QueryPlan.EXACT;
@@ -256,6 +280,9 @@ final class HnswSearcher implements GraphSearcher {
    */
   private GraphHits collect(int k, int window, String plan, int shown) {
     boolean exactPlan = plan.equals(QueryPlan.EXACT);
+    if (binary && !exactPlan) {
+      return rerank(k, window, plan);
+    }
     int rescored = exactPlan ? shown : window;
     results.keepBest(rescored);
     int all = results.size();
@@ -279,7 +306,8 @@ final class HnswSearcher implements GraphSearcher {
     // The exact plan ranked only the shown hits; it scanned every accepted vector, so the top k
     // holds as many as it scanned, up to k.
     int found = exactPlan ? Math.max(n, Math.min(k, exactScanned)) : n;
-    return new GraphHits(nodes, scores, plan, scored, found);
+    int floatsRead = exactPlan ? this.rescored : int8 ? all : 0;
+    return new GraphHits(nodes, scores, plan, scored, found, floatsRead);
   }
 
   /**
@@ -296,7 +324,69 @@ final class HnswSearcher implements GraphSearcher {
     return hitVector;
   }
 
-  /** Floats the last exact plan rescored (for tests: the codes must spare most of them). */
+  /**
+   * {@link #collect} for a beam over 1-bit codes: the beam's nodes in descending order of the upper
+   * end of their estimate ({@link BinaryCodes.Query#bound} at the configured confidence), each
+   * rescored by its float, until at least {@code window} are rescored and the next upper end is
+   * below the k-th float score found: the nodes not rescored are then, with that confidence, not in
+   * the top k. So the depth follows the query: a query whose neighbours stand out rescores about
+   * the window, one among many near-equal vectors more. The depth is left in {@link #rescored()}. A
+   * node whose float vanished under the search (removed meanwhile) is dropped.
+   */
+  private GraphHits rerank(int k, int window, String plan) {
+    int all = results.size();
+    long[] order = new long[all];
+    float epsilon = config.rerankConfidence();
+    for (int i = 0; i < all; i++) {
+      long e = results.pop();
+      int node = ScoreHeap.node(e);
+      float estimate = ScoreHeap.score(e);
+      byte[] c = vectors.binaryCode(node);
+      float margin =
+          c == null
+              ? 0f
+              : similarity.l2()
+                  ? binaryQuery.squareDistanceBound(c, epsilon)
+                  : binaryQuery.bound(c, epsilon);
+      order[i] = ScoreHeap.encode(node, estimate + margin);
+    }
+    Arrays.sort(order); // ascending upper ends: the best last
+    ScoreHeap best = lowerEnds;
+    best.clear();
+    int depth = 0;
+    for (int i = all - 1; i >= 0; i--) {
+      long e = order[i];
+      if (depth >= window && best.size() >= k && ScoreHeap.score(e) < best.topScore()) {
+        break;
+      }
+      int node = ScoreHeap.node(e);
+      float[] v = hitVector(node);
+      depth++;
+      if (v != null) {
+        best.insertWithOverflow(node, similarity.exact(lastQuery, v), k);
+      }
+    }
+    rescored = depth;
+    int n = best.size();
+    long[] codes = new long[n];
+    for (int i = n - 1; i >= 0; i--) {
+      codes[i] = best.pop();
+    }
+    Arrays.sort(codes);
+    int[] nodes = new int[n];
+    float[] scores = new float[n];
+    for (int i = 0; i < n; i++) {
+      long code = codes[n - 1 - i];
+      nodes[i] = ScoreHeap.node(code);
+      scores[i] = similarity.score(ScoreHeap.score(code));
+    }
+    return new GraphHits(nodes, scores, plan, scored, n, depth);
+  }
+
+  /**
+   * Floats the last exact plan rescored (for tests: the codes must spare most of them), or, after a
+   * beam over 1-bit codes, the rerank's depth.
+   */
   int rescored() {
     return rescored;
   }
@@ -476,6 +566,14 @@ final class HnswSearcher implements GraphSearcher {
    * node's vector is gone.
    */
   private float score(float[] query, int node) {
+    if (binary) {
+      byte[] c = vectors.binaryCode(node);
+      if (c == null) {
+        return Float.NaN;
+      }
+      scored++;
+      return similarity.l2() ? -binaryQuery.squareDistance(c) : binaryQuery.dot(c);
+    }
     if (int8) {
       byte[] c = vectors.code(node);
       if (c == null) {
@@ -775,7 +873,7 @@ final class HnswSearcher implements GraphSearcher {
    */
   private void scoreGathered(float[] query, int count) {
     scored += count;
-    if (int8) {
+    if (int8 || binary) {
       touchFirstCodeLines(count);
     } else {
       touchFirstLines(count);
@@ -797,7 +895,18 @@ final class HnswSearcher implements GraphSearcher {
    * the similarity, chosen once for the batch ({@link GraphSimilarity}).
    */
   private void scoreBatch(float[] query, int count) {
-    if (int8) {
+    if (binary) {
+      BinaryCodes.Query q = binaryQuery;
+      if (similarity.l2()) {
+        for (int i = 0; i < count; i++) {
+          batchScores[i] = -q.squareDistance(batchCodes[i]);
+        }
+      } else {
+        for (int i = 0; i < count; i++) {
+          batchScores[i] = q.dot(batchCodes[i]);
+        }
+      }
+    } else if (int8) {
       similarity.raw(
           queryCode, queryScale, querySquares, batchCodes, batchInts, batchScores, count);
     } else {
@@ -876,7 +985,13 @@ final class HnswSearcher implements GraphSearcher {
    * {@code at}; false when the node vanished under us.
    */
   private boolean take(int node, int at) {
-    if (int8) {
+    if (binary) {
+      byte[] c = vectors.binaryCode(node);
+      if (c == null) {
+        return false;
+      }
+      batchCodes[at] = c;
+    } else if (int8) {
       byte[] c = vectors.code(node);
       if (c == null) {
         return false;

@@ -6,15 +6,15 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * The int8 codes of a {@link VectorStore} ({@link Int8Codes}' layout: components, scale, norm), a
- * {@code byte[]} per id; in a quantized store, whose graph walks the codes, each array is a
- * <em>row</em>: the code, then the node's bottom-level link count and links, as {@link
- * RowFloatSlots} keeps them behind a float vector and hnswlib beside its vectors. The graph ({@link
- * HnswAdjacency}) mirrors each level-0 list into its node's row with {@link #setLinks}; a beam
- * search that scored a node by its code reads the node's links from the same array, mostly from the
- * lines that scoring brought into the cache, instead of from an {@code int[]} reached through a
- * second table. Without links reserved (unquantized stores, whose exact scans alone read codes) the
- * array is the code alone.
+ * The int8 codes of a {@link VectorStore} ({@link Int8Codes}' layout: components, scale, norm), or
+ * its 1-bit codes ({@link BinaryCodes}), a {@code byte[]} per id; in a quantized store, whose graph
+ * walks the codes, each array is a <em>row</em>: the code, then the node's bottom-level link count
+ * and links, as {@link RowFloatSlots} keeps them behind a float vector and hnswlib beside its
+ * vectors. The graph ({@link HnswAdjacency}) mirrors each level-0 list into its node's row with
+ * {@link #setLinks}; a beam search that scored a node by its code reads the node's links from the
+ * same array, mostly from the lines that scoring brought into the cache, instead of from an {@code
+ * int[]} reached through a second table. Without links reserved (unquantized stores, whose exact
+ * scans alone read codes) the array is the code alone.
  *
  * <p>Layout of a row: the code's {@code dimension + 8} bytes, padding up to a multiple of four, the
  * count as an int, then up to the reserved capacity of links as ints, in the platform's byte order,
@@ -58,10 +58,23 @@ final class RowCodes implements LinkRows {
   private volatile byte[][] table = new byte[16][];
   private int present; // writer only
 
+  /** Rows of the int8 codes of {@code dimension}-component vectors ({@link Int8Codes}). */
   RowCodes(int dimension) {
-    this.codeLength = dimension + Int8Codes.TAIL;
+    this(dimension + Int8Codes.TAIL, true);
+  }
+
+  private RowCodes(int codeLength, boolean unused) {
+    this.codeLength = codeLength;
     this.countAt = (codeLength + 3) & ~3;
     this.rowLength = codeLength;
+  }
+
+  /**
+   * Rows of codes of {@code codeLength} bytes of another layout: the 1-bit codes of {@link
+   * BinaryCodes}, whose graph walks them as an int8 graph walks its codes.
+   */
+  static RowCodes ofLength(int codeLength) {
+    return new RowCodes(codeLength, true);
   }
 
   /**

@@ -40,17 +40,17 @@ public interface VectorStore extends Closeable {
    * RowFloatSlots}).
    *
    * @throws UncheckedIOException if the scratch file cannot be created
-   * @throws org.searchlab.core.InvalidRequestException for {@link VectorQuantization#INT4} and
-   *     {@link VectorQuantization#BBQ}, whose codes this store does not keep yet
+   * @throws org.searchlab.core.InvalidRequestException for {@link VectorQuantization#INT4}, whose
+   *     codes this store does not keep yet
    */
   static VectorStore create(int dimension, VectorQuantization quantization, Path scratch) {
     ArrayVectorStore.checkDimension(dimension);
-    if (quantization != VectorQuantization.NONE && quantization != VectorQuantization.INT8) {
+    if (quantization == VectorQuantization.INT4) {
       // ArrayVectorStore keeps int8 codes for any other value: refuse rather than mislabel them.
       throw new org.searchlab.core.InvalidRequestException(
           "quantization ["
               + quantization.flag()
-              + "] is not supported by the mutable graph yet; it keeps [none, int8]");
+              + "] is not supported by the mutable graph yet; it keeps [none, int8, bbq]");
     }
     Path where = quantization == VectorQuantization.NONE ? null : scratch;
     try {
@@ -61,8 +61,9 @@ public interface VectorStore extends Closeable {
   }
 
   /**
-   * What the graph search reads: the int8 codes ({@link VectorQuantization#INT8}) or the floats.
-   * The codes are kept either way ({@link #code}); without quantization only exact scans read them.
+   * What the graph search reads: the int8 codes ({@link VectorQuantization#INT8}), the 1-bit codes
+   * ({@link VectorQuantization#BBQ}) or the floats. The int8 codes are kept either way ({@link
+   * #code}); without int8 quantization only exact scans read them.
    */
   VectorQuantization quantization();
 
@@ -73,6 +74,20 @@ public interface VectorStore extends Closeable {
    * any thread.
    */
   byte[] code(int id);
+
+  /**
+   * With {@link VectorQuantization#BBQ}, an array that begins with the 1-bit code of {@code id}
+   * ({@link BinaryCodes}' layout), followed by the node's level-0 links once a graph uses the
+   * store; {@code null} when absent or without BBQ. Shared, do not modify. Lock-free, any thread.
+   */
+  default byte[] binaryCode(int id) {
+    return null;
+  }
+
+  /** Heap bytes of the 1-bit codes alone, 0 without them (part of {@link #quantizedBytes}). */
+  default long binaryBytes() {
+    return 0;
+  }
 
   /** The number of floats per vector. */
   int dimension();
@@ -125,7 +140,10 @@ public interface VectorStore extends Closeable {
   /** Approximate heap bytes used by the vectors, their codes and the id tables. */
   long ramBytesUsed();
 
-  /** Approximate heap bytes of the int8 codes alone (kept with and without quantization). */
+  /**
+   * Approximate heap bytes of the codes: the int8 codes (kept with and without quantization) and
+   * any 1-bit codes.
+   */
   long quantizedBytes();
 
   /** Bytes of the scratch file mapping the float vectors, or 0 when they are on the heap. */

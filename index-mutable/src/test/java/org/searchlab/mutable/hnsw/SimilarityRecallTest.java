@@ -62,8 +62,9 @@ class SimilarityRecallTest {
           VectorSimilarity.DOT_PRODUCT, VectorSimilarity.L2_NORM, VectorSimilarity.MAX_INNER_PRODUCT
         }) {
       for (String data : new String[] {"random", "clustered"}) {
-        // The modes the mutable graph keeps; int4 and bbq are the segmented store's so far.
-        for (VectorQuantization q : List.of(VectorQuantization.NONE, VectorQuantization.INT8)) {
+        // The modes the mutable graph keeps; int4 is the segmented store's so far.
+        for (VectorQuantization q :
+            List.of(VectorQuantization.NONE, VectorQuantization.INT8, VectorQuantization.BBQ)) {
           out.add(Arguments.of(s, data, q));
         }
       }

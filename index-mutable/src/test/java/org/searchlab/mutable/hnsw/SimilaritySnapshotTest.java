@@ -42,9 +42,9 @@ class SimilaritySnapshotTest {
 
   @Test
   void aSnapshotKeepsTheSimilarityAndItsAnswers() throws IOException {
-    // The modes the mutable graph keeps; int4 and bbq are the segmented store's so far.
+    // The modes the mutable graph keeps; int4 is the segmented store's so far.
     for (VectorQuantization quantization :
-        List.of(VectorQuantization.NONE, VectorQuantization.INT8)) {
+        List.of(VectorQuantization.NONE, VectorQuantization.INT8, VectorQuantization.BBQ)) {
       for (VectorSimilarity similarity :
           new VectorSimilarity[] {VectorSimilarity.L2_NORM, VectorSimilarity.MAX_INNER_PRODUCT}) {
         long seed = TestSeeds.seed("SimilaritySnapshotTest.keeps." + similarity + quantization);
