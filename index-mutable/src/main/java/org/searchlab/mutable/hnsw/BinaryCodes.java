@@ -218,18 +218,27 @@ final class BinaryCodes {
       int top = (1 << QUERY_BITS) - 1;
       delta = max > min ? (max - min) / top : 0f;
       float inverse = delta > 0 ? 1 / delta : 0f;
-      java.util.Arrays.fill(planes, 0L);
       int total = 0;
-      for (int i = 0; i < dimension; i++) {
-        int u = Math.max(0, Math.min(top, Math.round((rotated[i] - min) * inverse)));
-        total += u;
-        long bit = 1L << (i & 63);
-        int w = i >>> 6;
-        for (int j = 0; j < QUERY_BITS; j++) {
-          if ((u >>> j & 1) != 0) {
-            planes[j * words + w] |= bit;
-          }
+      // One word of each plane at a time, without branches: -(bit of u) is all ones or zero.
+      for (int w = 0; w < words; w++) {
+        long p0 = 0;
+        long p1 = 0;
+        long p2 = 0;
+        long p3 = 0;
+        int end = Math.min(dimension, (w + 1) << 6);
+        for (int i = w << 6; i < end; i++) {
+          int u = Math.max(0, Math.min(top, Math.round((rotated[i] - min) * inverse)));
+          total += u;
+          long bit = 1L << (i & 63);
+          p0 |= -(long) (u & 1) & bit;
+          p1 |= -(long) (u >>> 1 & 1) & bit;
+          p2 |= -(long) (u >>> 2 & 1) & bit;
+          p3 |= -(long) (u >>> 3 & 1) & bit;
         }
+        planes[w] = p0;
+        planes[words + w] = p1;
+        planes[2 * words + w] = p2;
+        planes[3 * words + w] = p3;
       }
       sum = total;
       squares = (float) s;

@@ -52,6 +52,12 @@ final class HnswSearcher implements GraphSearcher {
   private final boolean binary;
   // The bound query rotated and rounded to 4 bits for the 1-bit codes; null without them.
   private final BinaryCodes.Query binaryQuery;
+
+  /**
+   * The last byte of a 1-bit code (its count of ones), which {@link #touchFirstCodeLines} reads.
+   */
+  private final int binaryLast;
+
   // Where the plain beam reads level 0's links from, behind each vector (null when the graph
   // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
   private final RowFloatSlots rows;
@@ -139,6 +145,7 @@ final class HnswSearcher implements GraphSearcher {
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
     this.binary = !build && vectors.quantization() == VectorQuantization.BBQ;
     this.binaryQuery = binary ? new BinaryCodes.Query(new Rotation(vectors.dimension())) : null;
+    this.binaryLast = BinaryCodes.codeLength(vectors.dimension()) - 1;
     this.rows = int8 || binary ? null : graph.rows();
     this.codeRows = int8 || binary ? graph.codeRows() : null;
     this.dim = vectors.dimension();
@@ -881,11 +888,23 @@ final class HnswSearcher implements GraphSearcher {
     scoreBatch(query, count);
   }
 
-  /** {@link #touchFirstLines} for the batch's int8 codes. */
+  /**
+   * {@link #touchFirstLines} for the batch's codes. A 1-bit code and its factors (64 bytes at 384
+   * dimensions, after a 16-byte array header) always span two cache lines, so both ends are
+   * touched: the factors' miss then overlaps the others instead of stalling the kernel.
+   */
   private void touchFirstCodeLines(int count) {
     int sum = 0;
-    for (int i = 0; i < count; i++) {
-      sum += batchCodes[i][0];
+    if (binary) {
+      int last = binaryLast;
+      for (int i = 0; i < count; i++) {
+        byte[] c = batchCodes[i];
+        sum += c[0] + c[last];
+      }
+    } else {
+      for (int i = 0; i < count; i++) {
+        sum += batchCodes[i][0];
+      }
     }
     touched += sum;
   }

@@ -1,6 +1,8 @@
 package org.searchlab.mutable.hnsw;
 
 import java.util.SplittableRandom;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A fixed random orthogonal transform of {@code dimension}-component vectors, applied before a
@@ -75,15 +77,33 @@ final class Rotation {
     }
   }
 
-  /** The normalised Walsh–Hadamard transform of {@code x[from, from + block)}, in place. */
+  /** The vector lanes of the wide butterflies ({@link PanamaDots#SPECIES}). */
+  private static final VectorSpecies<Float> SPECIES = PanamaDots.SPECIES;
+
+  /**
+   * The normalised Walsh–Hadamard transform of {@code x[from, from + block)}, in place. The
+   * butterflies at least a vector wide run on the Vector API (half and the lane count are powers of
+   * two, so a half is a whole number of vectors); the same additions and subtractions as the scalar
+   * loop, so the result is the same to the bit.
+   */
   private void hadamard(float[] x, int from) {
+    int lanes = SPECIES.length();
     for (int half = 1; half < block; half <<= 1) {
       for (int start = from; start < from + block; start += half << 1) {
-        for (int i = start; i < start + half; i++) {
-          float a = x[i];
-          float b = x[i + half];
-          x[i] = a + b;
-          x[i + half] = a - b;
+        if (half >= lanes) {
+          for (int i = start; i < start + half; i += lanes) {
+            FloatVector a = FloatVector.fromArray(SPECIES, x, i);
+            FloatVector b = FloatVector.fromArray(SPECIES, x, i + half);
+            a.add(b).intoArray(x, i);
+            a.sub(b).intoArray(x, i + half);
+          }
+        } else {
+          for (int i = start; i < start + half; i++) {
+            float a = x[i];
+            float b = x[i + half];
+            x[i] = a + b;
+            x[i + half] = a - b;
+          }
         }
       }
     }

@@ -41,6 +41,57 @@ class BinaryCodesTest {
     }
   }
 
+  /** The vectorised butterflies give the scalar transform's floats to the bit. */
+  @Test
+  void theRotationEqualsTheScalarTransformBitForBit() throws ReflectiveOperationException {
+    long seed = TestSeeds.seed("BinaryCodesTest.scalarRotation");
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int dim : new int[] {1, 7, 16, 63, 64, 100, 384, 768, 1000}) {
+      Rotation rotation = new Rotation(dim);
+      float[][] signs = (float[][]) field(rotation, "signs");
+      int block = (int) field(rotation, "block");
+      float scale = (float) field(rotation, "inverseRootBlock");
+      for (int t = 0; t < 20; t++) {
+        float[] v = gaussian(random, dim);
+        float[] expected = Arrays.copyOf(v, dim);
+        for (float[] round : signs) {
+          for (int i = 0; i < dim; i++) {
+            expected[i] *= round[i];
+          }
+          scalarHadamard(expected, 0, block, scale);
+          if (block < dim) {
+            scalarHadamard(expected, dim - block, block, scale);
+          }
+        }
+        float[] out = new float[dim];
+        rotation.apply(v, out);
+        assertTrue(Arrays.equals(expected, out), "seed " + seed + ", dimension " + dim);
+      }
+    }
+  }
+
+  private static Object field(Object o, String name) throws ReflectiveOperationException {
+    java.lang.reflect.Field f = o.getClass().getDeclaredField(name);
+    f.setAccessible(true);
+    return f.get(o);
+  }
+
+  private static void scalarHadamard(float[] x, int from, int block, float scale) {
+    for (int half = 1; half < block; half <<= 1) {
+      for (int start = from; start < from + block; start += half << 1) {
+        for (int i = start; i < start + half; i++) {
+          float a = x[i];
+          float b = x[i + half];
+          x[i] = a + b;
+          x[i + half] = a - b;
+        }
+      }
+    }
+    for (int i = from; i < from + block; i++) {
+      x[i] *= scale;
+    }
+  }
+
   @Test
   void theKernelEqualsALoopOverBitsAndComponents() {
     long seed = TestSeeds.seed("BinaryCodesTest.kernel");
