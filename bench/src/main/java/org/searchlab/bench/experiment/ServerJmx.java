@@ -88,7 +88,7 @@ final class ServerJmx implements AutoCloseable {
   }
 
   private static final Pattern NMT_CATEGORY =
-      Pattern.compile("^-\\s+(\\w+) \\(reserved=\\d+([KMG]?B)?, committed=(\\d+)([KMG]?B)?\\)");
+      Pattern.compile("^-\\s+(\\w+) \\(reserved=\\d+(?:[KMG]?B)?, committed=(\\d+)([KMG]?B)?\\)");
 
   /**
    * The committed bytes of the {@code GC} and {@code GCCardSet} categories of a native memory
@@ -99,7 +99,7 @@ final class ServerJmx implements AutoCloseable {
     for (String line : summary.split("\\R")) {
       Matcher m = NMT_CATEGORY.matcher(line);
       if (m.find() && (m.group(1).equals("GC") || m.group(1).equals("GCCardSet"))) {
-        bytes = Math.max(bytes, 0) + Long.parseLong(m.group(3)) * unit(m.group(4));
+        bytes = Math.max(bytes, 0) + Long.parseLong(m.group(2)) * unit(m.group(3));
       }
     }
     return bytes;

@@ -96,8 +96,8 @@ class RestartProbeTest {
         } else {
           assertTrue(m.parts().containsKey("indexing_buffer"), why);
           assertTrue(m.preloadedFileBytes() > 0, why);
-          // Every index file is preloaded: mapped and resident in the probe, at least as many
-          // bytes as the files hold (less a page per file at most).
+          // Every index file is preloaded ('*'): index files are mapped and resident in the
+          // probe, beside what the JDK maps into every JVM.
           long resident =
               m.mappedByExtension().entrySet().stream()
                   .filter(e -> !JDK_MAPPED.contains(e.getKey()))
