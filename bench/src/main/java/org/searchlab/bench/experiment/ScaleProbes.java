@@ -154,9 +154,14 @@ public record ScaleProbes(boolean everySize, List<Integer> sizes, int warmQuerie
     reading.putPOJO("mapped_by_extension", new TreeMap<>(m.mappedByExtension()));
     reading.put("heap_used_after_gc_bytes", m.heapUsedAfterGc());
     reading.put("heap_committed_after_gc_bytes", m.heapCommittedAfterGc());
+    if (m.gcStructuresBytes() >= 0) {
+      reading.put("gc_structures_bytes", m.gcStructuresBytes());
+    }
+    reading.put("heap_overhead_bytes", m.heapOverheadBytes());
     reading.putPOJO("parts_bytes", new TreeMap<>(m.parts()));
     reading.put("parts_total_bytes", m.partsBytes());
     reading.put("preloaded_file_bytes", m.preloadedFileBytes());
+    reading.put("store_bytes", m.storeBytes());
     reading.put("accounted_bytes", m.accountedBytes());
     ObjectNode check = node.putObject("check");
     check.put("base_docs", base.docs());
@@ -168,9 +173,11 @@ public record ScaleProbes(boolean everySize, List<Integer> sizes, int warmQuerie
     RestartProbe.Verdict v = r.against(base);
     check.put("judgement", v.judgement().name().toLowerCase(Locale.ROOT));
     check.put("accounted_growth_bytes", v.accountedGrowth());
+    check.put("store_only_growth_bytes", v.storeOnlyGrowth());
     check.put("rss_growth_bytes", v.rssGrowth());
     if (Double.isFinite(v.relativeError())) {
       check.put("relative_error", v.relativeError());
+      check.put("store_only_relative_error", v.storeOnlyRelativeError());
     }
     check.put("verdict", verdict(v));
   }

@@ -271,6 +271,9 @@ public final class ServerProcess implements AutoCloseable {
    * @throws IOException when the child still runs after {@code timeout} (it is then killed)
    */
   public Duration stop(Duration timeout) throws IOException, InterruptedException {
+    // A profiled cell's JMX connection to this process would outlive it: its client then logs
+    // "Failed to check connection" warnings into the run's log every few seconds.
+    FlightRecorders.forget(process.pid());
     long t0 = System.nanoTime();
     process.destroy();
     boolean exited = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -296,6 +299,7 @@ public final class ServerProcess implements AutoCloseable {
         // the log is a record, not a result: the server stops either way
       }
     }
+    FlightRecorders.forget(process.pid());
     try {
       if (process.isAlive()) {
         process.destroy();

@@ -96,15 +96,22 @@ class RestartProbeTest {
         } else {
           assertTrue(m.parts().containsKey("indexing_buffer"), why);
           assertTrue(m.preloadedFileBytes() > 0, why);
-          // The preloaded index files are mapped and resident in the probe.
+          // Every index file is preloaded ('*'): index files are mapped and resident in the
+          // probe, beside what the JDK maps into every JVM.
           long resident =
               m.mappedByExtension().entrySet().stream()
-                  .filter(e -> RestartProbe.PROBE_PRELOAD.contains(e.getKey()))
+                  .filter(e -> !JDK_MAPPED.contains(e.getKey()))
                   .mapToLong(Map.Entry::getValue)
                   .sum();
           assertTrue(resident > 0, "resident preloaded files: " + why);
         }
-        assertEquals(m.partsBytes() + m.preloadedFileBytes(), m.accountedBytes());
+        // Native memory tracking is on in the probe, so the collector's structures are read.
+        assertTrue(m.gcStructuresBytes() > 0, why);
+        assertEquals(
+            m.heapCommittedAfterGc() - m.heapUsedAfterGc() + m.gcStructuresBytes(),
+            m.heapOverheadBytes());
+        assertEquals(m.partsBytes() + m.preloadedFileBytes(), m.storeBytes());
+        assertEquals(m.storeBytes() + m.heapOverheadBytes(), m.accountedBytes());
         // The probe ran with its own flags; the measurement server again with its own.
         String probeCommand = Files.readAllLines(launch.probeLog()).get(0);
         assertTrue(probeCommand.contains("-XX:MaxHeapFreeRatio=5"), probeCommand);
@@ -117,6 +124,63 @@ class RestartProbeTest {
         assertEquals(before, back.ids(back.requests(corpus.queries(), QueryType.VECTOR, false)));
       }
     }
+  }
+
+  /** Files the JDK maps into every JVM (its class data archive, its libraries). */
+  private static final java.util.Set<String> JDK_MAPPED =
+      java.util.Set.of("jsa", "so", "cache", "tmp", "");
+
+  @Test
+  void theCheckCountsTheJvmsHeapOverheadAndReportsTheStoreAlone() {
+    long mib = 1L << 20;
+    Reading base =
+        new Reading(600 * mib, 0, 0, Map.of(), 300 * mib, 320 * mib, 40 * mib, Map.of(), 0);
+    // +1000 MiB resident: parts +880, free heap +40 (60 − 20), collector's structures +20.
+    Reading size =
+        new Reading(
+            1600 * mib,
+            0,
+            0,
+            Map.of(),
+            1200 * mib,
+            1260 * mib,
+            60 * mib,
+            Map.of("vectors", 880 * mib),
+            0);
+    RestartProbe.Verdict v = RestartProbe.check(base, size);
+    assertEquals(Judgement.WITHIN, v.judgement(), v.describe());
+    assertEquals(940 * mib, v.accountedGrowth());
+    assertEquals(880 * mib, v.storeOnlyGrowth());
+    assertEquals(-0.06, v.relativeError(), 1e-9);
+    assertEquals(-0.12, v.storeOnlyRelativeError(), 1e-9);
+    assertTrue(v.describe().contains("store alone +880 MiB, -12.0%"), v.describe());
+    // Without native memory tracking (-1) the collector's structures count as 0, not -1.
+    Reading untracked =
+        new Reading(1600 * mib, 0, 0, Map.of(), 1200 * mib, 1260 * mib, -1, Map.of(), 0);
+    assertEquals(60 * mib, untracked.heapOverheadBytes());
+  }
+
+  @Test
+  void theCollectorsStructuresAreReadFromANativeMemorySummary() {
+    String summary =
+        String.join(
+            "\n",
+            "Native Memory Tracking:",
+            "",
+            "Total: reserved=2498134KB, committed=458417KB",
+            "-                 Java Heap (reserved=1048576KB, committed=389120KB)",
+            "                            (mmap: reserved=1048576KB, committed=389120KB, at peak)",
+            "-                        GC (reserved=57887KB, committed=45007KB)",
+            "                            (malloc=4499KB tag=GC #2060) (peak=4499KB #2061)",
+            "-                 GCCardSet (reserved=1KB, committed=1KB)",
+            "-                  Compiler (reserved=199KB, committed=199KB)");
+    assertEquals((45007L + 1) << 10, ServerJmx.gcStructuresBytes(summary));
+    assertEquals(
+        46087762L + 296,
+        ServerJmx.gcStructuresBytes(
+            "-                        GC (reserved=59276882, committed=46087762)\n"
+                + "-                 GCCardSet (reserved=296, committed=296)"));
+    assertEquals(-1, ServerJmx.gcStructuresBytes("Native memory tracking is not enabled"));
   }
 
   @Test
@@ -156,7 +220,7 @@ class RestartProbeTest {
   }
 
   private static Reading reading(long rss, Map<String, Long> parts, long preloaded) {
-    return new Reading(rss, rss / 2, rss / 4, Map.of(), 1, 2, parts, preloaded);
+    return new Reading(rss, rss / 2, rss / 4, Map.of(), 1, 2, -1, parts, preloaded);
   }
 
   private static RestartProbe.Result result(String store, Reading reading) {

@@ -56,6 +56,9 @@ class ScaleProbesTest {
     assertEquals(7, b.path("probe_restart").path("open_total_ms").asLong());
     assertEquals(5, b.path("probe_restart").path("open_graph_ms").asLong());
     assertEquals(100 * mib + 4096, b.path("reading").path("accounted_bytes").asLong());
+    assertEquals(100 * mib + 4096, b.path("reading").path("store_bytes").asLong());
+    assertEquals(0, b.path("reading").path("heap_overhead_bytes").asLong());
+    assertTrue(b.path("reading").path("gc_structures_bytes").isMissingNode(), "untracked");
 
     ObjectNode g = Json.object();
     ScaleProbes.write(g, grown, base);
@@ -85,7 +88,7 @@ class ScaleProbesTest {
             Map.of("graph", 5L, "wal", 2L));
     RestartProbe.Reading reading =
         new RestartProbe.Reading(
-            rss, rss / 2, rss / 4, Map.of("vec", 1024L), 1, 2, Map.of("vectors", parts), 4096);
+            rss, rss / 2, rss / 4, Map.of("vec", 1024L), 1, 1, -1, Map.of("vectors", parts), 4096);
     return new RestartProbe.Result("mutable", docs, restart, restart, reading, Set.of());
   }
 }

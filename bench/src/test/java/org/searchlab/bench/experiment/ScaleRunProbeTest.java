@@ -84,7 +84,8 @@ class ScaleRunProbeTest {
                   .anyMatch(
                       l ->
                           l.startsWith(line)
-                              && l.endsWith("below the noise floor (RSS growth < 256 MiB) |")),
+                              && l.contains("| below the noise floor (RSS growth < 256 MiB) |")
+                              && l.matches(".*\\| ([-+]\\d+\\.\\d%|–) \\|$")),
               "the memory-check row of " + line);
         }
       }
