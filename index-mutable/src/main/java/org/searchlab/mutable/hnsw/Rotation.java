@@ -2,6 +2,8 @@ package org.searchlab.mutable.hnsw;
 
 import java.util.SplittableRandom;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -26,7 +28,7 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Thread-safety: immutable; {@link #apply} writes only its output array.
  */
-final class Rotation {
+public final class Rotation {
   /**
    * Rounds of sign flips and transforms: three, as {@code FhtKacRotator}'s default of four less
    * one.
@@ -41,7 +43,8 @@ final class Rotation {
   // signs[r][i] is ±1: the flip of component i in round r.
   private final float[][] signs;
 
-  Rotation(int dimension) {
+  /** The rotation of {@code dimension}-component vectors (the same for every instance). */
+  public Rotation(int dimension) {
     if (dimension < 1) {
       throw new IllegalArgumentException("dimension " + dimension + " is below 1");
     }
@@ -57,12 +60,13 @@ final class Rotation {
     }
   }
 
-  int dimension() {
+  /** The number of components it rotates. */
+  public int dimension() {
     return dimension;
   }
 
   /** {@code out = P · v} ({@code out} may be {@code v}); both at least {@link #dimension} long. */
-  void apply(float[] v, float[] out) {
+  public void apply(float[] v, float[] out) {
     if (out != v) {
       System.arraycopy(v, 0, out, 0, dimension);
     }
@@ -77,33 +81,85 @@ final class Rotation {
     }
   }
 
-  /** The vector lanes of the wide butterflies ({@link PanamaDots#SPECIES}). */
+  /** The vector lanes of the butterflies ({@link PanamaDots#SPECIES}). */
   private static final VectorSpecies<Float> SPECIES = PanamaDots.SPECIES;
 
+  /** Butterfly stages narrower than a vector: halves 1, 2, 4, … below the lane count. */
+  private static final int NARROW = Integer.numberOfTrailingZeros(SPECIES.length());
+
+  // Per narrow stage s (half h = 2^s): lane i takes lane i ^ h, and the lanes with bit h set.
+  private static final VectorShuffle<Float>[] PARTNER = partners();
+  private static final VectorMask<Float>[] UPPER = uppers();
+
+  @SuppressWarnings("unchecked")
+  private static VectorShuffle<Float>[] partners() {
+    VectorShuffle<Float>[] out = new VectorShuffle[NARROW];
+    for (int s = 0; s < NARROW; s++) {
+      int h = 1 << s;
+      out[s] = VectorShuffle.fromOp(SPECIES, i -> i ^ h);
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static VectorMask<Float>[] uppers() {
+    VectorMask<Float>[] out = new VectorMask[NARROW];
+    int lanes = SPECIES.length();
+    for (int s = 0; s < NARROW; s++) {
+      boolean[] bits = new boolean[lanes];
+      for (int i = 0; i < lanes; i++) {
+        bits[i] = (i & (1 << s)) != 0;
+      }
+      out[s] = VectorMask.fromArray(SPECIES, bits, 0);
+    }
+    return out;
+  }
+
   /**
-   * The normalised Walsh–Hadamard transform of {@code x[from, from + block)}, in place. The
-   * butterflies at least a vector wide run on the Vector API (half and the lane count are powers of
-   * two, so a half is a whole number of vectors); the same additions and subtractions as the scalar
-   * loop, so the result is the same to the bit.
+   * The normalised Walsh–Hadamard transform of {@code x[from, from + block)}, in place, on the
+   * Vector API: the stages narrower than a vector inside each vector (lane {@code i} pairs with
+   * lane {@code i ^ half}: the lower lane takes the sum, the upper the difference), then the wide
+   * ones across vectors. The same additions and subtractions in the same order as the scalar
+   * butterflies, so the same floats to the bit (BinaryCodesTest compares them).
    */
   private void hadamard(float[] x, int from) {
     int lanes = SPECIES.length();
+    if (block < lanes) {
+      hadamardScalar(x, from);
+      return;
+    }
+    for (int i = from; i < from + block; i += lanes) {
+      FloatVector v = FloatVector.fromArray(SPECIES, x, i);
+      for (int s = 0; s < NARROW; s++) {
+        FloatVector p = v.rearrange(PARTNER[s]);
+        v = v.add(p).blend(p.sub(v), UPPER[s]);
+      }
+      v.intoArray(x, i);
+    }
+    for (int half = lanes; half < block; half <<= 1) {
+      for (int start = from; start < from + block; start += half << 1) {
+        for (int i = start; i < start + half; i += lanes) {
+          FloatVector a = FloatVector.fromArray(SPECIES, x, i);
+          FloatVector b = FloatVector.fromArray(SPECIES, x, i + half);
+          a.add(b).intoArray(x, i);
+          a.sub(b).intoArray(x, i + half);
+        }
+      }
+    }
+    for (int i = from; i < from + block; i++) {
+      x[i] *= inverseRootBlock;
+    }
+  }
+
+  /** {@link #hadamard} one butterfly at a time, for blocks narrower than a vector. */
+  private void hadamardScalar(float[] x, int from) {
     for (int half = 1; half < block; half <<= 1) {
       for (int start = from; start < from + block; start += half << 1) {
-        if (half >= lanes) {
-          for (int i = start; i < start + half; i += lanes) {
-            FloatVector a = FloatVector.fromArray(SPECIES, x, i);
-            FloatVector b = FloatVector.fromArray(SPECIES, x, i + half);
-            a.add(b).intoArray(x, i);
-            a.sub(b).intoArray(x, i + half);
-          }
-        } else {
-          for (int i = start; i < start + half; i++) {
-            float a = x[i];
-            float b = x[i + half];
-            x[i] = a + b;
-            x[i + half] = a - b;
-          }
+        for (int i = start; i < start + half; i++) {
+          float a = x[i];
+          float b = x[i + half];
+          x[i] = a + b;
+          x[i + half] = a - b;
         }
       }
     }
