@@ -79,7 +79,7 @@ class MutableQuantizationsTest {
   }
 
   @Test
-  void aStoreWideInt4OrBbqIsRefusedWhenAnIndexOpens() {
+  void aStoreWideInt4OrBbqIsRefusedWhenAnIndexOpens() throws IOException {
     for (VectorQuantization q :
         new VectorQuantization[] {VectorQuantization.INT4, VectorQuantization.BBQ}) {
       MutableConfig c = config(q);
@@ -98,8 +98,15 @@ class MutableQuantizationsTest {
           InvalidRequestException.class,
           () -> MutableIndex.open(mapped, IndexSettings.DEFAULT, Mapping.EMPTY, c));
       assertFalse(Files.exists(mapped));
-      // The graph's own store refuses them too rather than keep int8 codes under their name.
-      assertThrows(InvalidRequestException.class, () -> VectorStore.create(8, q));
+      // The graph's own store refuses int4 rather than keep int8 codes under its name. It keeps
+      // 1-bit codes, which hnsw-bench measures, though no index offers them yet (above).
+      if (q == VectorQuantization.INT4) {
+        assertThrows(InvalidRequestException.class, () -> VectorStore.create(8, q));
+      } else {
+        try (VectorStore graphStore = VectorStore.create(8, q)) {
+          assertEquals(VectorQuantization.BBQ, graphStore.quantization());
+        }
+      }
     }
   }
 

@@ -25,7 +25,7 @@ import org.apache.lucene.util.NumericUtils;
  *
  * <p>Thread-safety: none; owned by one searcher and reused across searches.
  */
-final class BeamPool {
+public final class BeamPool {
   private long[] entries = new long[64];
   private int size;
   private int capacity;
@@ -33,7 +33,7 @@ final class BeamPool {
   private int cursor;
 
   /** Empties the pool and bounds it to {@code capacity} entries. */
-  void reset(int capacity) {
+  public void reset(int capacity) {
     if (entries.length < capacity + 1) {
       entries = new long[Math.max(capacity + 1, entries.length * 2)];
     }
@@ -42,29 +42,29 @@ final class BeamPool {
     cursor = 0;
   }
 
-  static long encode(int node, float score) {
+  public static long encode(int node, float score) {
     return ((long) NumericUtils.floatToSortableInt(score) << 32) | ((long) node << 1);
   }
 
-  static int node(long entry) {
+  public static int node(long entry) {
     return (int) entry >>> 1;
   }
 
-  static float score(long entry) {
+  public static float score(long entry) {
     return NumericUtils.sortableIntToFloat((int) (entry >> 32));
   }
 
-  int size() {
+  public int size() {
     return size;
   }
 
   /** The entry at rank {@code i} (0 is the best). */
-  long get(int i) {
+  public long get(int i) {
     return entries[i];
   }
 
   /** Whether the pool is full and {@code score} does not beat its worst entry's score. */
-  boolean below(float score) {
+  public boolean below(float score) {
     return size == capacity && !(score > score(entries[size - 1]));
   }
 
@@ -72,7 +72,7 @@ final class BeamPool {
    * Offers (node, score): kept when the pool has room or the pair orders above the worst entry,
    * which it then replaces.
    */
-  void offer(int node, float score) {
+  public void offer(int node, float score) {
     long e = encode(node, score);
     int n = size;
     if (n == capacity) {
@@ -103,12 +103,12 @@ final class BeamPool {
   }
 
   /** Whether an entry is left to expand. */
-  boolean hasNext() {
+  public boolean hasNext() {
     return cursor < size;
   }
 
   /** Marks the best unexpanded entry expanded and returns its node. */
-  int next() {
+  public int next() {
     int at = cursor;
     long e = entries[at] | 1L;
     entries[at] = e;
@@ -121,7 +121,7 @@ final class BeamPool {
   }
 
   /** The node that {@link #next} gives next, or −1 when none is left. */
-  int peekNode() {
+  public int peekNode() {
     return cursor < size ? node(entries[cursor]) : -1;
   }
 }

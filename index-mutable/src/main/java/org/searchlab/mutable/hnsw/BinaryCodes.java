@@ -48,9 +48,9 @@ import java.nio.ByteOrder;
  *
  * <p>Thread-safety: the static methods are stateless; a {@link Query} belongs to one thread.
  */
-final class BinaryCodes {
+public final class BinaryCodes {
   /** Bits of the query's components. */
-  static final int QUERY_BITS = 4;
+  public static final int QUERY_BITS = 4;
 
   /** Bytes after the bits: {@code f}, {@code g}, {@code ‖o‖²} and {@code |b|}. */
   static final int TAIL = 3 * Float.BYTES + Integer.BYTES;
@@ -65,7 +65,7 @@ final class BinaryCodes {
   private BinaryCodes() {}
 
   /** Longs of bits per code: {@code ⌈dimension / 64⌉}. */
-  static int words(int dimension) {
+  public static int words(int dimension) {
     return (dimension + 63) >>> 6;
   }
 
@@ -75,7 +75,7 @@ final class BinaryCodes {
   }
 
   /** The stored code of {@code v}, rotated by {@code rotation}, in a new array of its length. */
-  static byte[] encode(Rotation rotation, float[] v) {
+  public static byte[] encode(Rotation rotation, float[] v) {
     return encode(rotation, v, new float[v.length], codeLength(v.length));
   }
 
@@ -128,6 +128,14 @@ final class BinaryCodes {
     return code;
   }
 
+  /**
+   * Word {@code w} of a code's bits (bit {@code i} of the vector is bit {@code i mod 64} of word
+   * {@code i/64}).
+   */
+  public static long word(byte[] code, int w) {
+    return (long) LONG_LE.get(code, Long.BYTES * w);
+  }
+
   /** The bit of component {@code i} of a code: whether its rotated component is positive. */
   static boolean bit(byte[] code, int i) {
     long word = (long) LONG_LE.get(code, Long.BYTES * (i >>> 6));
@@ -135,12 +143,12 @@ final class BinaryCodes {
   }
 
   /** {@code f = ‖o‖·‖y‖₂/‖y‖₁} of a code of {@code dimension} components. */
-  static float factor(byte[] code, int dimension) {
+  public static float factor(byte[] code, int dimension) {
     return (float) FLOAT_LE.get(code, Long.BYTES * words(dimension));
   }
 
   /** The error factor {@code g = ‖o‖·√(1 − a²)/a} of a code of {@code dimension} components. */
-  static float errorFactor(byte[] code, int dimension) {
+  public static float errorFactor(byte[] code, int dimension) {
     return (float) FLOAT_LE.get(code, Long.BYTES * words(dimension) + Float.BYTES);
   }
 
@@ -150,7 +158,7 @@ final class BinaryCodes {
   }
 
   /** {@code |b|}, the code's count of ones. */
-  static int ones(byte[] code, int dimension) {
+  public static int ones(byte[] code, int dimension) {
     return (int) INT_LE.get(code, Long.BYTES * words(dimension) + 3 * Float.BYTES);
   }
 
@@ -179,7 +187,7 @@ final class BinaryCodes {
    * lo}, {@code Δ}, {@code Σu}, {@code ‖q‖} and {@code ‖q‖²}. One per searcher thread; {@link
    * #bind} rewrites it.
    */
-  static final class Query {
+  public static final class Query {
     private final Rotation rotation;
     private final int dimension;
     private final int words;
@@ -191,7 +199,8 @@ final class BinaryCodes {
     private float norm;
     private float squares;
 
-    Query(Rotation rotation) {
+    /** A query of {@code rotation}'s dimension, bound to nothing yet. */
+    public Query(Rotation rotation) {
       this.rotation = rotation;
       this.dimension = rotation.dimension();
       this.words = BinaryCodes.words(dimension);
@@ -200,7 +209,7 @@ final class BinaryCodes {
     }
 
     /** Makes this the code of {@code q}. */
-    void bind(float[] q) {
+    public void bind(float[] q) {
       assert q.length == dimension : q.length + " for dimension " + dimension;
       rotation.apply(q, rotated);
       float min = Float.POSITIVE_INFINITY;
@@ -246,6 +255,13 @@ final class BinaryCodes {
     }
 
     /** The query's 4-bit component {@code i}, in [0, 15]. */
+    /**
+     * Plane {@code j}'s word {@code w}: bit {@code j} of the 4-bit components of word {@code w}.
+     */
+    public long plane(int j, int w) {
+      return planes[j * words + w];
+    }
+
     int component(int i) {
       int u = 0;
       for (int j = 0; j < QUERY_BITS; j++) {
@@ -255,7 +271,7 @@ final class BinaryCodes {
     }
 
     /** The estimated dot product of the bound query and the vector {@code code} stands for. */
-    float dot(byte[] code) {
+    public float dot(byte[] code) {
       int bu = BinaryCodes.dot(planes, words, code);
       float f = factor(code, dimension);
       int ones = ones(code, dimension);
@@ -274,7 +290,7 @@ final class BinaryCodes {
      * 1) + f·√D·Δ/√12)}, the code's error and the query's rounding. Not a guarantee: a search that
      * reranks by it may miss a hit whose estimate fell further, as rarely as the confidence says.
      */
-    float bound(byte[] code, float epsilon) {
+    public float bound(byte[] code, float epsilon) {
       float g = errorFactor(code, dimension);
       float f = factor(code, dimension);
       double codeTerm = g * norm / Math.sqrt(Math.max(1, dimension - 1));
@@ -290,27 +306,27 @@ final class BinaryCodes {
       return 2 * bound(code, epsilon);
     }
 
-    float lo() {
+    public float lo() {
       return lo;
     }
 
-    float delta() {
+    public float delta() {
       return delta;
     }
 
-    int sum() {
+    public int sum() {
       return sum;
     }
 
-    float norm() {
+    public float norm() {
       return norm;
     }
 
-    float squares() {
+    public float squares() {
       return squares;
     }
 
-    int words() {
+    public int words() {
       return words;
     }
   }

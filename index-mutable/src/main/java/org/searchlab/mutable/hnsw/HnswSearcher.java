@@ -300,9 +300,21 @@ final class HnswSearcher implements GraphSearcher {
       codes[i] =
           v == null ? code : ScoreHeap.encode(ScoreHeap.node(code), similarity.exact(lastQuery, v));
     }
-    // Best first: descending score, ties by descending node, as the heap orders them.
-    Arrays.sort(codes);
     int n = Math.min(exactPlan ? shown : k, all);
+    // The exact plan ranked only the shown hits; it scanned every accepted vector, so the top k
+    // holds as many as it scanned, up to k.
+    int found = exactPlan ? Math.max(n, Math.min(k, exactScanned)) : n;
+    int floatsRead = exactPlan ? this.rescored : int8 ? all : 0;
+    return bestFirst(codes, n, plan, found, floatsRead);
+  }
+
+  /**
+   * The best {@code n} of {@code codes} ({@link ScoreHeap} codes of raw scores; sorted here) as
+   * hits, best first: descending score, ties by descending node, as the heap orders them.
+   */
+  private GraphHits bestFirst(long[] codes, int n, String plan, int found, int floatsRead) {
+    Arrays.sort(codes);
+    int all = codes.length;
     int[] nodes = new int[n];
     float[] scores = new float[n];
     for (int i = 0; i < n; i++) {
@@ -310,10 +322,6 @@ final class HnswSearcher implements GraphSearcher {
       nodes[i] = ScoreHeap.node(code);
       scores[i] = similarity.score(ScoreHeap.score(code));
     }
-    // The exact plan ranked only the shown hits; it scanned every accepted vector, so the top k
-    // holds as many as it scanned, up to k.
-    int found = exactPlan ? Math.max(n, Math.min(k, exactScanned)) : n;
-    int floatsRead = exactPlan ? this.rescored : int8 ? all : 0;
     return new GraphHits(nodes, scores, plan, scored, found, floatsRead);
   }
 
@@ -379,15 +387,7 @@ final class HnswSearcher implements GraphSearcher {
     for (int i = n - 1; i >= 0; i--) {
       codes[i] = best.pop();
     }
-    Arrays.sort(codes);
-    int[] nodes = new int[n];
-    float[] scores = new float[n];
-    for (int i = 0; i < n; i++) {
-      long code = codes[n - 1 - i];
-      nodes[i] = ScoreHeap.node(code);
-      scores[i] = similarity.score(ScoreHeap.score(code));
-    }
-    return new GraphHits(nodes, scores, plan, scored, n, depth);
+    return bestFirst(codes, n, plan, n, depth);
   }
 
   /**

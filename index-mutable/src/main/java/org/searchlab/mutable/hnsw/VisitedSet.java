@@ -8,16 +8,18 @@ import java.util.Arrays;
  * it costs the words touched rather than the whole graph. Reused across searches, so a query
  * allocates nothing proportional to the graph.
  *
+ * <p>Public for hnsw-bench's read-only copies of a graph, which search as the graph does.
+ *
  * <p>Thread-safety: none; owned by one searcher.
  */
-final class VisitedSet {
+public final class VisitedSet {
   private long[] bits = new long[0];
   private int[] touched = new int[64];
   private int touchedCount;
   private int capacity;
 
   /** Starts a new, empty set able to hold ids below {@code capacity}. */
-  void reset(int capacity) {
+  public void reset(int capacity) {
     int words = (capacity + 63) >>> 6;
     if (touchedCount > bits.length >>> 4) {
       Arrays.fill(bits, 0L);
@@ -34,7 +36,7 @@ final class VisitedSet {
   }
 
   /** Marks {@code node}; returns false when it was already marked or is beyond the capacity. */
-  boolean visit(int node) {
+  public boolean visit(int node) {
     if (node >= capacity) {
       return false;
     }
@@ -54,7 +56,7 @@ final class VisitedSet {
     return true;
   }
 
-  boolean contains(int node) {
+  public boolean contains(int node) {
     return node < capacity && (bits[node >>> 6] & (1L << node)) != 0;
   }
 }

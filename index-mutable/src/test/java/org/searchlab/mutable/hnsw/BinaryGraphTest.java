@@ -27,13 +27,6 @@ class BinaryGraphTest {
     return HnswConfig.builder().quantization(VectorQuantization.BBQ).buildThreads(1).build();
   }
 
-  private static MutableHnswGraph build(HnswConfig config, float[][] data) {
-    MutableHnswGraph g =
-        MutableHnswGraph.create(VectorStore.create(data[0].length, config.quantization()), config);
-    g.insertAll(IntStream.range(0, data.length).toArray(), data);
-    return g;
-  }
-
   /**
    * ef = n − 1 (at n a search scans exactly instead): the beam keeps every node but the one with
    * the lowest estimate, so the hits are fixed by the rerank alone: the float top k of the nodes
@@ -50,7 +43,7 @@ class BinaryGraphTest {
     int k = 10;
     float[][] data = TestVectors.clustered(r, n, dim, 8, 1.0);
     HnswConfig config = bbq();
-    MutableHnswGraph g = build(config, data);
+    MutableHnswGraph g = QuantizedGraphTest.build(config, data);
     Rotation rotation = new Rotation(dim);
     BinaryCodes.Query query = new BinaryCodes.Query(rotation);
     int window = k * config.oversample();
@@ -108,8 +101,10 @@ class BinaryGraphTest {
     int n = 400;
     float[][] data = TestVectors.clustered(r, n, 64, 8, 1.0);
     long graphSeed = r.nextLong();
-    MutableHnswGraph floats = build(HnswConfig.builder().seed(graphSeed).build(), data);
-    MutableHnswGraph codes = build(bbq().toBuilder().seed(graphSeed).build(), data);
+    MutableHnswGraph floats =
+        QuantizedGraphTest.build(HnswConfig.builder().seed(graphSeed).build(), data);
+    MutableHnswGraph codes =
+        QuantizedGraphTest.build(bbq().toBuilder().seed(graphSeed).build(), data);
     assertEquals(floats.entryNode(), codes.entryNode(), "seed " + seed);
     for (int node = 0; node < n; node++) {
       assertArrayEquals(
@@ -126,7 +121,7 @@ class BinaryGraphTest {
     int n = 5000;
     int dim = 384;
     float[][] data = TestVectors.clustered(r, n, dim, 32, 1.0);
-    MutableHnswGraph g = build(bbq(), data);
+    MutableHnswGraph g = QuantizedGraphTest.build(bbq(), data);
     double sum = 0;
     long rescored = 0;
     int queries = 100;
@@ -151,7 +146,7 @@ class BinaryGraphTest {
     int dim = 32;
     float[][] data = TestVectors.clustered(r, n, dim, 8, 1.0);
     HnswConfig config = bbq();
-    MutableHnswGraph g = build(config, data);
+    MutableHnswGraph g = QuantizedGraphTest.build(config, data);
     g.remove(5);
     Path file = dir.resolve("g.snap");
     g.writeSnapshot(file);

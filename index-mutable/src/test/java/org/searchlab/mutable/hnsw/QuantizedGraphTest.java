@@ -35,7 +35,8 @@ class QuantizedGraphTest {
         .build();
   }
 
-  private static MutableHnswGraph build(HnswConfig config, float[][] data) {
+  /** A graph of {@code data} (node i = data[i]) with {@code config}. */
+  static MutableHnswGraph build(HnswConfig config, float[][] data) {
     MutableHnswGraph g =
         MutableHnswGraph.create(VectorStore.create(data[0].length, config.quantization()), config);
     g.insertAll(IntStream.range(0, data.length).toArray(), data);
