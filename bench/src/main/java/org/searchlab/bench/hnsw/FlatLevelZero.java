@@ -4,8 +4,8 @@ import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import org.apache.lucene.util.NumericUtils;
 import org.searchlab.mutable.hnsw.MutableHnswGraph;
+import org.searchlab.mutable.hnsw.VisitedSet;
 
 /**
  * A read-only copy of a {@link MutableHnswGraph}'s bottom level in hnswlib's memory layout,
@@ -41,13 +41,10 @@ final class FlatLevelZero {
   private final int stride;
   private final int size;
 
-  private final long[] visited;
-  private int[] touchedWords = new int[256];
-  private int touchedCount;
+  private final VisitedSet visited = new VisitedSet();
   private long[] candidates = new long[256]; // min-heap of ~code: the best candidate on top
   private int candidateCount;
-  private long[] results = new long[256]; // min-heap of code: the worst kept result on top
-  private int resultCount;
+  private final LevelZeroCopies.Best results = new LevelZeroCopies.Best();
   // One expansion's neighbours: at most 2M on the bottom level, M above it.
   private final int[] batchNodes;
   private final int[] batchRows;
@@ -79,7 +76,6 @@ final class FlatLevelZero {
       }
       System.arraycopy(vectors[node], 0, rows, at + header, dimension);
     }
-    this.visited = new long[(size + 63) >>> 6];
     this.batchNodes = new int[header];
     this.batchRows = new int[header];
     this.batchScores = new float[header];
@@ -112,18 +108,18 @@ final class FlatLevelZero {
       return new int[0];
     }
     int cur = descend(query, entry, graph.level(entry));
-    clearVisited();
+    visited.reset(size);
     candidateCount = 0;
-    resultCount = 0;
-    visit(cur);
+    results.clear();
+    visited.visit(cur);
     float first = dot1(query, row(cur) + header);
     scored++;
     pushCandidate(cur, first);
-    offerResult(cur, first, beam);
+    results.offer(cur, first, beam);
     float floor = Float.NEGATIVE_INFINITY;
     while (candidateCount > 0) {
       long top = ~popCandidate();
-      if (score(top) < floor) {
+      if (LevelZeroCopies.score(top) < floor) {
         break;
       }
       int at = row((int) top);
@@ -135,7 +131,7 @@ final class FlatLevelZero {
       int count = 0;
       for (int j = 1; j <= links; j++) {
         int n = Float.floatToRawIntBits(rows[at + j]);
-        if (visit(n)) {
+        if (visited.visit(n)) {
           batchNodes[count] = n;
           batchRows[count] = row(n) + header;
           count++;
@@ -148,8 +144,8 @@ final class FlatLevelZero {
           continue;
         }
         pushCandidate(batchNodes[i], s);
-        if (offerResult(batchNodes[i], s, beam) && resultCount >= beam) {
-          floor = score(results[0]);
+        if (results.offer(batchNodes[i], s, beam) && results.size() >= beam) {
+          floor = LevelZeroCopies.score(results.worst());
         }
       }
     }
@@ -189,13 +185,14 @@ final class FlatLevelZero {
    * The best {@code k} results, rescored one at a time as the mutable searcher rescores its hits.
    */
   private int[] best(float[] query, int k) {
-    while (resultCount > k) {
-      popResult();
+    while (results.size() > k) {
+      results.popWorst();
     }
-    long[] codes = new long[resultCount];
+    long[] kept = results.bestFirst();
+    long[] codes = new long[kept.length];
     for (int i = 0; i < codes.length; i++) {
-      int node = (int) results[i];
-      codes[i] = encode(node, dot1(query, row(node) + header));
+      int node = LevelZeroCopies.node(kept[i]);
+      codes[i] = LevelZeroCopies.encode(node, dot1(query, row(node) + header));
     }
     Arrays.sort(codes);
     int[] nodes = new int[codes.length];
@@ -317,122 +314,18 @@ final class FlatLevelZero {
     return r;
   }
 
-  // ---- visited set: a bit per node, cleared by the words it touched
-
-  private void clearVisited() {
-    for (int i = 0; i < touchedCount; i++) {
-      visited[touchedWords[i]] = 0L;
-    }
-    touchedCount = 0;
-  }
-
-  private boolean visit(int node) {
-    if (node < 0 || node >= size) {
-      return false;
-    }
-    int w = node >>> 6;
-    long word = visited[w];
-    long mask = 1L << node;
-    if ((word & mask) != 0) {
-      return false;
-    }
-    if (word == 0) {
-      if (touchedCount == touchedWords.length) {
-        touchedWords = Arrays.copyOf(touchedWords, 2 * touchedCount);
-      }
-      touchedWords[touchedCount++] = w;
-    }
-    visited[w] = word | mask;
-    return true;
-  }
-
-  // ---- heaps of (score, node) codes: the sortable score in the high half, the node in the low
-
-  private static long encode(int node, float score) {
-    return ((long) NumericUtils.floatToSortableInt(score) << 32) | (node & 0xFFFFFFFFL);
-  }
-
-  private static float score(long code) {
-    return NumericUtils.sortableIntToFloat((int) (code >> 32));
-  }
-
   private void pushCandidate(int node, float s) {
     if (candidateCount == candidates.length) {
       candidates = Arrays.copyOf(candidates, 2 * candidateCount);
     }
-    candidateCount = siftUp(candidates, candidateCount, ~encode(node, s));
+    candidateCount =
+        LevelZeroCopies.siftUp(candidates, candidateCount, ~LevelZeroCopies.encode(node, s));
   }
 
   private long popCandidate() {
     long top = candidates[0];
-    candidateCount = removeTop(candidates, candidateCount);
+    candidateCount = LevelZeroCopies.removeTop(candidates, candidateCount);
     return top;
-  }
-
-  /** Keeps the {@code capacity} best; returns whether {@code node} was kept. */
-  private boolean offerResult(int node, float s, int capacity) {
-    long code = encode(node, s);
-    if (resultCount < capacity) {
-      if (resultCount == results.length) {
-        results = Arrays.copyOf(results, 2 * resultCount);
-      }
-      resultCount = siftUp(results, resultCount, code);
-      return true;
-    }
-    if (code <= results[0]) {
-      return false;
-    }
-    results[0] = code;
-    siftDown(results, resultCount);
-    return true;
-  }
-
-  private void popResult() {
-    resultCount = removeTop(results, resultCount);
-  }
-
-  private static int siftUp(long[] heap, int size, long value) {
-    int i = size;
-    while (i > 0) {
-      int parent = (i - 1) >>> 1;
-      if (heap[parent] <= value) {
-        break;
-      }
-      heap[i] = heap[parent];
-      i = parent;
-    }
-    heap[i] = value;
-    return size + 1;
-  }
-
-  private static int removeTop(long[] heap, int size) {
-    size--;
-    heap[0] = heap[size];
-    siftDown(heap, size);
-    return size;
-  }
-
-  private static void siftDown(long[] heap, int size) {
-    if (size == 0) {
-      return;
-    }
-    long value = heap[0];
-    int i = 0;
-    while (true) {
-      int child = 2 * i + 1;
-      if (child >= size) {
-        break;
-      }
-      if (child + 1 < size && heap[child + 1] < heap[child]) {
-        child++;
-      }
-      if (heap[child] >= value) {
-        break;
-      }
-      heap[i] = heap[child];
-      i = child;
-    }
-    heap[i] = value;
   }
 
   /** Keeps the touches above from being optimised away. */
