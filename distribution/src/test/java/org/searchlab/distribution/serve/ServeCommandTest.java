@@ -36,9 +36,12 @@ class ServeCommandTest {
 
   /**
    * HNSW components that are no server knob: the similarity belongs to a vector field's mapping
-   * ({@code dense_vector}'s {@code similarity}), and the store sets it from there.
+   * ({@code dense_vector}'s {@code similarity}), and the store sets it from there; the rerank
+   * confidence applies only to 1-bit codes, which no mutable index offers yet (hnsw-bench's {@code
+   * --rerank-confidence} sets it). When the store offers them, it becomes a flag here.
    */
-  private static final java.util.Set<String> HNSW_FROM_MAPPINGS = java.util.Set.of("similarity");
+  private static final java.util.Set<String> HNSW_FROM_MAPPINGS =
+      java.util.Set.of("similarity", "rerankConfidence");
 
   static {
     SEGMENTED.put("mergePolicy", "--merge-policy");
