@@ -1,6 +1,7 @@
 // Over 500 lines: the descent, the level-0 beam searches (plain, filtered, filter-first, over
-// float or int8 rows) and the exact scan share this searcher's visited set, heaps and batch arrays,
-// one instance per thread; splitting them would pass that state between classes on the hot path.
+// float, int8 or 1-bit rows), the 1-bit rerank and the exact scan share this searcher's visited
+// set, heaps and batch arrays, one instance per thread; splitting them would pass that state
+// between classes on the hot path.
 package org.searchlab.mutable.hnsw;
 
 import java.util.Arrays;
