@@ -1,3 +1,6 @@
+// Over 500 lines: its options, the alternating pass driver and one small builder per
+// implementation read the same option fields; the read-only copies it measures (FlatLevelZero,
+// InlineCodesLevelZero) and the peer process are classes of their own.
 package org.searchlab.bench.hnsw;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,11 +28,6 @@ import picocli.CommandLine.Option;
  * qpsVsLucene}, the median over rounds of the ratio of the two passes of one round. Besides
  * wall-clock {@code qps} it reports {@code cpuQps} (queries per CPU-second of the search thread)
  * and build CPU time, which depend far less on other processes.
- *
- * <p>Longer than the house's 500 lines (about 880): its options, the alternating pass driver and
- * one small builder per implementation read the same option fields; the read-only copies it
- * measures ({@link FlatLevelZero}, {@link InlineCodesLevelZero}) and the peer process are classes
- * of their own.
  */
 @Command(
     name = "hnsw-bench",

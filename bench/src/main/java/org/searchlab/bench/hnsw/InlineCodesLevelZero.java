@@ -210,12 +210,12 @@ final class InlineCodesLevelZero {
     float twoDelta = 2 * query.delta();
     float lo = query.lo();
     float offset = -query.delta() * query.sum();
-    int cur = descend(entry, graph.level(entry), twoDelta, lo, offset);
+    int cur = descend(entry, graph.level(entry));
     visited.reset(size);
     BeamPool pool = this.pool;
     pool.reset(beam);
     visited.visit(cur);
-    pool.offer(cur, ownEstimate(cur, twoDelta, lo, offset));
+    pool.offer(cur, ownEstimate(cur));
     scored++;
     while (pool.hasNext()) {
       expand(pool, row(pool.next()), twoDelta, lo, offset);
@@ -294,7 +294,7 @@ final class InlineCodesLevelZero {
     }
   }
 
-  private float ownEstimate(int node, float twoDelta, float lo, float offset) {
+  private float ownEstimate(int node) {
     int bu = 0;
     for (int j = 0; j < BinaryCodes.QUERY_BITS; j++) {
       int p = 0;
@@ -303,20 +303,20 @@ final class InlineCodesLevelZero {
       }
       bu += p << j;
     }
-    return ownF[node] * (twoDelta * bu + ownT[node] * lo + offset);
+    return query.estimate(bu, ownF[node], ownT[node]);
   }
 
   /** Greedy descent over the upper levels by the nodes' own codes. */
-  private int descend(int entry, int fromLevel, float twoDelta, float lo, float offset) {
+  private int descend(int entry, int fromLevel) {
     int cur = entry;
-    float best = ownEstimate(cur, twoDelta, lo, offset);
+    float best = ownEstimate(cur);
     scored++;
     for (int level = fromLevel; level > 0; level--) {
       boolean changed = true;
       while (changed) {
         changed = false;
         for (int n : graph.neighbors(cur, level)) {
-          float s = ownEstimate(n, twoDelta, lo, offset);
+          float s = ownEstimate(n);
           scored++;
           if (s > best) {
             best = s;
@@ -333,12 +333,10 @@ final class InlineCodesLevelZero {
   private int[] rerank(float[] q, int k) {
     int all = pool.size();
     long[] order = new long[all];
-    float codeScale = query.norm() / (float) Math.sqrt(Math.max(1, dimension - 1));
-    float queryScale = (float) (Math.sqrt(dimension) * query.delta() / Math.sqrt(12));
     for (int i = 0; i < all; i++) {
       long e = pool.get(i);
       int node = BeamPool.node(e);
-      float bound = epsilon * (ownG[node] * codeScale + ownF[node] * queryScale);
+      float bound = query.bound(ownF[node], ownG[node], epsilon);
       order[i] = LevelZeroCopies.encode(node, BeamPool.score(e) + bound);
     }
     Arrays.sort(order); // ascending upper ends: the best last

@@ -198,6 +198,9 @@ public final class BinaryCodes {
     private int sum;
     private float norm;
     private float squares;
+    // The bound's scales of a code's error factor and of its factor: ‖q‖/√(D − 1) and √D·Δ/√12.
+    private double codeScale;
+    private double queryScale;
 
     /** A query of {@code rotation}'s dimension, bound to nothing yet. */
     public Query(Rotation rotation) {
@@ -252,6 +255,8 @@ public final class BinaryCodes {
       sum = total;
       squares = (float) s;
       norm = (float) Math.sqrt(s);
+      codeScale = norm / Math.sqrt(Math.max(1, dimension - 1));
+      queryScale = Math.sqrt(dimension) * delta / Math.sqrt(12);
     }
 
     /** The query's 4-bit component {@code i}, in [0, 15]. */
@@ -272,10 +277,18 @@ public final class BinaryCodes {
 
     /** The estimated dot product of the bound query and the vector {@code code} stands for. */
     public float dot(byte[] code) {
-      int bu = BinaryCodes.dot(planes, words, code);
-      float f = factor(code, dimension);
-      int ones = ones(code, dimension);
-      return f * (2 * delta * bu + (2 * ones - dimension) * lo - delta * sum);
+      return estimate(
+          BinaryCodes.dot(planes, words, code),
+          factor(code, dimension),
+          2 * ones(code, dimension) - dimension);
+    }
+
+    /**
+     * {@link #dot} from its parts: {@code bu = ⟨b, u⟩} ({@link BinaryCodes#dot}), the code's factor
+     * {@code f} and {@code t = 2|b| − D}, for callers that keep codes in another layout.
+     */
+    public float estimate(int bu, float f, float t) {
+      return f * (2 * delta * bu + t * lo - delta * sum);
     }
 
     /** The estimated squared distance: {@code ‖q‖² + ‖o‖² − 2·}{@link #dot}. */
@@ -291,11 +304,15 @@ public final class BinaryCodes {
      * reranks by it may miss a hit whose estimate fell further, as rarely as the confidence says.
      */
     public float bound(byte[] code, float epsilon) {
-      float g = errorFactor(code, dimension);
-      float f = factor(code, dimension);
-      double codeTerm = g * norm / Math.sqrt(Math.max(1, dimension - 1));
-      double queryTerm = f * Math.sqrt(dimension) * delta / Math.sqrt(12);
-      return (float) (epsilon * (codeTerm + queryTerm));
+      return bound(factor(code, dimension), errorFactor(code, dimension), epsilon);
+    }
+
+    /**
+     * {@link #bound(byte[], float)} from a code's factor {@code f} and error factor {@code g}; the
+     * query's two scales are computed once by {@link #bind}.
+     */
+    public float bound(float f, float g, float epsilon) {
+      return (float) (epsilon * (g * codeScale + f * queryScale));
     }
 
     /**
