@@ -118,13 +118,26 @@ public sealed interface FieldType {
    *     (a mapping without {@code dims})
    * @param similarity how vectors compare, and their {@code _score}
    * @param indexOptions the graph's settings; ignored when not indexed
+   * @throws MappingException an indexed {@code bbq_hnsw} field of fewer than {@value #BBQ_MIN_DIMS}
+   *     dimensions, refused with Elasticsearch's message: 1-bit codes of so few components rank too
+   *     coarsely to guide a graph search
    */
   record DenseVector(
       int dims, VectorSimilarity similarity, boolean indexed, IndexOptions indexOptions)
       implements FieldType {
+    /** Elasticsearch's floor for {@code bbq_hnsw} ({@code DenseVectorFieldMapper.BBQ_MIN_DIMS}). */
+    public static final int BBQ_MIN_DIMS = 64;
+
     public DenseVector {
       Objects.requireNonNull(similarity, "similarity");
       Objects.requireNonNull(indexOptions, "indexOptions");
+      if (indexed && dims > 0 && dims < BBQ_MIN_DIMS && "bbq_hnsw".equals(indexOptions.type())) {
+        throw MappingException.parsing(
+            "bbq_hnsw does not support dimensions fewer than "
+                + BBQ_MIN_DIMS
+                + "; provided="
+                + dims);
+      }
     }
 
     @Override

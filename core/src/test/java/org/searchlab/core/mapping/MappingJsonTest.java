@@ -108,6 +108,52 @@ class MappingJsonTest {
     }
   }
 
+  /**
+   * Elasticsearch refuses {@code bbq_hnsw} below 64 dimensions, in the mapping and when the first
+   * document sets the dimension; other types and unindexed vectors take any dimension.
+   */
+  @Test
+  void bbqNeedsSixtyFourDimensionsAsInElasticsearch() throws Exception {
+    MappingException e =
+        assertThrows(
+            MappingException.class,
+            () ->
+                MappingJson.parse(
+                    json(
+                        "{'properties':{'v':{'type':'dense_vector','dims':63,"
+                            + "'index_options':{'type':'bbq_hnsw'}}}}"),
+                    IndexSettings.DEFAULT));
+    assertEquals(MappingException.PARSING, e.type());
+    assertEquals("bbq_hnsw does not support dimensions fewer than 64; provided=63", e.getMessage());
+    Mapping unset =
+        MappingJson.parse(
+            json(
+                "{'properties':{'v':{'type':'dense_vector','index_options':{'type':'bbq_hnsw'}}}}"),
+            IndexSettings.DEFAULT);
+    FieldType.DenseVector v = unset.vector("v");
+    assertEquals(64, v.withDims(64).dims());
+    MappingException late = assertThrows(MappingException.class, () -> v.withDims(12));
+    assertTrue(late.getMessage().endsWith("provided=12"), late.getMessage());
+    for (String type : java.util.List.of("hnsw", "int8_hnsw", "int4_hnsw")) {
+      assertEquals(
+          12,
+          MappingJson.parse(
+                  json(
+                      "{'properties':{'v':{'type':'dense_vector','dims':12,'index_options':"
+                          + "{'type':'"
+                          + type
+                          + "'}}}}"),
+                  IndexSettings.DEFAULT)
+              .vector("v")
+              .dims());
+    }
+    assertEquals(
+        12,
+        new FieldType.DenseVector(
+                12, VectorSimilarity.COSINE, false, new FieldType.IndexOptions("bbq_hnsw", 0, 0))
+            .dims());
+  }
+
   @Test
   void badMappingsAreRefusedNamingTheParameter() {
     var e =
