@@ -466,7 +466,13 @@ public final class MutableIndex implements SearchIndex {
       // The codes the exact plan scans (and rescores by the floats); the graph walks the floats.
       memory.put("vectors_scan_codes", parts.vectors.quantizedBytes());
     } else {
-      memory.put("vectors_int8", parts.vectors.quantizedBytes());
+      // The int8 codes (the graph's with int8; the exact plan's beside 1-bit codes), then the
+      // 1-bit codes the graph walks with bbq (their rows' links count as graph).
+      long bits = parts.vectors.binaryBytes();
+      memory.put("vectors_int8", parts.vectors.quantizedBytes() - bits);
+      if (bits > 0) {
+        memory.put("vectors_bbq", bits);
+      }
       // Not heap: the page cache of the floats' scratch file (what Lucene's .vec file is).
       memory.put("vectors_mapped", parts.vectors.mappedVectorBytes());
     }
@@ -520,12 +526,13 @@ public final class MutableIndex implements SearchIndex {
   }
 
   /**
-   * Heap bytes per stored vector of the floats, of the int8 codes (when quantized) and of the graph
-   * links: object headers and table slots included, so a 384-dimension float vector costs about
-   * 1,560 bytes and its code about 412. With int8 codes the floats are in a mapped scratch file
-   * (page cache, as the segmented store's {@code .vec} file): {@code float} then counts their four
-   * bytes a component there plus their heap bookkeeping, and {@code float_heap} that bookkeeping
-   * alone (a stamp each). Empty while no vector is stored.
+   * Heap bytes per stored vector of the floats, of the int8 codes (when quantized), of the 1-bit
+   * codes ({@code bbq}, with bbq: 64 bytes at 384 dimensions, code and corrections) and of the
+   * graph links: object headers and table slots included, so a 384-dimension float vector costs
+   * about 1,560 bytes and its code about 412. With int8 codes the floats are in a mapped scratch
+   * file (page cache, as the segmented store's {@code .vec} file): {@code float} then counts their
+   * four bytes a component there plus their heap bookkeeping, and {@code float_heap} that
+   * bookkeeping alone (a stamp each). Empty while no vector is stored.
    */
   private Map<String, Long> perVector() {
     int count = parts.vectors.vectorCount();
@@ -541,8 +548,12 @@ public final class MutableIndex implements SearchIndex {
     } else {
       m.put("float", Math.round(heapFloats / (double) count));
     }
-    long codes = Math.round(parts.vectors.quantizedBytes() / (double) count);
+    long bits = parts.vectors.binaryBytes();
+    long codes = Math.round((parts.vectors.quantizedBytes() - bits) / (double) count);
     m.put(config.hnsw().quantization() == VectorQuantization.NONE ? "scan_codes" : "int8", codes);
+    if (bits > 0) {
+      m.put("bbq", Math.round(bits / (double) count));
+    }
     m.put("graph", Math.round(parts.vectors.graphBytes() / (double) count));
     return m;
   }

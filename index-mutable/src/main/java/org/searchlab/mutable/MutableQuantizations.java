@@ -10,16 +10,16 @@ import org.searchlab.core.mapping.MappingException;
 
 /**
  * The vector quantizations the mutable store keeps, checked before an index is opened or a mapping
- * is changed: floats and int8 codes. Elasticsearch's {@code int4_hnsw} and {@code bbq_hnsw} are
- * valid types that only the segmented store has so far (issue 69 adds the mutable store's 4-bit and
- * 1-bit modes later), so they are refused here with a 400 naming the value, before anything is
+ * is changed: floats, int8 codes and 1-bit codes ({@code bbq_hnsw}). Elasticsearch's {@code
+ * int4_hnsw} is a valid type that only the segmented store has so far (issue 69 adds the mutable
+ * store's 4-bit mode later), so it is refused here with a 400 naming the value, before anything is
  * written: an index whose mapping or flag is refused is not created, a refused {@code PUT _mapping}
  * changes nothing. Stateless and thread-safe.
  */
 final class MutableQuantizations {
   /** What this store keeps, in {@link VectorQuantization}'s order. */
   static final List<VectorQuantization> SUPPORTED =
-      List.of(VectorQuantization.NONE, VectorQuantization.INT8);
+      List.of(VectorQuantization.NONE, VectorQuantization.INT8, VectorQuantization.BBQ);
 
   private MutableQuantizations() {}
 

@@ -166,9 +166,14 @@ final class VectorPart {
     return vectors.mappedBytes();
   }
 
-  /** Heap bytes of the int8 codes (0 without quantization). */
+  /** Heap bytes of the codes: int8 (kept in every mode) and, with bbq, the 1-bit ones. */
   long quantizedBytes() {
     return vectors.quantizedBytes();
+  }
+
+  /** Heap bytes of the 1-bit codes the graph walks with bbq (0 otherwise), within the codes'. */
+  long binaryBytes() {
+    return vectors.binaryBytes();
   }
 
   /** Vectors held (linked or stored ahead of linking). */

@@ -251,45 +251,69 @@ class IndexApiTest {
   }
 
   /**
-   * Elasticsearch's 4-bit and 1-bit HNSW types: the segmented store builds them (Lucene's own
-   * formats), the mutable store refuses them with a 400 naming the value until it has its own, and
-   * a refused create or mapping update leaves nothing behind.
+   * Elasticsearch's 4-bit HNSW type is the segmented store's only (the mutable store refuses it
+   * with a 400 naming the value), its 1-bit type both stores' from 64 dimensions, as Elasticsearch
+   * allows it; a refused create or mapping update leaves nothing behind.
    */
   @Test
-  void int4AndBbqAreTheSegmentedStoresOnlySoFar() throws Exception {
+  void int4IsTheSegmentedStoresOnlyAndBbqBothStoresFromSixtyFourDimensions() throws Exception {
     try (SearchServer s = start(tmp.resolve("data"))) {
-      for (String type : List.of("int4_hnsw", "bbq_hnsw")) {
-        Answer refused = send(s, "PUT", "/mut-" + type.substring(0, 3), withType("mutable", type));
-        assertError(refused, 400, "mapper_parsing_exception");
-        String reason = refused.json().at("/error/reason").asText();
+      Answer refused = send(s, "PUT", "/mut-int4", withType("mutable", "int4_hnsw"));
+      assertError(refused, 400, "mapper_parsing_exception");
+      String reason = refused.json().at("/error/reason").asText();
+      assertTrue(
+          reason.contains("[embedding.index_options.type] is [int4_hnsw]")
+              && reason.contains("not supported by the mutable store yet")
+              && reason.contains("[hnsw, int8_hnsw, bbq_hnsw]"),
+          reason);
+      for (String store : List.of("mutable", "segmented")) {
+        Answer shortBbq = send(s, "PUT", "/" + store + "-short", withType(store, "bbq_hnsw"));
+        assertError(shortBbq, 400, "mapper_parsing_exception");
         assertTrue(
-            reason.contains("[embedding.index_options.type] is [" + type + "]")
-                && reason.contains("not supported by the mutable store yet")
-                && reason.contains("[hnsw, int8_hnsw]"),
-            reason);
+            shortBbq
+                .json()
+                .at("/error/reason")
+                .asText()
+                .contains("bbq_hnsw does not support dimensions fewer than 64; provided=" + DIMS),
+            shortBbq.body());
       }
       assertEquals(0, s.indices().all().size(), "a refused create makes no index");
       assertEquals(0, tmp.resolve("data").resolve("indices").toFile().list().length);
 
-      Answer bbq = send(s, "PUT", "/seg-bbq", withType("segmented", "bbq_hnsw"));
-      assertEquals(200, bbq.status(), bbq.body());
-      assertEquals(
-          "bbq_hnsw",
-          send(s, "GET", "/seg-bbq/_mapping", null)
-              .json()
-              .at("/seg-bbq/mappings/properties/embedding/index_options/type")
-              .asText());
-      Answer doc = send(s, "PUT", "/seg-bbq/_doc/1?refresh=true", "{\"embedding\":[0.6,0.8,0,0]}");
-      assertEquals(201, doc.status(), doc.body());
-      Answer knn =
-          send(
-              s,
-              "POST",
-              "/seg-bbq/_search",
-              "{\"knn\":{\"field\":\"embedding\",\"query_vector\":[0.6,0.8,0,0],"
-                  + "\"k\":1,\"num_candidates\":10}}");
-      assertEquals(1, hits(knn), knn.body());
-      assertEquals(1.0, knn.json().at("/hits/hits/0/_score").asDouble(), 1e-6, "exact float");
+      float[] unit = new float[64];
+      unit[0] = 0.6f;
+      unit[1] = 0.8f;
+      String vector = java.util.Arrays.toString(unit);
+      for (String store : List.of("mutable", "segmented")) {
+        String index = store.substring(0, 3) + "-bbq";
+        Answer bbq =
+            send(
+                s,
+                "PUT",
+                "/" + index,
+                withType(store, "bbq_hnsw").replace("\"dims\":" + DIMS, "\"dims\":64"));
+        assertEquals(200, bbq.status(), bbq.body());
+        assertEquals(
+            "bbq_hnsw",
+            send(s, "GET", "/" + index + "/_mapping", null)
+                .json()
+                .at("/" + index + "/mappings/properties/embedding/index_options/type")
+                .asText());
+        Answer doc =
+            send(s, "PUT", "/" + index + "/_doc/1?refresh=true", "{\"embedding\":" + vector + "}");
+        assertEquals(201, doc.status(), doc.body());
+        Answer knn =
+            send(
+                s,
+                "POST",
+                "/" + index + "/_search",
+                "{\"knn\":{\"field\":\"embedding\",\"query_vector\":"
+                    + vector
+                    + ",\"k\":1,\"num_candidates\":10}}");
+        assertEquals(1, hits(knn), knn.body());
+        assertEquals(
+            1.0, knn.json().at("/hits/hits/0/_score").asDouble(), 1e-6, store + ": exact float");
+      }
 
       // A mutable index's mapping update naming int4_hnsw changes nothing.
       assertEquals(200, send(s, "PUT", "/mut", mapping("mutable")).status());

@@ -80,6 +80,15 @@ final class MutableOptions {
               + " Default: ${DEFAULT-VALUE}.")
   int exactScanPerBeam = D.hnsw().exactScanPerBeam();
 
+  @Option(
+      names = "--rerank-confidence",
+      description =
+          "Mutable, with 1-bit codes (--quantization bbq or bbq_hnsw fields): how far below the"
+              + " k-th float score a candidate's code estimate may sit and still be rescored by its"
+              + " floats, in units of the code's error (RaBitQ's epsilon), 0-10; higher rescores"
+              + " deeper and misses fewer neighbours. Default: ${DEFAULT-VALUE}.")
+  float rerankConfidence = D.hnsw().rerankConfidence();
+
   /** The config these flags describe, with the shared HNSW and WAL settings. */
   MutableConfig config(CommonStoreOptions common) {
     HnswConfig hnsw =
@@ -93,6 +102,7 @@ final class MutableOptions {
             .exactScanPerBeam(exactScanPerBeam)
             .quantization(common.quantization())
             .oversample(common.oversample)
+            .rerankConfidence(rerankConfidence)
             .build();
     return MutableConfig.builder()
         .hnsw(hnsw)

@@ -36,12 +36,9 @@ class ServeCommandTest {
 
   /**
    * HNSW components that are no server knob: the similarity belongs to a vector field's mapping
-   * ({@code dense_vector}'s {@code similarity}), and the store sets it from there; the rerank
-   * confidence applies only to 1-bit codes, which no mutable index offers yet (hnsw-bench's {@code
-   * --rerank-confidence} sets it). When the store offers them, it becomes a flag here.
+   * ({@code dense_vector}'s {@code similarity}), and the store sets it from there.
    */
-  private static final java.util.Set<String> HNSW_FROM_MAPPINGS =
-      java.util.Set.of("similarity", "rerankConfidence");
+  private static final java.util.Set<String> HNSW_FROM_MAPPINGS = java.util.Set.of("similarity");
 
   static {
     SEGMENTED.put("mergePolicy", "--merge-policy");
@@ -83,6 +80,7 @@ class ServeCommandTest {
     HNSW.put("exactScanPerBeam", "--exact-scan-per-beam");
     HNSW.put("quantization", "--quantization");
     HNSW.put("oversample", "--oversample");
+    HNSW.put("rerankConfidence", "--rerank-confidence");
   }
 
   private static TreeSet<String> components(Class<? extends Record> c) {
@@ -154,18 +152,23 @@ class ServeCommandTest {
         org.searchlab.core.VectorQuantization.INT8,
         cmd.mutable.config(cmd.common).hnsw().quantization());
     assertEquals(5, cmd.mutable.config(cmd.common).hnsw().oversample());
-    // Elasticsearch's 4-bit and 1-bit types reach the segmented store; the mutable store refuses
-    // them when it opens an index (MutableQuantizations), not while the flags are read, since
-    // serve configures both stores whichever it serves.
+    // Elasticsearch's 4-bit and 1-bit types reach the segmented store, the 1-bit one the mutable
+    // store too with its rerank confidence; the mutable store refuses int4 when it opens an index
+    // (MutableQuantizations), not while the flags are read, since serve configures both stores
+    // whichever it serves.
     ServeCommand int4 = new ServeCommand();
     new CommandLine(int4).parseArgs("--quantization", "int4_hnsw");
     assertEquals(
         org.searchlab.core.VectorQuantization.INT4,
         int4.segmented.config(int4.common).quantization());
     ServeCommand bbq = new ServeCommand();
-    new CommandLine(bbq).parseArgs("--quantization", "bbq");
+    new CommandLine(bbq).parseArgs("--quantization", "bbq", "--rerank-confidence", "2.5");
     assertEquals(
         org.searchlab.core.VectorQuantization.BBQ, bbq.segmented.config(bbq.common).quantization());
+    assertEquals(
+        org.searchlab.core.VectorQuantization.BBQ,
+        bbq.mutable.config(bbq.common).hnsw().quantization());
+    assertEquals(2.5f, bbq.mutable.config(bbq.common).hnsw().rerankConfidence());
     ServeCommand bad = new ServeCommand();
     new CommandLine(bad).parseArgs("--quantization", "int2");
     var e =
