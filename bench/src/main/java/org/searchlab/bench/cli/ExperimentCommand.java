@@ -102,7 +102,8 @@ final class ExperimentCommand implements Callable<Integer> {
               + " with int8 vectors beside the float ones, whatever --quantization says; the"
               + " report then compares each with its float variant), and the segmented store's"
               + " segmented-int4, segmented-forcemerged-int4 (Elasticsearch int4_hnsw) and"
-              + " segmented-bbq, segmented-forcemerged-bbq (bbq_hnsw) (default:"
+              + " segmented-bbq, segmented-forcemerged-bbq (bbq_hnsw), and mutable-bbq (the"
+              + " mutable store's 1-bit codes, bbq_hnsw) (default:"
               + " mutable,segmented,segmented-forcemerged). With --target only, none.")
   List<String> variants;
 

@@ -103,7 +103,7 @@ final class Servers implements AutoCloseable {
       throws IOException, InterruptedException {
     Servers s = new Servers();
     try {
-      for (Variant mv : List.of(Variant.MUTABLE, Variant.MUTABLE_INT8)) {
+      for (Variant mv : List.of(Variant.MUTABLE, Variant.MUTABLE_INT8, Variant.MUTABLE_BBQ)) {
         if (variants.contains(mv)) {
           Session m = s.fed(ctx, corpus, mv, server(ctx, corpus, mv, mv.label()));
           s.sessions.put(mv, m);

@@ -58,6 +58,13 @@ public record Variant(
   public static final Variant MUTABLE_INT8 =
       new Variant("mutable-int8", MUTABLE_STORE, false, null, VectorQuantization.INT8);
 
+  /**
+   * The mutable store with 1-bit codes (Elasticsearch {@code bbq_hnsw}): its graph walks them with
+   * a 4-bit query and reranks by the floats (in a mapped file) to the codes' error bounds.
+   */
+  public static final Variant MUTABLE_BBQ =
+      new Variant("mutable-bbq", MUTABLE_STORE, false, null, VectorQuantization.BBQ);
+
   /** The segmented store with Lucene's int8 HNSW format (Elasticsearch {@code int8_hnsw}). */
   public static final Variant SEGMENTED_INT8 =
       new Variant("segmented-int8", SEGMENTED_STORE, false, null, VectorQuantization.INT8);
@@ -104,7 +111,8 @@ public record Variant(
           SEGMENTED_INT4,
           SEGMENTED_FORCEMERGED_INT4,
           SEGMENTED_BBQ,
-          SEGMENTED_FORCEMERGED_BBQ);
+          SEGMENTED_FORCEMERGED_BBQ,
+          MUTABLE_BBQ);
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,39}");
 

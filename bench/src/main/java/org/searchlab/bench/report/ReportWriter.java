@@ -421,6 +421,7 @@ public final class ReportWriter {
       atTargetTables(md, idx, ratios, target);
       shortFeeds(md, idx, target);
       quantizationTable(md, idx, ratios, target, setups);
+      QuantizedArchitectures.write(md, idx, ratios, target, idx.queryVariants());
       for (String seg : idx.queryVariants()) {
         if (seg.equals(MUTABLE)) {
           continue;

@@ -5,10 +5,11 @@ import java.util.Map;
 /**
  * What a searchlab store's variant kept for its vectors, for the report's quantization table.
  *
- * @param quantization {@code none} (floats) or {@code int8}
+ * @param quantization {@code none} (floats), {@code int8}, {@code int4} or {@code bbq}
  * @param bytesPerVector the store's {@code vector_bytes_per_vector} after its feed: {@code float},
- *     {@code int8}, {@code graph} and, for the mutable store, {@code float_heap} with int8 and
- *     {@code scan_codes} (the codes its exact scans read) without
+ *     {@code int8} (the codes, whatever their bits, for the segmented store), {@code graph} and,
+ *     for the mutable store, {@code float_heap} when quantized, {@code bbq} (its 1-bit codes) with
+ *     bbq and {@code scan_codes} (the codes its exact scans read) without
  */
 public record VectorSetup(String quantization, Map<String, Long> bytesPerVector) {
   public VectorSetup {
@@ -17,14 +18,16 @@ public record VectorSetup(String quantization, Map<String, Long> bytesPerVector)
 
   /**
    * Bytes per vector of what the graph search reads at every step and so must stay in memory: the
-   * floats without quantization; with int8, the codes plus whatever of the floats stays on the heap
-   * ({@code float_heap}). Null when the store did not report it.
+   * floats without quantization; with codes, the ones the graph walks plus whatever of the floats
+   * stays on the heap ({@code float_heap}). Null when the store did not report it.
    */
   public Long searchBytes() {
     if (quantization.equals("none")) {
       return bytesPerVector.get("float");
     }
-    Long codes = bytesPerVector.get("int8");
+    // The mutable store's 1-bit codes, which its graph walks while its int8 ones serve exact
+    // scans; the segmented store reports its one code file (.veq) as int8 whatever its bits.
+    Long codes = bytesPerVector.getOrDefault("bbq", bytesPerVector.get("int8"));
     return codes == null ? null : codes + bytesPerVector.getOrDefault("float_heap", 0L);
   }
 }

@@ -543,6 +543,64 @@ class ReportWriterTest {
         md);
   }
 
+  /**
+   * With a quantized mutable variant beside the segmented one of the same vectors, the report gives
+   * mutable ÷ segmented at each quantization, per round at the target with intervals; the mutable
+   * store's 1-bit codes are its search memory.
+   */
+  @Test
+  void comparesTheArchitecturesAtEachQuantization(@TempDir Path dir) throws Exception {
+    List<ResultRow> rows = new ArrayList<>();
+    Map<String, Double> perCore =
+        Map.of(
+            "mutable", 400.0,
+            "segmented-forcemerged", 200.0,
+            "mutable-bbq", 600.0,
+            "segmented-forcemerged-bbq", 240.0);
+    for (Map.Entry<String, Double> e : perCore.entrySet()) {
+      String v = e.getKey();
+      String main = RowIndex.mainPhase(v);
+      for (String p : List.of(main, "at_target")) {
+        double[] qps = new double[4];
+        double[] pc = new double[4];
+        for (int r = 1; r <= 4; r++) {
+          // mutable-bbq's rounds spread ±10% around its value: medians 2.0 and 2.5.
+          double[] spread = {0.9, 1.0, 1.0, 1.1};
+          double x = e.getValue() * (v.equals("mutable-bbq") ? spread[r - 1] : 1);
+          ResultRow round =
+              query(v, p, "vector", false, 16, x, 1.0, 2, null, null)
+                  .withCandidates(10, 10, 0.95)
+                  .withRound(r);
+          qps[r - 1] = round.qps();
+          pc[r - 1] = round.qpsPerCore();
+          rows.add(round);
+        }
+        rows.add(
+            query(v, p, "vector", false, 16, e.getValue(), 1.0, 2, null, null)
+                .withCandidates(10, 10, 0.95)
+                .withInterval(Intervals.median(qps), Intervals.median(pc))
+                .withQuality(0.95, null));
+      }
+    }
+    Map<String, VectorSetup> setups = new java.util.LinkedHashMap<>();
+    setups.put("mutable", new VectorSetup("none", Map.of("float", 1560L, "graph", 200L)));
+    setups.put(
+        "mutable-bbq",
+        new VectorSetup(
+            "bbq",
+            Map.of("float", 1544L, "float_heap", 8L, "int8", 412L, "bbq", 72L, "graph", 200L)));
+    List<String> variants = List.copyOf(new java.util.TreeSet<>(perCore.keySet()));
+    new ReportWriter(dir).write(rows, "test", "synthetic", variants, 1.0, setups);
+    String md = Files.readString(dir.resolve("report.md"));
+    assertTrue(
+        md.contains("### The architectures at each quantization, recall@10 = 0.95 (16 clients)"),
+        md);
+    assertTrue(md.contains("| hnsw (floats) | segmented-forcemerged | 2.00 [2.00–2.00] |"), md);
+    assertTrue(md.contains("| bbq_hnsw | segmented-forcemerged-bbq | 2.50 ["), md);
+    // Search memory of the 1-bit variant: its codes and the floats' heap stamps, 80 of 1,560.
+    assertTrue(md.contains("| 80 | 5% |"), md);
+  }
+
   @Test
   void leavesTheQuantizationTableOutWhenEveryVariantIsFloat(@TempDir Path dir) throws Exception {
     new ReportWriter(dir)
