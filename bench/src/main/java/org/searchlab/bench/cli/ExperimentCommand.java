@@ -649,6 +649,7 @@ final class ExperimentCommand implements Callable<Integer> {
     List<String> variants = rows.stream().map(ResultRow::variant).distinct().toList();
     String source = "rows from " + jsonl.getFileName();
     double minutes = 0;
+    java.util.Map<String, org.searchlab.bench.report.VectorSetup> setups = java.util.Map.of();
     Path runFile = dir.resolve("run.json");
     if (java.nio.file.Files.exists(runFile)) {
       com.fasterxml.jackson.databind.JsonNode run = json.readTree(runFile.toFile());
@@ -659,8 +660,10 @@ final class ExperimentCommand implements Callable<Integer> {
         run.path("variant_descriptions").forEach(d -> described.add(d.asText()));
         variants = described;
       }
+      // What each store kept for its vectors (runs since 2026-12-07): the quantization table.
+      setups = org.searchlab.bench.report.VectorSetup.fromRun(run);
     }
-    new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes);
+    new ReportWriter(dir).write(rows, rows.get(0).profile(), source, variants, minutes, setups);
     System.out.println(dir.resolve("report.md"));
     return 0;
   }

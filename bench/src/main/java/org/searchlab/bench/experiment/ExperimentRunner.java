@@ -214,7 +214,6 @@ public final class ExperimentRunner {
       run.putPOJO("refeed_client_nice", new java.util.TreeMap<>(ctx.refeedClientNice()));
       run.put("server_heaps", profile.heaps().describe());
       run.set("server_memory", memoryPeaks(ctx.memory.peaks()));
-      Files.writeString(outDir.resolve("run.json"), run.toString());
       Map<String, org.searchlab.bench.report.VectorSetup> setups = new java.util.LinkedHashMap<>();
       for (Variant v : variants) {
         Map<String, Long> bytes = ctx.vectorBytes().get(v.label());
@@ -227,6 +226,9 @@ public final class ExperimentRunner {
                   Servers.quantizationOf(ctx, v).flag(), bytes));
         }
       }
+      // Kept for `experiment --report-only`, which writes the quantization table from them.
+      run.putPOJO("vector_setups", setups);
+      Files.writeString(outDir.resolve("run.json"), run.toString());
       new ReportWriter(outDir)
           .write(
               rows,

@@ -43,6 +43,7 @@ final class QuantizedArchitectures {
       return;
     }
     List<ResultRow> at = idx.atTarget(target);
+    List<ResultRow> estimates = idx.estimates(target);
     int c = at.isEmpty() ? 16 : at.get(0).clients();
     md.append(
             String.format(
@@ -53,7 +54,8 @@ final class QuantizedArchitectures {
         .append(
             "QPS per core of the mutable store ÷ the segmented store with the same vectors: the"
                 + " median of the per-round ratios at exactly the target, its interval in"
-                + " brackets; above 1 favours mutable.\n\n")
+                + " brackets; above 1 favours mutable; ≥, ≤ and ≈ as in the table of every"
+                + " variant above.\n\n")
         .append("| vectors | mutable ÷ | vector | vector filtered | hybrid | hybrid filtered |\n")
         .append("|---|---|---:|---:|---:|---:|\n");
     for (String[] r : rows) {
@@ -62,7 +64,9 @@ final class QuantizedArchitectures {
         for (boolean f : new boolean[] {false, true}) {
           Optional<Intervals.Interval> x =
               ratios.atTarget(r[1], r[2], t, f, c, target, ResultRow::qpsPerCore);
-          line.append(' ').append(x.map(Ratios::format).orElse("–")).append(" |");
+          // As in the float tables: ≥ / ≤ / ≈ where a side stayed short of the common recall.
+          String bound = x.isEmpty() ? "" : ReportWriter.bound(estimates, r[1], r[2], t, f, target);
+          line.append(' ').append(x.map(i -> bound + Ratios.format(i)).orElse("–")).append(" |");
         }
       }
       md.append(line).append('\n');

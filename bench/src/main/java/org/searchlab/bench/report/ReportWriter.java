@@ -741,7 +741,20 @@ public final class ReportWriter {
    */
   static String bound(
       List<ResultRow> at, String other, String type, boolean filtered, double target) {
-    Double mutable = estimateRecall(at, MUTABLE, type, filtered);
+    return bound(at, MUTABLE, other, type, filtered, target);
+  }
+
+  /**
+   * {@link #bound} of the ratio {@code variant ÷ other}, for a mutable variant other than mutable.
+   */
+  static String bound(
+      List<ResultRow> at,
+      String variant,
+      String other,
+      String type,
+      boolean filtered,
+      double target) {
+    Double mutable = estimateRecall(at, variant, type, filtered);
     Double them = estimateRecall(at, other, type, filtered);
     if (mutable == null || them == null) {
       return "";

@@ -1,5 +1,7 @@
 package org.searchlab.bench.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,6 +16,23 @@ import java.util.Map;
 public record VectorSetup(String quantization, Map<String, Long> bytesPerVector) {
   public VectorSetup {
     bytesPerVector = Map.copyOf(bytesPerVector);
+  }
+
+  /**
+   * The setups a run kept in its {@code run.json} under {@code vector_setups}, by variant, in their
+   * order (empty for a run written before they were kept): what {@code experiment --report-only}
+   * writes the quantization table from.
+   */
+  public static Map<String, VectorSetup> fromRun(JsonNode run) {
+    Map<String, VectorSetup> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : run.path("vector_setups").properties()) {
+      Map<String, Long> bytes = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> b : e.getValue().path("bytesPerVector").properties()) {
+        bytes.put(b.getKey(), b.getValue().asLong());
+      }
+      out.put(e.getKey(), new VectorSetup(e.getValue().path("quantization").asText(), bytes));
+    }
+    return out;
   }
 
   /**

@@ -599,6 +599,13 @@ class ReportWriterTest {
     assertTrue(md.contains("| bbq_hnsw | segmented-forcemerged-bbq | 2.50 ["), md);
     // Search memory of the 1-bit variant: its codes and the floats' heap stamps, 80 of 1,560.
     assertTrue(md.contains("| 80 | 5% |"), md);
+    // run.json keeps the setups as the runner writes them, and --report-only reads them back.
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode run = json.createObjectNode();
+    run.putPOJO("vector_setups", setups);
+    assertEquals(setups, VectorSetup.fromRun(json.readTree(run.toString())));
+    assertEquals(Map.of(), VectorSetup.fromRun(json.createObjectNode()));
   }
 
   @Test

@@ -259,7 +259,6 @@ public final class BinaryCodes {
       queryScale = Math.sqrt(dimension) * delta / Math.sqrt(12);
     }
 
-    /** The query's 4-bit component {@code i}, in [0, 15]. */
     /**
      * Plane {@code j}'s word {@code w}: bit {@code j} of the 4-bit components of word {@code w}.
      */
@@ -267,6 +266,7 @@ public final class BinaryCodes {
       return planes[j * words + w];
     }
 
+    /** The query's 4-bit component {@code i}, in [0, 15]. */
     int component(int i) {
       int u = 0;
       for (int j = 0; j < QUERY_BITS; j++) {
