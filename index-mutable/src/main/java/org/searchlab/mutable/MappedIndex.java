@@ -91,7 +91,7 @@ final class MappedIndex implements SearchIndex {
     this.dataDirectory = dataDirectory;
     this.mapping = IndexMapping.open(dir, settings, initial);
     this.docs =
-        new Documents(mapping.current(), mapping.settings().defaultAnalyzer(), config.hnsw());
+        new Documents(mapping.current(), mapping.settings().defaultAnalyzer(), config.hnsw(), dir);
     loadSnapshot();
     this.wal = WriteAheadLog.open(dir.resolve("wal"), config.wal());
     try {
@@ -468,6 +468,11 @@ final class MappedIndex implements SearchIndex {
     } finally {
       lock.readLock().unlock();
     }
+  }
+
+  /** The documents' structures, for tests in this package. */
+  Documents documents() {
+    return docs;
   }
 
   /** Writes run on the caller's thread: only the log can stop accepting them. */

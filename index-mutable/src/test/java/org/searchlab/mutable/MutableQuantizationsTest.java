@@ -81,7 +81,7 @@ class MutableQuantizationsTest {
 
   /**
    * A {@code bbq_hnsw} field beside a float one: each searched on its own graph, the 1-bit one's
-   * hits rescored to their exact float scores, and both kept across a reopen.
+   * hits rescored to their exact float scores from a mapped file, and both kept across a reopen.
    */
   @Test
   void aBbqFieldIsSearchedOnItsCodesAndScoredByItsFloats() throws IOException {
@@ -117,6 +117,11 @@ class MutableQuantizationsTest {
           index.refresh();
         }
         assertEquals("bbq_hnsw", index.mapping().vector("b").indexOptions().type());
+        // The 1-bit field's floats are in a mapped scratch file, as the product index keeps them;
+        // the float field's stay on the heap, where its graph walks them.
+        var graphs = ((MappedIndex) index).documents().graphs();
+        assertTrue(graphs.get("b").vectors().mappedBytes() > 0, "bbq floats mapped");
+        assertEquals(0, graphs.get("f").vectors().mappedBytes(), "float field on the heap");
         for (int q = 0; q < 20; q++) {
           float[] target = vectors[r.nextInt(vectors.length)];
           for (String field : new String[] {"f", "b"}) {

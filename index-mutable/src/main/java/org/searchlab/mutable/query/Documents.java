@@ -69,16 +69,31 @@ public final class Documents {
   private final org.searchlab.core.VectorVisits visits = new org.searchlab.core.VectorVisits();
   private long handedOver;
   private int live;
+  // Where quantized fields map their floats; null keeps them on the heap.
+  private final java.nio.file.Path scratch;
 
-  /** A corpus of {@code mapping}, which grows as documents add fields to it. */
   /**
    * Documents of {@code mapping}, which grows as documents add fields to it; an indexed vector
    * field's graph takes {@code hnsw}'s settings where the field's index options leave them unset.
+   * Quantized fields keep their floats on the heap ({@link #Documents(Mapping, String, HnswConfig,
+   * java.nio.file.Path)} maps them).
    */
   public Documents(Mapping mapping, String defaultAnalyzer, HnswConfig hnsw) {
+    this(mapping, defaultAnalyzer, hnsw, null);
+  }
+
+  /**
+   * As {@link #Documents(Mapping, String, HnswConfig)}, with the floats of every quantized vector
+   * field (int8 or 1-bit codes) in a mapped scratch file under {@code scratch}, as the product
+   * index keeps its own: the graph walks the codes on the heap and only the rerank and the build
+   * read the floats.
+   */
+  public Documents(
+      Mapping mapping, String defaultAnalyzer, HnswConfig hnsw, java.nio.file.Path scratch) {
     this.mapping = mapping;
     this.defaultAnalyzer = defaultAnalyzer;
     this.hnsw = hnsw;
+    this.scratch = scratch;
   }
 
   /** Vectors a new version kept unchanged, handed over to it without graph work. */
@@ -489,7 +504,9 @@ public final class Documents {
   private MutableHnswGraph graph(String path, FieldType.DenseVector f) {
     return graphs.computeIfAbsent(
         path,
-        x -> MutableHnswGraph.create(VectorStore.create(f.dims(), quantization(f)), config(f)));
+        x ->
+            MutableHnswGraph.create(
+                VectorStore.create(f.dims(), quantization(f), scratch), config(f)));
   }
 
   private VectorQuantization quantization(FieldType.DenseVector f) {
@@ -524,7 +541,7 @@ public final class Documents {
     if (f == null || !f.indexed() || graphs.containsKey(path)) {
       throw new java.io.IOException("snapshot graph " + file + " of " + path + " fits no field");
     }
-    graphs.put(path, MutableHnswGraph.load(file, config(f)));
+    graphs.put(path, MutableHnswGraph.load(file, config(f), scratch));
   }
 
   private void compact() {
