@@ -95,8 +95,9 @@ class MutableQuantizationsTest {
                             + "'index_options':{'type':'bbq_hnsw'}}}}")
                         .replace('\'', '"')),
             IndexSettings.DEFAULT);
-    long seed = new java.util.Random().nextLong();
-    System.out.println("[seed] aBbqFieldIsSearchedOnItsCodesAndScoredByItsFloats " + seed);
+    long seed =
+        org.searchlab.testing.TestSeeds.seed(
+            "MutableQuantizationsTest.aBbqFieldIsSearchedOnItsCodesAndScoredByItsFloats");
     java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
     float[][] vectors = new float[300][64];
     for (float[] v : vectors) {
