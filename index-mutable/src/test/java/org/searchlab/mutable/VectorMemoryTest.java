@@ -43,9 +43,11 @@ class VectorMemoryTest extends BaseVectorMemoryTestCase {
       assertEquals(before.get("float"), after.get("float"), "floats after a restart");
       assertEquals(before.get("int8"), after.get("int8"), "codes after a restart");
       assertEquals(before.get("float_heap"), after.get("float_heap"), "heap floats after one");
+      assertEquals(before.get("bbq"), after.get("bbq"), "1-bit codes after a restart");
     }
-    if (q == VectorQuantization.INT8) {
-      // The floats of an int8 store are read only to rescore and build: they live in a mapped
+    if (q != VectorQuantization.NONE) {
+      // The floats of an int8 (or 1-bit) store are read only to rescore and build: they live in a
+      // mapped
       // scratch file, and what stays on the heap per vector is a stamp, not 1,536 bytes.
       Long heap = before.get("float_heap");
       assertTrue(heap != null && heap < 32, before.toString());
@@ -53,5 +55,18 @@ class VectorMemoryTest extends BaseVectorMemoryTestCase {
       assertFalse(before.containsKey("float_heap"), before.toString());
     }
     return before;
+  }
+
+  /**
+   * With 1-bit codes the store reports them apart from the int8 codes it keeps for exact scans: the
+   * code's {@code DIM / 8} bytes and 16 of corrections, plus an array header and a table slot; the
+   * int8 codes cost what they cost in an int8 store.
+   */
+  @org.junit.jupiter.api.Test
+  void oneBitCodesAreCountedApartFromTheInt8Ones() throws IOException {
+    Map<String, Long> bbq = perVector(VectorQuantization.BBQ);
+    long code = DIM / 8 + 16;
+    assertTrue(bbq.get("bbq") >= code && bbq.get("bbq") <= code + 32, bbq.toString());
+    assertEquals(perVector(VectorQuantization.INT8).get("int8"), bbq.get("int8"), bbq.toString());
   }
 }
