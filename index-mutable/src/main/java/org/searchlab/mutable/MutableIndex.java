@@ -473,6 +473,11 @@ public final class MutableIndex implements SearchIndex {
       if (bits > 0) {
         memory.put("vectors_bbq", bits);
       }
+      long inline = parts.vectors.inlineBytes();
+      if (inline > 0) {
+        // The rows with the neighbours' codes (and the level-0 links) the graph walks instead.
+        memory.put("vectors_bbq_inline", inline);
+      }
       // Not heap: the page cache of the floats' scratch file (what Lucene's .vec file is).
       memory.put("vectors_mapped", parts.vectors.mappedVectorBytes());
     }
@@ -527,12 +532,14 @@ public final class MutableIndex implements SearchIndex {
 
   /**
    * Heap bytes per stored vector of the floats, of the int8 codes (when quantized), of the 1-bit
-   * codes ({@code bbq}, with bbq: 64 bytes at 384 dimensions, code and corrections) and of the
-   * graph links: object headers and table slots included, so a 384-dimension float vector costs
-   * about 1,560 bytes and its code about 412. With int8 codes the floats are in a mapped scratch
-   * file (page cache, as the segmented store's {@code .vec} file): {@code float} then counts their
-   * four bytes a component there plus their heap bookkeeping, and {@code float_heap} that
-   * bookkeeping alone (a stamp each). Empty while no vector is stored.
+   * codes ({@code bbq}, with bbq: 64 bytes at 384 dimensions, code and corrections), of the rows
+   * with the neighbours' codes ({@code bbq_inline}, with {@code --inline-codes}: about 2 KB at M 16
+   * and 384 dimensions, level-0 links included) and of the other graph links: object headers and
+   * table slots included, so a 384-dimension float vector costs about 1,560 bytes and its code
+   * about 412. With int8 codes the floats are in a mapped scratch file (page cache, as the
+   * segmented store's {@code .vec} file): {@code float} then counts their four bytes a component
+   * there plus their heap bookkeeping, and {@code float_heap} that bookkeeping alone (a stamp
+   * each). Empty while no vector is stored.
    */
   private Map<String, Long> perVector() {
     int count = parts.vectors.vectorCount();
@@ -553,6 +560,10 @@ public final class MutableIndex implements SearchIndex {
     m.put(config.hnsw().quantization() == VectorQuantization.NONE ? "scan_codes" : "int8", codes);
     if (bits > 0) {
       m.put("bbq", Math.round(bits / (double) count));
+    }
+    long inline = parts.vectors.inlineBytes();
+    if (inline > 0) {
+      m.put("bbq_inline", Math.round(inline / (double) count));
     }
     m.put("graph", Math.round(parts.vectors.graphBytes() / (double) count));
     return m;

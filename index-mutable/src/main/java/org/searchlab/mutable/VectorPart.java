@@ -58,8 +58,7 @@ final class VectorPart {
    */
   static VectorPart create(int dimension, HnswConfig config, Path scratch) {
     MutableHnswGraph g =
-        MutableHnswGraph.create(
-            VectorStore.create(dimension, config.quantization(), scratch), config);
+        MutableHnswGraph.create(VectorStore.create(dimension, config, scratch), config);
     return new VectorPart(g, g.vectors());
   }
 
@@ -181,8 +180,17 @@ final class VectorPart {
     return vectors.size();
   }
 
+  /** Heap bytes of the graph's links, without {@link #inlineBytes()}. */
   long graphBytes() {
-    return graph.ramBytesUsed();
+    return graph.ramBytesUsed() - graph.inlineCodeBytes();
+  }
+
+  /**
+   * Heap bytes of the rows with the neighbours' 1-bit codes the graph walks with {@code
+   * --inline-codes} (their links included), 0 without them.
+   */
+  long inlineBytes() {
+    return graph.inlineCodeBytes();
   }
 
   /**

@@ -29,15 +29,7 @@ class VectorMemoryTest extends BaseVectorMemoryTestCase {
     MutableConfig d = MutableConfig.DEFAULT;
     MutableConfig config = d.toBuilder().hnsw(d.hnsw().toBuilder().quantization(q).build()).build();
     Path dir = tmp.resolve(q.flag());
-    Map<String, Long> before;
-    try (MutableIndex index = MutableIndex.open(dir, new Schema(DIM), config)) {
-      List<Operation> ops = new ArrayList<>();
-      for (int i = 0; i < 600; i++) {
-        ops.add(Operation.put(corpus.document(i)));
-      }
-      index.bulk(ops);
-      before = index.stats().vectorBytesPerVector();
-    }
+    Map<String, Long> before = feed(dir, config, corpus);
     try (MutableIndex index = MutableIndex.open(dir, new Schema(DIM), config)) {
       Map<String, Long> after = index.stats().vectorBytesPerVector();
       assertEquals(before.get("float"), after.get("float"), "floats after a restart");
@@ -68,5 +60,50 @@ class VectorMemoryTest extends BaseVectorMemoryTestCase {
     long code = DIM / 8 + 16;
     assertTrue(bbq.get("bbq") >= code && bbq.get("bbq") <= code + 32, bbq.toString());
     assertEquals(perVector(VectorQuantization.INT8).get("int8"), bbq.get("int8"), bbq.toString());
+  }
+
+  /**
+   * With the neighbours' 1-bit codes inline ({@code --inline-codes}) the store reports those rows
+   * as their own part, {@code bbq_inline}, at least 2M slots of a code's words and two floats each
+   * a vector, not again under {@code graph}; its floats stay on the heap (no stamp-only {@code
+   * float_heap}); both the same after a restart, which rebuilds the rows.
+   */
+  @org.junit.jupiter.api.Test
+  void theNeighboursCodesInlineAreTheirOwnPartWithTheFloatsOnTheHeap() throws IOException {
+    Map<String, Long> plain = perVector(VectorQuantization.BBQ);
+    MutableConfig d = MutableConfig.DEFAULT;
+    MutableConfig config =
+        d.toBuilder()
+            .hnsw(
+                d.hnsw().toBuilder().quantization(VectorQuantization.BBQ).inlineCodes(true).build())
+            .build();
+    Path dir = tmp.resolve("bbq-inline");
+    Map<String, Long> before = feed(dir, config, corpus(VectorQuantization.BBQ));
+    long slots = 2L * d.hnsw().m();
+    long words = (DIM + 63) / 64;
+    assertTrue(before.get("bbq_inline") >= slots * (8 * words + 8), before.toString());
+    assertTrue(before.get("graph") < before.get("bbq_inline"), before.toString());
+    assertEquals(plain.get("bbq"), before.get("bbq"), before.toString());
+    assertFalse(before.containsKey("float_heap"), before.toString());
+    assertTrue(before.get("float") >= 4L * DIM, before.toString());
+    try (MutableIndex index = MutableIndex.open(dir, new Schema(DIM), config)) {
+      Map<String, Long> after = index.stats().vectorBytesPerVector();
+      for (String part : List.of("bbq_inline", "bbq", "float", "int8")) {
+        assertEquals(before.get(part), after.get(part), part + " after a restart");
+      }
+    }
+  }
+
+  /** Feeds 600 documents of {@code corpus} into a new index and returns its bytes per vector. */
+  private static Map<String, Long> feed(Path dir, MutableConfig config, SyntheticCorpus corpus)
+      throws IOException {
+    try (MutableIndex index = MutableIndex.open(dir, new Schema(DIM), config)) {
+      List<Operation> ops = new ArrayList<>();
+      for (int i = 0; i < 600; i++) {
+        ops.add(Operation.put(corpus.document(i)));
+      }
+      index.bulk(ops);
+      return index.stats().vectorBytesPerVector();
+    }
   }
 }

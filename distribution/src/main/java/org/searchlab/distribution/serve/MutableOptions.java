@@ -89,6 +89,15 @@ final class MutableOptions {
               + " deeper and misses fewer neighbours. Default: ${DEFAULT-VALUE}.")
   float rerankConfidence = D.hnsw().rerankConfidence();
 
+  @Option(
+      names = "--inline-codes",
+      description =
+          "Mutable, with 1-bit codes: keep each node's neighbours' codes in its bottom-level row,"
+              + " so that a search estimates a node's neighbours from one contiguous row: the same"
+              + " hits, faster, for about 2M x (dims/8 + 12) more bytes per vector (2 KB at M 16"
+              + " and 384 dimensions). Default: off.")
+  boolean inlineCodes;
+
   /** The config these flags describe, with the shared HNSW and WAL settings. */
   MutableConfig config(CommonStoreOptions common) {
     HnswConfig hnsw =
@@ -103,6 +112,7 @@ final class MutableOptions {
             .quantization(common.quantization())
             .oversample(common.oversample)
             .rerankConfidence(rerankConfidence)
+            .inlineCodes(inlineCodes)
             .build();
     return MutableConfig.builder()
         .hnsw(hnsw)

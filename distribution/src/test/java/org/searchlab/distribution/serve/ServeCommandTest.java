@@ -81,6 +81,7 @@ class ServeCommandTest {
     HNSW.put("quantization", "--quantization");
     HNSW.put("oversample", "--oversample");
     HNSW.put("rerankConfidence", "--rerank-confidence");
+    HNSW.put("inlineCodes", "--inline-codes");
   }
 
   private static TreeSet<String> components(Class<? extends Record> c) {
@@ -162,13 +163,16 @@ class ServeCommandTest {
         org.searchlab.core.VectorQuantization.INT4,
         int4.segmented.config(int4.common).quantization());
     ServeCommand bbq = new ServeCommand();
-    new CommandLine(bbq).parseArgs("--quantization", "bbq", "--rerank-confidence", "2.5");
+    new CommandLine(bbq)
+        .parseArgs("--quantization", "bbq", "--rerank-confidence", "2.5", "--inline-codes");
     assertEquals(
         org.searchlab.core.VectorQuantization.BBQ, bbq.segmented.config(bbq.common).quantization());
     assertEquals(
         org.searchlab.core.VectorQuantization.BBQ,
         bbq.mutable.config(bbq.common).hnsw().quantization());
     assertEquals(2.5f, bbq.mutable.config(bbq.common).hnsw().rerankConfidence());
+    assertTrue(bbq.mutable.config(bbq.common).hnsw().inlineCodes());
+    assertFalse(int4.mutable.config(int4.common).hnsw().inlineCodes());
     ServeCommand bad = new ServeCommand();
     new CommandLine(bad).parseArgs("--quantization", "int2");
     var e =

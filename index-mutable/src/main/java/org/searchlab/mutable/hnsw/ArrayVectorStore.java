@@ -109,10 +109,14 @@ final class ArrayVectorStore implements VectorStore {
   /**
    * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links: the int8
    * codes' when the graph walks them ({@link VectorQuantization#INT8}), the 1-bit codes' with
-   * {@link VectorQuantization#BBQ}, else the floats' when they are kept in rows; null otherwise.
-   * Writer thread, while empty.
+   * {@link VectorQuantization#BBQ}, or with {@code inline} rows that also hold the neighbours'
+   * 1-bit codes ({@link InlineCodeRows}, with their {@code ‖o‖²} when {@code l2}), else the floats'
+   * when they are kept in rows; null otherwise. Writer thread, while empty.
    */
-  LinkRows linkRows(int capacity) {
+  LinkRows linkRows(int capacity, boolean inline, boolean l2) {
+    if (binary != null && inline) {
+      return new InlineCodeRows(binary, dimension, capacity, l2);
+    }
     if (binary != null) {
       binary.reserveLinks(capacity);
       return binary;

@@ -83,6 +83,11 @@ final class HnswAdjacency {
     return rows instanceof RowFloatSlots r ? r : null;
   }
 
+  /** The rows with the neighbours' 1-bit codes level 0 is mirrored into, or null. */
+  InlineCodeRows inlineRows() {
+    return rows instanceof InlineCodeRows r ? r : null;
+  }
+
   /** The int8 code rows level 0 is mirrored into, or null (none, or float rows). */
   RowCodes codeRows() {
     return rows instanceof RowCodes r ? r : null;

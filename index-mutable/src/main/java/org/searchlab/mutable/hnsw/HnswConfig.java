@@ -65,6 +65,13 @@ import org.searchlab.core.mapping.VectorSimilarity;
  *     product alternately in one JVM: builds 9.3–9.7 s of CPU and searches at ef 128 95–100 ns per
  *     visited node, either way). A snapshot records it, and loading one with another similarity is
  *     refused.
+ * @param inlineCodes with 1-bit codes ({@link VectorQuantization#BBQ}), each node's bottom-level
+ *     row also holds the 1-bit codes of its neighbours ({@code InlineCodeRows}, SymphonyQG's
+ *     layout), so that a search estimates all of a node's neighbours from one contiguous row
+ *     instead of reaching each neighbour's own code: the same estimates and hits, for about {@code
+ *     2M·(D/8 + 12)} more bytes per node (2 KB at M 16 and 384 dimensions, 1.3× the floats).
+ *     Default false. Ignored without 1-bit codes, so that one store config serves a mapping's float
+ *     and {@code bbq_hnsw} fields alike.
  */
 public record HnswConfig(
     int m,
@@ -77,7 +84,8 @@ public record HnswConfig(
     VectorQuantization quantization,
     int oversample,
     float rerankConfidence,
-    VectorSimilarity similarity) {
+    VectorSimilarity similarity,
+    boolean inlineCodes) {
 
   /** The default {@code rerankConfidence}: RaBitQ's {@code ε₀} of 1.9. */
   public static final float RERANK_CONFIDENCE = 1.9f;
@@ -114,7 +122,8 @@ public record HnswConfig(
           VectorQuantization.NONE,
           VectorQuantization.DEFAULT_OVERSAMPLE,
           RERANK_CONFIDENCE,
-          VectorSimilarity.DOT_PRODUCT);
+          VectorSimilarity.DOT_PRODUCT,
+          false);
 
   public HnswConfig {
     Objects.requireNonNull(quantization, "quantization");
@@ -163,6 +172,7 @@ public record HnswConfig(
     b.oversample = oversample;
     b.rerankConfidence = rerankConfidence;
     b.similarity = similarity;
+    b.inlineCodes = inlineCodes;
     return b;
   }
 
@@ -182,6 +192,7 @@ public record HnswConfig(
     private int oversample;
     private float rerankConfidence;
     private VectorSimilarity similarity;
+    private boolean inlineCodes;
 
     private Builder() {}
 
@@ -240,6 +251,11 @@ public record HnswConfig(
       return this;
     }
 
+    public Builder inlineCodes(boolean v) {
+      inlineCodes = v;
+      return this;
+    }
+
     public HnswConfig build() {
       return new HnswConfig(
           m,
@@ -252,7 +268,8 @@ public record HnswConfig(
           quantization,
           oversample,
           rerankConfidence,
-          similarity);
+          similarity,
+          inlineCodes);
     }
   }
 

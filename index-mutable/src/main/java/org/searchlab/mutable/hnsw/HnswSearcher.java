@@ -64,6 +64,10 @@ final class HnswSearcher implements GraphSearcher {
   private final RowFloatSlots rows;
   // The same behind each int8 code, when the graph walks them (RowCodes); else null.
   private final RowCodes codeRows;
+  // With inline codes (HnswConfig#inlineCodes), level 0's rows with the neighbours' 1-bit codes,
+  // and the estimates of one row; else null.
+  private final InlineCodeRows inline;
+  private final float[] rowScores;
   // The length of a vector: the head of the arrays vectors.row() returns.
   private final int dim;
   // The bound query's int8 code (tail zero, see Int8Codes), scale and, for l2_norm, the decoded
@@ -149,6 +153,8 @@ final class HnswSearcher implements GraphSearcher {
     this.binaryLast = BinaryCodes.codeLength(vectors.dimension()) - 1;
     this.rows = int8 || binary ? null : graph.rows();
     this.codeRows = int8 || binary ? graph.codeRows() : null;
+    this.inline = binary ? graph.inlineRows() : null;
+    this.rowScores = inline == null ? null : new float[(config.maxLinks(0) + 7) & ~7];
     this.dim = vectors.dimension();
     this.hitVector = new float[dim];
     this.queryCode = new byte[vectors.dimension() + Int8Codes.TAIL];
@@ -702,6 +708,7 @@ final class HnswSearcher implements GraphSearcher {
       }
     }
     float floor = results.size() >= ef ? results.topScore() : Float.NEGATIVE_INFINITY;
+    long[] inlineRows = inline != null && level == 0 && !filterFirst ? inline.rows() : null;
     while (candidates.size() > 0) {
       if (scored > visitLimit) {
         return false;
@@ -711,7 +718,31 @@ final class HnswSearcher implements GraphSearcher {
         break;
       }
       int count;
-      if (rows != null && level == 0 && !filterFirst) {
+      if (inlineRows != null) {
+        // Every neighbour estimated from the node's row (InlineCodeRows), then the unvisited ones
+        // marked and counted as the gather below marks and counts them: the visit limit, which
+        // decides when a filtered search turns exact, then counts what it counts without rows.
+        int at = inline.at(ScoreHeap.node(top));
+        count = estimateRow(inlineRows, ScoreHeap.node(top));
+        for (int j = 0; j < count; j++) {
+          int n = inline.link(inlineRows, at, j);
+          if (!visited.visit(n)) {
+            continue;
+          }
+          scored++;
+          float s = rowScores[j];
+          if (!(s > floor)) {
+            continue;
+          }
+          candidates.push(n, s);
+          if (all || accept.accept(n)) {
+            if (results.insertWithOverflow(n, s, ef) && results.size() >= ef) {
+              floor = results.topScore();
+            }
+          }
+        }
+        continue;
+      } else if (rows != null && level == 0 && !filterFirst) {
         // Level 0's links from the node's row, behind the vector this search scored when it
         // found the node (RowFloatSlots); a row gone means the node was removed meanwhile.
         float[] row = rows.row(ScoreHeap.node(top));
@@ -769,6 +800,25 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
+   * Estimates every level-0 neighbour of {@code node} from its row in {@code r} ({@link
+   * InlineCodeRows}) into {@link #rowScores} and returns how many there are: none when the row is
+   * beyond the array this search read (a node added since) or empty (removed, or not linked yet).
+   * The estimates are those {@link #scoreBatch} computes from the neighbours' own codes; the caller
+   * counts them in {@link #scored}.
+   */
+  private int estimateRow(long[] r, int node) {
+    int at = inline.at(node);
+    if ((long) at + inline.stride() > r.length) {
+      return 0;
+    }
+    int count = inline.count(r, at);
+    if (count > 0) {
+      inline.estimate(r, at, count, binaryQuery, rowScores);
+    }
+    return count;
+  }
+
+  /**
    * An entry point's score, marking it visited; NaN when it is none (negative), was visited
    * already, or lost its vector.
    */
@@ -798,12 +848,33 @@ final class HnswSearcher implements GraphSearcher {
     boolean done = true;
     boolean fromRows = rows != null && level == 0;
     boolean fromCodeRows = codeRows != null && level == 0;
+    long[] inlineRows = inline != null && level == 0 ? inline.rows() : null;
     while (pool.hasNext()) {
       if (scored > visitLimit) {
         done = false;
         break;
       }
       int node = pool.next();
+      if (inlineRows != null) {
+        // Every neighbour estimated from the node's row (InlineCodeRows); one is marked visited
+        // only when it first passes the floor, which only rises, so the same ones enter as when
+        // all are marked before they are scored, and the visited set is not read for the others.
+        // Each estimate counts as a scored node, those of neighbours estimated again included.
+        int count = estimateRow(inlineRows, node);
+        scored += count;
+        int at = inline.at(node);
+        for (int j = 0; j < count; j++) {
+          float s = rowScores[j];
+          if (pool.below(s)) {
+            continue;
+          }
+          int n = inline.link(inlineRows, at, j);
+          if (visited.visit(n)) {
+            pool.offer(n, s);
+          }
+        }
+        continue;
+      }
       int next = pool.peekNode();
       int count;
       if (fromRows) {

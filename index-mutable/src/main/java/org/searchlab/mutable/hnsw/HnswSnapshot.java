@@ -146,7 +146,7 @@ final class HnswSnapshot {
       int entryLevel = in.readInt();
       // The codes are not in the file: each is a function of its float vector alone (Int8Codes), so
       // set() recomputes the very bytes the writer had.
-      VectorStore vectors = VectorStore.create(dimension, config.quantization(), scratch);
+      VectorStore vectors = VectorStore.create(dimension, config, scratch);
       try {
         return readNodes(in, file, config, vectors, bound, count, entryNode, entryLevel);
       } catch (IOException | RuntimeException e) {
@@ -221,6 +221,10 @@ final class HnswSnapshot {
       }
       if (graph.size() != count) {
         throw new IOException(file + " holds " + graph.size() + " nodes, header says " + count);
+      }
+      InlineCodeRows inline = graph.adjacency().inlineRows();
+      if (inline != null) {
+        inline.remirror(graph.adjacency()); // rows set before their neighbours' codes existed
       }
       graph.adjacency().setEntry(HnswAdjacency.packEntry(entryNode, entryLevel));
       return graph;

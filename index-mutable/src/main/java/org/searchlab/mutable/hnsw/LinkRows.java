@@ -2,8 +2,10 @@ package org.searchlab.mutable.hnsw;
 
 /**
  * Where {@link HnswAdjacency} mirrors each node's level-0 list for searches: behind the node's
- * float vector ({@link RowFloatSlots}) when the graph walks floats, behind its int8 code ({@link
- * RowCodes}) when it walks codes. The readers are the implementations' own, typed by the row.
+ * float vector ({@link RowFloatSlots}) when the graph walks floats, behind its int8 or 1-bit code
+ * ({@link RowCodes}) when it walks codes, or beside its neighbours' 1-bit codes ({@link
+ * InlineCodeRows}) with {@link HnswConfig#inlineCodes()}. The readers are the implementations' own,
+ * typed by the row.
  *
  * <p>Thread-safety: the writer thread only; each implementation says how readers see the links.
  */

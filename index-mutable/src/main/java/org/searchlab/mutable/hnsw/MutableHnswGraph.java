@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.searchlab.core.FilterThresholds;
 import org.searchlab.core.InvalidRequestException;
+import org.searchlab.core.mapping.VectorSimilarity;
 
 /**
  * A hierarchical navigable small world graph that is modified in place: inserts, updates and real
@@ -31,7 +32,12 @@ public final class MutableHnswGraph {
   MutableHnswGraph(VectorStore vectors, HnswConfig config) {
     this.adjacency =
         new HnswAdjacency(
-            vectors instanceof ArrayVectorStore store ? store.linkRows(config.maxLinks(0)) : null);
+            vectors instanceof ArrayVectorStore store
+                ? store.linkRows(
+                    config.maxLinks(0),
+                    config.inlineCodes(),
+                    config.similarity() == VectorSimilarity.L2_NORM)
+                : null);
     this.builder = new HnswBuilder(adjacency, vectors, config);
     this.batchInserter = new BatchInserter(builder);
     this.searchers = ThreadLocal.withInitial(builder::newSearcher);
@@ -245,6 +251,15 @@ public final class MutableHnswGraph {
   /** Approximate heap bytes of the graph's links (not the vectors; see {@link VectorStore}). */
   public long ramBytesUsed() {
     return adjacency.ramBytesUsed();
+  }
+
+  /**
+   * Heap bytes of the rows holding the neighbours' 1-bit codes ({@link HnswConfig#inlineCodes()}),
+   * 0 without them; part of {@link #ramBytesUsed()}.
+   */
+  public long inlineCodeBytes() {
+    InlineCodeRows rows = adjacency.inlineRows();
+    return rows == null ? 0 : rows.linkBytes();
   }
 
   /** The storage, for the snapshot reader and writer. */

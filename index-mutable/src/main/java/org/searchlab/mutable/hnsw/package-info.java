@@ -36,7 +36,11 @@
  * distance of the decoded vectors), and a search rescores its best {@code k × oversample}
  * candidates with the floats (Elasticsearch's {@code rescore_vector}). Each code heads a row that
  * also holds the node's level-0 links ({@code RowCodes}), as each float vector does in an
- * unquantized store ({@code RowFloatSlots}).
+ * unquantized store ({@code RowFloatSlots}). With {@link org.searchlab.core.VectorQuantization#BBQ}
+ * the codes are 1-bit ({@code BinaryCodes}, searched with a 4-bit query and reranked by the
+ * floats), and with {@link HnswConfig#inlineCodes()} each node's level-0 row also holds its
+ * neighbours' 1-bit codes ({@code InlineCodeRows}), so that an expansion estimates all its
+ * neighbours from one contiguous row.
  *
  * <p>References: Y. A. Malkov, D. A. Yashunin, "Efficient and robust approximate nearest neighbor
  * search using Hierarchical Navigable Small World graphs" (2016, arXiv:1603.09320): level

@@ -504,9 +504,7 @@ public final class Documents {
   private MutableHnswGraph graph(String path, FieldType.DenseVector f) {
     return graphs.computeIfAbsent(
         path,
-        x ->
-            MutableHnswGraph.create(
-                VectorStore.create(f.dims(), quantization(f), scratch), config(f)));
+        x -> MutableHnswGraph.create(VectorStore.create(f.dims(), config(f), scratch), config(f)));
   }
 
   private VectorQuantization quantization(FieldType.DenseVector f) {

@@ -30,14 +30,34 @@ class ConcurrentReadWriteTest {
   @Test
   void readersNeverSeeNodesDeletedBeforeTheyStarted() throws Exception {
     long seed = TestSeeds.seed("ConcurrentReadWriteTest");
+    run(seed, HnswConfig.builder().efConstruction(64).seed(seed).build());
+  }
+
+  /**
+   * The same over 1-bit codes with the neighbours' codes in each row ({@link InlineCodeRows}),
+   * which the writer rewrites in place while readers estimate from them.
+   */
+  @Test
+  void readersOfInlineCodeRowsNeverSeeNodesDeletedBeforeTheyStarted() throws Exception {
+    long seed = TestSeeds.seed("ConcurrentReadWriteTest.inline");
+    run(
+        seed,
+        HnswConfig.builder()
+            .efConstruction(64)
+            .seed(seed)
+            .quantization(org.searchlab.core.VectorQuantization.BBQ)
+            .inlineCodes(true)
+            .build());
+  }
+
+  private static void run(long seed, HnswConfig config) throws Exception {
     SplittableRandom random = new SplittableRandom(seed);
     float[][] centres = new float[16][];
     for (int c = 0; c < centres.length; c++) {
       centres[c] = TestVectors.gaussianUnit(random, DIM);
     }
     MutableHnswGraph graph =
-        MutableHnswGraph.create(
-            VectorStore.create(DIM), HnswConfig.builder().efConstruction(64).seed(seed).build());
+        MutableHnswGraph.create(VectorStore.create(DIM, config.quantization()), config);
     for (int i = 0; i < INITIAL; i++) {
       graph.insert(i, TestVectors.near(random, centres[random.nextInt(centres.length)], 1.0));
     }
