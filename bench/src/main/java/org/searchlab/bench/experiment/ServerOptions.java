@@ -32,6 +32,8 @@ import org.searchlab.segmented.Slicing;
  *     not together with {@code mergePolicyNone}
  * @param preload segmented: the Lucene file extensions the store loads as it maps them ({@code
  *     serve --preload}, {@code SegmentedConfig.preload}); empty, the default, adds no flag
+ * @param inlineCodes mutable, with 1-bit codes: each node's row also holds its neighbours' codes
+ *     ({@code serve --inline-codes}); false, the default, adds no flag
  */
 public record ServerOptions(
     String store,
@@ -46,7 +48,8 @@ public record ServerOptions(
     VectorQuantization quantization,
     boolean defaultIndex,
     List<String> mergePolicyFlags,
-    java.util.Set<String> preload) {
+    java.util.Set<String> preload,
+    boolean inlineCodes) {
 
   public ServerOptions {
     Objects.requireNonNull(store, "store");
@@ -86,6 +89,7 @@ public record ServerOptions(
     b.defaultIndex = defaultIndex;
     b.mergePolicyFlags = mergePolicyFlags;
     b.preload = preload;
+    b.inlineCodes = inlineCodes;
     return b;
   }
 
@@ -107,6 +111,7 @@ public record ServerOptions(
     private boolean defaultIndex = true;
     private List<String> mergePolicyFlags = List.of();
     private java.util.Set<String> preload = java.util.Set.of();
+    private boolean inlineCodes;
 
     private Builder() {}
 
@@ -175,6 +180,11 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder inlineCodes(boolean v) {
+      inlineCodes = v;
+      return this;
+    }
+
     public ServerOptions build() {
       return new ServerOptions(
           store,
@@ -189,7 +199,8 @@ public record ServerOptions(
           quantization,
           defaultIndex,
           mergePolicyFlags,
-          preload);
+          preload,
+          inlineCodes);
     }
   }
 
@@ -227,6 +238,9 @@ public record ServerOptions(
     }
     if (quantization != VectorQuantization.NONE) {
       f.addAll(List.of("--quantization", quantization.flag()));
+    }
+    if (store.equals("mutable") && inlineCodes) {
+      f.add("--inline-codes");
     }
     if (!defaultIndex) {
       f.add("--no-default-index");

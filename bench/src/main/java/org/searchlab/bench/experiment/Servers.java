@@ -103,7 +103,12 @@ final class Servers implements AutoCloseable {
       throws IOException, InterruptedException {
     Servers s = new Servers();
     try {
-      for (Variant mv : List.of(Variant.MUTABLE, Variant.MUTABLE_INT8, Variant.MUTABLE_BBQ)) {
+      for (Variant mv :
+          List.of(
+              Variant.MUTABLE,
+              Variant.MUTABLE_INT8,
+              Variant.MUTABLE_BBQ,
+              Variant.MUTABLE_BBQ_INLINE)) {
         if (variants.contains(mv)) {
           Session m = s.fed(ctx, corpus, mv, server(ctx, corpus, mv, mv.label()));
           s.sessions.put(mv, m);
@@ -204,6 +209,7 @@ final class Servers implements AutoCloseable {
         Session.start(
             ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
                 .quantization(quantizationOf(ctx, v))
+                .inlineCodes(v.equals(Variant.MUTABLE_BBQ_INLINE))
                 .build(),
             ctx.dataDir(dir),
             ctx.profile.heaps().of(v.store()),

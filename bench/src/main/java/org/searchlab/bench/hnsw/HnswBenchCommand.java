@@ -1,6 +1,6 @@
 // Over 500 lines: its options, the alternating pass driver and one small builder per
-// implementation read the same option fields; the read-only copies it measures (FlatLevelZero,
-// InlineCodesLevelZero) and the peer process are classes of their own.
+// implementation read the same option fields; the read-only copy it measures (FlatLevelZero) and
+// the peer process are classes of their own.
 package org.searchlab.bench.hnsw;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -85,8 +85,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
           "Implementations to run: mutable, lucene, mutable-flat (the mutable graph's bottom level"
               + " copied, read-only, into hnswlib's layout: a measurement, not a store),"
               + " mutable-bbq (the mutable graph over 1-bit codes whatever --quantization says),"
-              + " mutable-inline (its bottom level copied, read-only, into rows holding the"
-              + " neighbours' 1-bit codes: a measurement, not a store).")
+              + " mutable-bbq-inline (the same with the neighbours' codes in each node's row,"
+              + " serve --inline-codes).")
   List<String> impls;
 
   @Option(
@@ -149,7 +149,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
       names = "--rerank-confidence",
       defaultValue = "1.9",
       description =
-          "With --quantization bbq or --impl mutable-inline: how many standard deviations of a"
+          "With --quantization bbq or --impl mutable-bbq[-inline]: how many standard deviations of a"
               + " 1-bit estimate's error the rerank allows before it stops reading floats (RaBitQ's"
               + " epsilon_0; default ${DEFAULT-VALUE}).")
   float rerankConfidence;
@@ -271,8 +271,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
         if (!impl.equals("mutable")
             && !impl.equals("lucene")
             && !impl.equals("mutable-flat")
-            && !impl.equals("mutable-inline")
-            && !impl.equals("mutable-bbq")) {
+            && !impl.equals("mutable-bbq")
+            && !impl.equals("mutable-bbq-inline")) {
           throw new IllegalArgumentException("unknown --impl " + impl);
         }
         built.add(null);
@@ -308,10 +308,10 @@ public final class HnswBenchCommand implements Callable<Integer> {
                         ? buildMutable(v)
                         : impls.get(i).equals("mutable-flat")
                             ? buildFlat(v)
-                            : impls.get(i).equals("mutable-inline")
-                                ? buildInline(v)
-                                : impls.get(i).equals("mutable-bbq")
-                                    ? buildMutable(v, "bbq", "mutable-bbq")
+                            : impls.get(i).equals("mutable-bbq")
+                                ? buildMutable(v, "bbq", "mutable-bbq")
+                                : impls.get(i).equals("mutable-bbq-inline")
+                                    ? buildMutable(v, "bbq-inline", "mutable-bbq-inline")
                                     : buildLucene(v, dir.resolve("build" + br)));
           }
           buildWall[i][br] = built.get(i).buildSeconds();
@@ -510,9 +510,18 @@ public final class HnswBenchCommand implements Callable<Integer> {
     return buildMutableGraph(v, quantization);
   }
 
+  /**
+   * The mutable graph over {@code quantization}, or over 1-bit codes with the neighbours' codes in
+   * each row ({@link HnswConfig#inlineCodes()}) for {@code bbq-inline}.
+   */
   private MutableBuild buildMutableGraph(BenchVectors v, String quantization) {
+    boolean inline = quantization.equals("bbq-inline");
+    if (inline) {
+      quantization = "bbq";
+    }
     HnswConfig config =
         HnswConfig.builder()
+            .inlineCodes(inline)
             .m(m)
             .efConstruction(efConstruction)
             .seed(seed)
@@ -524,8 +533,7 @@ public final class HnswBenchCommand implements Callable<Integer> {
     Path scratch =
         floatStorage == FloatStorage.heap ? null : Path.of(System.getProperty("java.io.tmpdir"));
     MutableHnswGraph graph =
-        MutableHnswGraph.create(
-            VectorStore.create(v.dimension(), config.quantization(), scratch), config);
+        MutableHnswGraph.create(VectorStore.create(v.dimension(), config, scratch), config);
     int[] ids = new int[v.docs().length];
     for (int i = 0; i < ids.length; i++) {
       ids[i] = i;
@@ -625,43 +633,6 @@ public final class HnswBenchCommand implements Callable<Integer> {
           return flat.scored();
         },
         null,
-        seconds,
-        cpu,
-        threads);
-  }
-
-  /**
-   * The mutable graph built as {@link #buildMutable} builds it, then its bottom level copied into
-   * {@link InlineCodesLevelZero}'s rows (each holding its neighbours' 1-bit codes); the build time
-   * covers both, as {@link #buildFlat}'s does.
-   */
-  private Impl buildInline(BenchVectors v) {
-    if (!quantization.equals("none")) {
-      throw new org.searchlab.core.InvalidRequestException(
-          "--impl mutable-inline makes its own 1-bit codes; it runs with --quantization none only,"
-              + " not "
-              + quantization);
-    }
-    MutableBuild build = buildMutableGraph(v);
-    long cpu0 = ProcessCpu.thisJvmNanos();
-    long t0 = System.nanoTime();
-    HnswConfig config = build.graph().config();
-    InlineCodesLevelZero inline =
-        InlineCodesLevelZero.copy(
-            build.graph(), v.docs(), m, config.rerankConfidence(), K * config.oversample());
-    double seconds = build.seconds() + (System.nanoTime() - t0) / 1e9;
-    double cpu = build.cpuSeconds() + (ProcessCpu.thisJvmNanos() - cpu0) / 1e9;
-    return new InProcess(
-        "mutable-inline",
-        (query, ef) -> inline.search(query, K, ef),
-        (query, ef) -> {
-          inline.search(query, K, ef);
-          return inline.scored();
-        },
-        (query, ef) -> {
-          inline.search(query, K, ef);
-          return inline.rescored();
-        },
         seconds,
         cpu,
         threads);

@@ -4,9 +4,9 @@ import java.util.Arrays;
 import org.apache.lucene.util.NumericUtils;
 
 /**
- * What the searches of the read-only bottom-level copies ({@link FlatLevelZero}, {@link
- * InlineCodesLevelZero}) share besides the graph's own {@code VisitedSet} and {@code BeamPool}:
- * (score, node) codes, the binary heaps over them and a bounded set of the best results.
+ * What the search of the read-only bottom-level copy ({@link FlatLevelZero}) needs besides the
+ * graph's own {@code VisitedSet} and {@code BeamPool}: (score, node) codes, the binary heaps over
+ * them and a bounded set of the best results.
  *
  * <p>A code is a long: the score as a sortable int in the high half, the node in the low, so codes
  * order as their scores, ties by node.

@@ -8,10 +8,11 @@ import org.searchlab.core.VectorQuantization;
 
 /**
  * The report's comparison of the two architectures at each quantization: for every quantization the
- * run has a mutable variant of ({@code mutable}, {@code mutable-int8}, {@code mutable-bbq}), QPS
- * per core of it ÷ the segmented variant of the same quantization, force-merged and default, for
- * the vector and hybrid cells at the recall target: the median of the per-round ratios at exactly
- * the target with its interval, as the float tables give them. Stateless.
+ * run has a mutable variant of ({@code mutable}, {@code mutable-int8}, {@code mutable-bbq}, {@code
+ * mutable-bbq-inline}), QPS per core of it ÷ the segmented variant of the same quantization,
+ * force-merged and default, for the vector and hybrid cells at the recall target: the median of the
+ * per-round ratios at exactly the target with its interval, as the float tables give them.
+ * Stateless.
  */
 final class QuantizedArchitectures {
   private static final String[] TYPES = {"vector", "hybrid"};
@@ -28,14 +29,24 @@ final class QuantizedArchitectures {
     boolean quantized = false;
     for (VectorQuantization q : VectorQuantization.values()) {
       String suffix = q.quantized() ? "-" + q.flag() : "";
-      String mutable = "mutable" + suffix;
-      if (!variants.contains(mutable)) {
-        continue;
-      }
-      for (String seg : new String[] {"segmented-forcemerged" + suffix, "segmented" + suffix}) {
-        if (variants.contains(seg)) {
-          rows.add(new String[] {q.quantized() ? q.esIndexType() : "hnsw (floats)", mutable, seg});
-          quantized |= q.quantized();
+      // The 1-bit codes also with the neighbours' codes inline (mutable-bbq-inline).
+      String[] mutables =
+          q == VectorQuantization.BBQ
+              ? new String[] {"mutable" + suffix, "mutable" + suffix + "-inline"}
+              : new String[] {"mutable" + suffix};
+      for (String mutable : mutables) {
+        if (!variants.contains(mutable)) {
+          continue;
+        }
+        String vectors = q.quantized() ? q.esIndexType() : "hnsw (floats)";
+        if (mutable.endsWith("-inline")) {
+          vectors += ", neighbours' codes inline";
+        }
+        for (String seg : new String[] {"segmented-forcemerged" + suffix, "segmented" + suffix}) {
+          if (variants.contains(seg)) {
+            rows.add(new String[] {vectors, mutable, seg});
+            quantized |= q.quantized();
+          }
         }
       }
     }

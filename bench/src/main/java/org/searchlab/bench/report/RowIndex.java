@@ -79,9 +79,13 @@ final class RowIndex {
   /**
    * The label of the float variant a quantized one is compared with ({@code segmented-forcemerged}
    * for {@code segmented-forcemerged-bbq}: the label less a {@code -int8}, {@code -int4} or {@code
-   * -bbq} suffix), or null for a label without one.
+   * -bbq} suffix, and {@code mutable} for {@code mutable-bbq-inline}), or null for a label without
+   * one.
    */
   static String floatPeer(String variant) {
+    if (variant.endsWith("-inline")) { // mutable-bbq-inline: the same store's floats
+      variant = variant.substring(0, variant.length() - "-inline".length());
+    }
     for (org.searchlab.core.VectorQuantization q : org.searchlab.core.VectorQuantization.values()) {
       String suffix = "-" + q.flag();
       if (q.quantized() && variant.endsWith(suffix)) {

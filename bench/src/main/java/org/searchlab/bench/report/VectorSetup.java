@@ -11,7 +11,8 @@ import java.util.Map;
  * @param bytesPerVector the store's {@code vector_bytes_per_vector} after its feed: {@code float},
  *     {@code int8} (the codes, whatever their bits, for the segmented store), {@code graph} and,
  *     for the mutable store, {@code float_heap} when quantized, {@code bbq} (its 1-bit codes) with
- *     bbq and {@code scan_codes} (the codes its exact scans read) without
+ *     bbq, {@code bbq_inline} (the rows with the neighbours' codes) with {@code --inline-codes},
+ *     and {@code scan_codes} (the codes its exact scans read) without
  */
 public record VectorSetup(String quantization, Map<String, Long> bytesPerVector) {
   public VectorSetup {
@@ -38,7 +39,8 @@ public record VectorSetup(String quantization, Map<String, Long> bytesPerVector)
   /**
    * Bytes per vector of what the graph search reads at every step and so must stay in memory: the
    * floats without quantization; with codes, the ones the graph walks plus whatever of the floats
-   * stays on the heap ({@code float_heap}). Null when the store did not report it.
+   * stays on the heap ({@code float_heap}), and with inline rows those rows and the heap floats.
+   * Null when the store did not report it.
    */
   public Long searchBytes() {
     if (quantization.equals("none")) {
@@ -47,6 +49,12 @@ public record VectorSetup(String quantization, Map<String, Long> bytesPerVector)
     // The mutable store's 1-bit codes, which its graph walks while its int8 ones serve exact
     // scans; the segmented store reports its one code file (.veq) as int8 whatever its bits.
     Long codes = bytesPerVector.getOrDefault("bbq", bytesPerVector.get("int8"));
+    // With the neighbours' codes inline (mutable-bbq-inline) the graph walks those rows, and its
+    // floats, which the rerank reads, stay on the heap.
+    Long inline = bytesPerVector.get("bbq_inline");
+    if (codes != null && inline != null) {
+      return codes + inline + bytesPerVector.getOrDefault("float", 0L);
+    }
     return codes == null ? null : codes + bytesPerVector.getOrDefault("float_heap", 0L);
   }
 }

@@ -25,6 +25,19 @@ class ServerOptionsTest {
   }
 
   @Test
+  void inlineCodesAreAFlagOfTheMutableStoreOnly() {
+    ServerOptions.Builder b =
+        ServerOptions.defaults("mutable", 8).toBuilder()
+            .quantization(VectorQuantization.BBQ)
+            .inlineCodes(true);
+    assertTrue(b.build().flags().contains("--inline-codes"), b.build().flags().toString());
+    assertFalse(
+        b.store("segmented").build().flags().contains("--inline-codes"),
+        "the segmented store has no such flag");
+    assertFalse(ServerOptions.defaults("mutable", 8).flags().contains("--inline-codes"));
+  }
+
+  @Test
   void slicingIsAFlagOfTheSegmentedStoreOnly() {
     ServerOptions conc =
         ServerOptions.defaults("segmented", 8).toBuilder().slicing(Slicing.PARTITIONS).build();

@@ -62,6 +62,16 @@ class VariantTest {
                 Variant.SEGMENTED_FORCEMERGED_BBQ)));
   }
 
+  /** The mutable store's 1-bit variant with the neighbours' codes inline is its own server. */
+  @Test
+  void theInlineVariantIsTheMutableStoreOverOneBitCodes() {
+    Variant v = Variant.parse("mutable-bbq-inline");
+    assertEquals(Variant.MUTABLE_BBQ_INLINE, v);
+    assertEquals(Variant.MUTABLE_STORE, v.store());
+    assertEquals(org.searchlab.core.VectorQuantization.BBQ, v.quantization());
+    assertEquals(2, Servers.feeds(List.of(Variant.MUTABLE_BBQ, Variant.MUTABLE_BBQ_INLINE)));
+  }
+
   @Test
   void int8VariantsAreSearchlabStoresOnly() {
     assertEquals(

@@ -480,6 +480,7 @@ class ReportWriterTest {
     assertEquals("mutable", RowIndex.floatPeer("mutable-int8"));
     assertEquals("segmented", RowIndex.floatPeer("segmented-int4"));
     assertEquals("segmented-forcemerged", RowIndex.floatPeer("segmented-forcemerged-bbq"));
+    assertEquals("mutable", RowIndex.floatPeer("mutable-bbq-inline"));
     assertEquals(null, RowIndex.floatPeer("segmented-forcemerged"));
     assertEquals(null, RowIndex.floatPeer("opensearch"));
     for (String q : List.of("", "-int8", "-int4", "-bbq")) {
@@ -556,6 +557,7 @@ class ReportWriterTest {
             "mutable", 400.0,
             "segmented-forcemerged", 200.0,
             "mutable-bbq", 600.0,
+            "mutable-bbq-inline", 720.0,
             "segmented-forcemerged-bbq", 240.0);
     for (Map.Entry<String, Double> e : perCore.entrySet()) {
       String v = e.getKey();
@@ -589,6 +591,11 @@ class ReportWriterTest {
         new VectorSetup(
             "bbq",
             Map.of("float", 1544L, "float_heap", 8L, "int8", 412L, "bbq", 72L, "graph", 200L)));
+    setups.put(
+        "mutable-bbq-inline",
+        new VectorSetup(
+            "bbq",
+            Map.of("float", 1560L, "int8", 412L, "bbq", 72L, "bbq_inline", 2112L, "graph", 70L)));
     List<String> variants = List.copyOf(new java.util.TreeSet<>(perCore.keySet()));
     new ReportWriter(dir).write(rows, "test", "synthetic", variants, 1.0, setups);
     String md = Files.readString(dir.resolve("report.md"));
@@ -597,8 +604,14 @@ class ReportWriterTest {
         md);
     assertTrue(md.contains("| hnsw (floats) | segmented-forcemerged | 2.00 [2.00–2.00] |"), md);
     assertTrue(md.contains("| bbq_hnsw | segmented-forcemerged-bbq | 2.50 ["), md);
+    assertTrue(
+        md.contains(
+            "| bbq_hnsw, neighbours' codes inline | segmented-forcemerged-bbq | 3.00 [3.00–3.00] |"),
+        md);
     // Search memory of the 1-bit variant: its codes and the floats' heap stamps, 80 of 1,560.
     assertTrue(md.contains("| 80 | 5% |"), md);
+    // With the neighbours' codes inline: own codes, the rows and the heap floats, 3,744 of 1,560.
+    assertTrue(md.contains("| 3744 | 240% |"), md);
     // run.json keeps the setups as the runner writes them, and --report-only reads them back.
     com.fasterxml.jackson.databind.ObjectMapper json =
         new com.fasterxml.jackson.databind.ObjectMapper();
