@@ -18,27 +18,35 @@ import jdk.incubator.vector.VectorSpecies;
  * codes of a node's neighbours inline this way; a read-only copy of this layout in hnsw-bench
  * measured it first (2026-12-06), and {@code hnsw-bench --impl mutable-bbq-inline} measures this.
  *
- * <p>Layout: the rows start {@value #BASE} longs into the array, so that with the array's data 16
- * bytes into a humongous (region-aligned) object each row starts on a 64-byte line; the stride is a
- * multiple of eight longs. With {@code S} slots ({@code 2M} rounded up to a multiple of eight) and
- * {@code W = ⌈D/64⌉} words, a row is: the neighbours' code words transposed, {@code W} groups of
- * {@code S} longs (group {@code w}, slot {@code j}: word {@code w} of neighbour {@code j}'s bits),
- * so that {@link #LANES} neighbours' word {@code w} are one vector load; then each slot's factor
- * {@code f}, its {@code t = 2|b| − D} and, for {@code l2_norm}, its {@code ‖o‖²}, as floats two to
- * a long; then the link count as a long; then the links as ints, two to a long. At D = 384 and M 16
- * a row is 264 longs (2,112 bytes) with the squares, 248 without: about 1.3× the node's floats.
+ * <p>Layout: rows of a fixed stride in pages of up to {@value #PAGE_ROWS} rows (fewer for rows
+ * longer than 2 KB, so that a page stays within 8 MB), one {@code long[]} each, as Vespa keeps its
+ * attribute data in buffers that never move: the first page grows by copying up to a full page (so
+ * a small graph takes little memory), later pages are allocated whole, and memory past the last
+ * node is at most one page. The rows start {@value #BASE} longs into a page, so that with the
+ * page's data 16 bytes into a humongous (region-aligned) object, which a full page of 2 KB rows is
+ * under G1, each row starts on a 64-byte line; the stride is a multiple of eight longs. With {@code
+ * S} slots ({@code 2M} rounded up to a multiple of eight) and {@code W = ⌈D/64⌉} words, a row is:
+ * the neighbours' code words transposed, {@code W} groups of {@code S} longs (group {@code w}, slot
+ * {@code j}: word {@code w} of neighbour {@code j}'s bits), so that {@link #LANES} neighbours' word
+ * {@code w} are one vector load; then each slot's factor {@code f}, its {@code t = 2|b| − D} and,
+ * for {@code l2_norm}, its {@code ‖o‖²}, as floats two to a long; then the link count as a long;
+ * then the links as ints, two to a long. At D = 384 and M 16 a row is 264 longs (2,112 bytes) with
+ * the squares, 248 without: about 1.3× the node's floats.
  *
  * <p>The estimates are {@link BinaryCodes.Query#dot}'s to the bit: the same integer dot product,
  * then the same float operations in the same order, lane by lane ({@link #estimate}), so a search
  * over these rows visits what a search over the nodes' own codes visits and finds the same hits.
  *
  * <p>Thread-safety: one writer calls {@link #setLinks} and {@link #remirror}; readers call {@link
- * #rows}, {@link #count}, {@link #link} and {@link #estimate} from any thread without locks.
+ * #page}, {@link #at}, {@link #count}, {@link #link} and {@link #estimate} from any thread without
+ * locks.
  *
  * <ol>
- *   <li>The array grows by copying into a larger one published through a volatile field; a reader
- *       still holding the old array sees the rows as they were at the copy, and a node added after
- *       it as a row with no links, exactly as if it had read a moment earlier.
+ *   <li>Pages are published with release stores in a page table that grows by copying into a larger
+ *       one published through a volatile field; the first page, while it grows, is replaced by a
+ *       larger copy the same way. A reader still holding an old table or first page sees the rows
+ *       as they were at the copy, and a node added after it as a row with no links, exactly as if
+ *       it had read a moment earlier.
  *   <li>A row is rewritten in place: the writer stores the slots (codes, factors, ids), then the
  *       count with a release store; a reader loads the count with an acquire load, then the slots.
  *       A reader racing a rewrite may pair a link with words or factors of the list before: every
@@ -53,6 +61,14 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class InlineCodeRows implements LinkRows {
   private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final VarHandle PAGE = MethodHandles.arrayElementVarHandle(long[][].class);
+
+  /** Most rows a page holds: 4,096, 8 MB of 2 KB rows (M 16, 384 dimensions). */
+  static final int PAGE_ROWS = 1 << 12;
+
+  /** Bytes a page of longer rows stays within (wider M or more dimensions), at least 16 rows. */
+  private static final long PAGE_BYTES = 8L << 20;
+
   private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED;
 
   /** Neighbours estimated together: a vector of longs. */
@@ -79,8 +95,9 @@ final class InlineCodeRows implements LinkRows {
   private final int countAt;
   private final int linksAt;
   private final int stride;
-  private volatile long[] rows;
-  private int rowCount; // rows the array holds; writer only
+  private final int pageShift; // rows per page = 1 << pageShift
+  private volatile long[][] pages = new long[1][];
+  private int firstPageRows; // rows the first page holds; writer only
 
   /**
    * Rows for up to {@code capacity} links whose codes are read from {@code codes} (1-bit codes of
@@ -103,8 +120,13 @@ final class InlineCodeRows implements LinkRows {
     this.countAt = squaresAt + (squares ? slots / 2 : 0);
     this.linksAt = countAt + 1;
     this.stride = roundUp(linksAt + slots / 2, 8);
-    this.rows = new long[BASE + 16 * stride];
-    this.rowCount = 16;
+    int shift = 31 - Integer.numberOfLeadingZeros(PAGE_ROWS);
+    while (shift > 4 && (8L * stride << shift) > PAGE_BYTES) {
+      shift--;
+    }
+    this.pageShift = shift;
+    this.firstPageRows = 16;
+    this.pages[0] = new long[BASE + 16 * stride];
   }
 
   private static int roundUp(int n, int multiple) {
@@ -116,14 +138,24 @@ final class InlineCodeRows implements LinkRows {
     return stride;
   }
 
-  /** Where {@code node}'s row starts in {@link #rows()}: valid when below its length. */
-  int at(int node) {
-    return BASE + node * stride;
+  /** Rows per page. */
+  int pageRows() {
+    return 1 << pageShift;
   }
 
-  /** The current array of rows. Any thread; read once per search and pass it on. */
-  long[] rows() {
-    return rows;
+  /**
+   * The page holding {@code node}'s row, or null when there is none yet (a node added since, or
+   * beyond every row): the row is at {@link #at} in it when that is below its length. Any thread.
+   */
+  long[] page(int node) {
+    long[][] t = pages;
+    int p = node >>> pageShift;
+    return p < t.length ? (long[]) PAGE.getAcquire(t, p) : null;
+  }
+
+  /** Where {@code node}'s row starts in its {@link #page}: valid when below the page's length. */
+  int at(int node) {
+    return BASE + (node & ((1 << pageShift) - 1)) * stride;
   }
 
   /** The link count of the row at {@code at} (acquire: the slots it counts are visible). */
@@ -246,27 +278,24 @@ final class InlineCodeRows implements LinkRows {
     r[cell] = r[cell] & ~(0xFFFFFFFFL << shift) | (value & 0xFFFFFFFFL) << shift;
   }
 
-  /** The array with a row for {@code id}, grown (copied and published) when it has none. */
+  /** The page with a row for {@code id}, allocated (or the first page grown) when it has none. */
   private long[] ensure(int id) {
-    long[] r = rows;
-    if (id < rowCount) {
-      return r;
+    int p = id >>> pageShift;
+    long[][] t = pages;
+    if (p >= t.length) {
+      t = Arrays.copyOf(t, Math.max(p + 1, 2 * t.length));
+      pages = t;
     }
-    long want = Math.max(id + 1L, rowCount + (rowCount >> 1));
-    long longs = BASE + want * stride;
-    if (longs > Integer.MAX_VALUE - 16) {
-      long most = (Integer.MAX_VALUE - 16 - BASE) / stride;
-      if (id >= most) {
-        throw new IllegalStateException(
-            "node " + id + " has no inline row: one array holds " + most + " rows of " + stride);
-      }
-      want = most;
-      longs = BASE + want * stride;
+    long[] page = t[p];
+    if (p == 0 && id >= firstPageRows) {
+      firstPageRows = Math.min(pageRows(), Math.max(id + 1, 2 * firstPageRows));
+      page = Arrays.copyOf(page, BASE + firstPageRows * stride);
+      PAGE.setRelease(t, 0, page);
+    } else if (page == null) {
+      page = new long[BASE + pageRows() * stride];
+      PAGE.setRelease(t, p, page);
     }
-    r = Arrays.copyOf(r, (int) longs);
-    rowCount = (int) want;
-    rows = r;
-    return r;
+    return page;
   }
 
   /**
@@ -285,6 +314,11 @@ final class InlineCodeRows implements LinkRows {
   /** Heap bytes of the rows: the graph reports them as its own. */
   @Override
   public long linkBytes() {
-    return 16L + 8L * rows.length;
+    long[][] t = pages;
+    long bytes = 16L + 8L * t.length;
+    for (long[] page : t) {
+      bytes += page == null ? 0 : 16L + 8L * page.length;
+    }
+    return bytes;
   }
 }

@@ -110,6 +110,20 @@ final class ScoreHeap {
   }
 
   /**
+   * Empties the heap into {@code out} (at least {@link #size()} long) in no particular order, as
+   * the codes {@link #pop} would have returned, and returns how many: for a caller that sorts them
+   * anyway, without a sift per entry.
+   */
+  int drain(long[] out) {
+    int n = size;
+    for (int i = 0; i < n; i++) {
+      out[i] = code(heap[i]);
+    }
+    size = 0;
+    return n;
+  }
+
+  /**
    * Removes entries from the top until at most {@code count} are left: for a min-heap, the {@code
    * count} best stay. When the backing array is sorted (see {@link #drainBestFirst}) the best are
    * its last {@code count}, moved to the front in one copy; otherwise each removal is a {@link

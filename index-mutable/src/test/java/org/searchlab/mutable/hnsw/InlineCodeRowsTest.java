@@ -58,7 +58,6 @@ class InlineCodeRowsTest {
     BinaryCodes.Query query = new BinaryCodes.Query(new Rotation(g.vectors().dimension()));
     query.bind(q);
     boolean l2 = g.config().similarity() == VectorSimilarity.L2_NORM;
-    long[] rows = inline.rows();
     float[] out = new float[(g.config().maxLinks(0) + 7) & ~7];
     int checked = 0;
     for (int node = 0; node < adjacency.idUpperBound(); node++) {
@@ -66,6 +65,7 @@ class InlineCodeRowsTest {
         continue;
       }
       int[] links = g.neighbors(node, 0);
+      long[] rows = inline.page(node);
       int at = inline.at(node);
       assertEquals(links.length, inline.count(rows, at), where + ": count of node " + node);
       inline.estimate(rows, at, links.length, query, out);
@@ -121,6 +121,19 @@ class InlineCodeRowsTest {
       MutableHnswGraph loaded = MutableHnswGraph.load(file, config(similarity, true));
       assertRowsMatchOwnCodes(loaded, q, "after a snapshot load, " + s);
     }
+  }
+
+  /** Rows on a second and a third page, beside a first page grown to its full size. */
+  @Test
+  void rowsOnLaterPagesEstimateWhatTheOwnCodesEstimate() {
+    long seed = TestSeeds.seed("InlineCodeRowsTest.pages");
+    SplittableRandom r = new SplittableRandom(seed);
+    // At 64 dimensions and M 8 the rows are 384 bytes, so a page holds the most rows, 4,096.
+    int n = 2 * InlineCodeRows.PAGE_ROWS + 500;
+    float[][] data = data(r, n, 64, true);
+    MutableHnswGraph g = QuantizedGraphTest.build(config(VectorSimilarity.DOT_PRODUCT, true), data);
+    assertEquals(InlineCodeRows.PAGE_ROWS, g.adjacency().inlineRows().pageRows());
+    assertRowsMatchOwnCodes(g, TestVectors.near(r, data[r.nextInt(n)], 1.0), "seed " + seed);
   }
 
   @Test

@@ -109,4 +109,30 @@ class ScoreHeapTest {
       }
     }
   }
+
+  @Test
+  void drainsTheCodesPopsWouldReturn() {
+    long seed = TestSeeds.seed("ScoreHeapTest.drainAny");
+    SplittableRandom random = new SplittableRandom(seed);
+    for (boolean max : new boolean[] {false, true}) {
+      ScoreHeap a = new ScoreHeap(max);
+      ScoreHeap b = new ScoreHeap(max);
+      int n = 1 + random.nextInt(200);
+      for (int i = 0; i < n; i++) {
+        float score = (float) random.nextGaussian();
+        a.push(i, score);
+        b.push(i, score);
+      }
+      long[] popped = new long[n];
+      for (int i = 0; i < n; i++) {
+        popped[i] = a.pop();
+      }
+      long[] drained = new long[n];
+      assertEquals(n, b.drain(drained), "seed " + seed);
+      assertEquals(0, b.size(), "seed " + seed);
+      java.util.Arrays.sort(popped);
+      java.util.Arrays.sort(drained);
+      org.junit.jupiter.api.Assertions.assertArrayEquals(popped, drained, "seed " + seed);
+    }
+  }
 }
