@@ -266,7 +266,10 @@ public final class ExperimentRunner {
     String vectors =
         q == org.searchlab.core.VectorQuantization.NONE
             ? "float vectors"
-            : q.flag() + " vectors, floats in a mapped file for rescoring";
+            : v.equals(Variant.MUTABLE_BBQ_INLINE)
+                ? "bbq vectors and the neighbours' codes in each graph row, floats on the heap"
+                    + " for rescoring"
+                : q.flag() + " vectors, floats in a mapped file for rescoring";
     return v.label()
         + " ("
         + vectors
