@@ -177,11 +177,6 @@ final class ArrayVectorStore implements VectorStore {
   }
 
   @Override
-  public boolean floatsOnHeap() {
-    return floats instanceof RowFloatSlots;
-  }
-
-  @Override
   public void close() throws IOException {
     floats.close();
   }

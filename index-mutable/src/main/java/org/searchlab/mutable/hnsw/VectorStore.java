@@ -161,12 +161,6 @@ public interface VectorStore extends Closeable {
   /** Bytes of the scratch file mapping the float vectors, or 0 when they are on the heap. */
   long mappedBytes();
 
-  /**
-   * Whether {@link #row} hands out the stored arrays themselves (floats on the heap), so that
-   * loading one costs a cache miss and no copy; false for floats in a mapped scratch file.
-   */
-  boolean floatsOnHeap();
-
   /** Releases the scratch file, if any; the store must not be used afterwards. */
   @Override
   void close() throws IOException;
