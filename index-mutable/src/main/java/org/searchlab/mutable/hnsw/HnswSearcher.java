@@ -121,6 +121,8 @@ final class HnswSearcher implements GraphSearcher {
   // The scanned query's squared norm and norm, for the brackets.
   private double scanSquares;
   private float scanNorm;
+  private float scanL1;
+  private float scanResidual;
   private int rescored;
   // Vectors the last exact plan scanned.
   private int exactScanned;
@@ -387,15 +389,7 @@ final class HnswSearcher implements GraphSearcher {
     }
     Arrays.sort(order); // ascending upper ends: the best last
     float[] query = lastQuery;
-    queryScale = Int8Codes.encodeQuery(query, queryCode);
-    float l1 = Int8Codes.l1(query);
-    float residual = Int8Codes.residual(query, queryCode, queryScale);
-    double squares = 0;
-    for (float x : query) {
-      squares += (double) x * x;
-    }
-    scanSquares = squares;
-    scanNorm = (float) Math.sqrt(squares);
+    bindBrackets(query);
     lowerEnds.clear();
     candidateCount = 0;
     kthLower = Float.NEGATIVE_INFINITY;
@@ -414,12 +408,12 @@ final class HnswSearcher implements GraphSearcher {
         batchNodes[count] = node;
         batchCodes[count] = c;
         if (++count == EXACT_BATCH) {
-          bracketBatch(k, count, l1, residual);
+          bracketBatch(k, count);
           count = 0;
         }
       }
     }
-    bracketBatch(k, count, l1, residual);
+    bracketBatch(k, count);
     ScoreHeap best = results; // drained above
     best.clear();
     int floats = 0;
@@ -472,15 +466,7 @@ final class HnswSearcher implements GraphSearcher {
     exactScanned = 0;
     lowerEnds.clear();
     ensureBatch(EXACT_BATCH);
-    queryScale = Int8Codes.encodeQuery(query, queryCode); // as bind() would, for any plan
-    float l1 = Int8Codes.l1(query);
-    float residual = Int8Codes.residual(query, queryCode, queryScale);
-    double squares = 0;
-    for (float x : query) {
-      squares += (double) x * x;
-    }
-    scanSquares = squares;
-    scanNorm = (float) Math.sqrt(squares);
+    bindBrackets(query);
     candidateCount = 0;
     kthLower = Float.NEGATIVE_INFINITY;
     int bound = graph.idUpperBound();
@@ -496,14 +482,14 @@ final class HnswSearcher implements GraphSearcher {
           batchCodes[count] = c;
           if (++count == EXACT_BATCH) {
             scored += count;
-            bracketBatch(k, count, l1, residual);
+            bracketBatch(k, count);
             count = 0;
           }
         }
       }
     }
     scored += count;
-    bracketBatch(k, count, l1, residual);
+    bracketBatch(k, count);
     count = 0;
     rescored = 0;
     for (int i = 0; i < candidateCount; i++) {
@@ -526,11 +512,30 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
+   * Makes {@code query} the one {@link #bracketBatch} brackets int8 codes against: its int8 code
+   * (as {@link #bind} would, for any quantization), its L1 norm and rounding residual, its squared
+   * and plain norms.
+   */
+  private void bindBrackets(float[] query) {
+    queryScale = Int8Codes.encodeQuery(query, queryCode);
+    scanL1 = Int8Codes.l1(query);
+    scanResidual = Int8Codes.residual(query, queryCode, queryScale);
+    double squares = 0;
+    for (float x : query) {
+      squares += (double) x * x;
+    }
+    scanSquares = squares;
+    scanNorm = (float) Math.sqrt(squares);
+  }
+
+  /**
    * Brackets the raw scores of a batch of codes (lower ends into {@link #batchScores}, upper ends
    * into {@link #batchUpper}, one loop per similarity); keeps as candidates those whose upper end
    * reaches the k-th best lower end so far, which it raises.
    */
-  private void bracketBatch(int k, int count, float l1, float residual) {
+  private void bracketBatch(int k, int count) {
+    float l1 = scanL1;
+    float residual = scanResidual;
     touchCodes(count);
     if (similarity.l2()) {
       for (int i = 0; i < count; i++) {
