@@ -49,11 +49,12 @@ import org.searchlab.core.mapping.VectorSimilarity;
  *     quantization loses and costs more float reads. Default {@value
  *     VectorQuantization#DEFAULT_OVERSAMPLE}. Ignored without quantization.
  * @param rerankConfidence with 1-bit codes ({@link VectorQuantization#BBQ}), RaBitQ's {@code ε₀}: a
- *     search rescores the beam's nodes by their floats in descending order of their estimate plus
- *     {@code ε₀} times its error's scale ({@code BinaryCodes.Query#bound}), at least {@code k ×
- *     oversample} of them, and stops at the first whose upper end is below the k-th float score
- *     found; in [0, 10]. Higher rescores deeper and misses fewer neighbours that the codes placed
- *     low. Default {@value #RERANK_CONFIDENCE}, the RaBitQ paper's. Ignored without 1-bit codes.
+ *     search takes the beam's nodes in descending order of their estimate plus {@code ε₀} times its
+ *     error's scale ({@code BinaryCodes.Query#bound}), at least {@code k × oversample} of them, and
+ *     stops at the first whose upper end is below the k-th lower end of the taken nodes' int8
+ *     brackets, then rescores by their floats those whose bracket reaches it; in [0, 10]. Higher
+ *     takes more and misses fewer neighbours that the codes placed low. Default {@value
+ *     #RERANK_CONFIDENCE}, the RaBitQ paper's. Ignored without 1-bit codes.
  * @param similarity how the graph compares vectors, with Elasticsearch's names and {@code _score}s
  *     ({@link VectorSimilarity}): {@link VectorSimilarity#DOT_PRODUCT} (the default; unit vectors),
  *     {@link VectorSimilarity#L2_NORM} or {@link VectorSimilarity#MAX_INNER_PRODUCT} (any finite
