@@ -14,6 +14,7 @@
 # BUILD_ROUNDS (default 1) builds every implementation that many times, alternating, before the
 # passes: the build ratio is then the median of ratios of builds seconds apart, not of one build
 # each minutes apart (the first build in the JVM pays for JIT compilation; each is listed).
+# HNSW_BENCH_FLAGS adds hnsw-bench options (word-split), e.g. "--float-storage heap".
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -36,7 +37,7 @@ peer="$(printf '%q ' env "GLIBC_TUNABLES=$tunables" "$py" "$here/hnswlib_bench.p
 for round in $(seq 1 "$rounds"); do
   "$root/bin/searchlab" hnsw-bench --vectors "$vectors" --docs "$docs" --queries "$queries" \
     --ef "$efs" --impl "${IMPLS:-mutable,lucene}" --rounds "${PASSES:-5}" \
-    --build-rounds "${BUILD_ROUNDS:-1}" --peer "$peer" \
+    --build-rounds "${BUILD_ROUNDS:-1}" ${HNSW_BENCH_FLAGS:-} --peer "$peer" \
     | tag "$round" | tee -a "$out"
 done
 "$py" "$here/table.py" "$out"

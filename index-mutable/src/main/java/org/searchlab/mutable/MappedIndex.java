@@ -155,8 +155,6 @@ final class MappedIndex implements SearchIndex {
     lock.writeLock().lock();
     try {
       ensureOpen();
-      // Before the merge, which makes the grown mapping durable.
-      MutableQuantizations.check(update, config.hnsw().quantization());
       Mapping m = mapping.merge(update);
       docs.useMapping(m);
       return m;

@@ -170,7 +170,6 @@ public final class MutableIndex implements SearchIndex {
       throws IOException {
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(schema, "schema");
-    MutableQuantizations.check(config.hnsw().quantization());
     // Before anything is read: a second store on this directory would trim this one's log.
     DataDirectory claim = DataDirectory.acquire(dir, "mutable", schema, SnapshotFiles.VERSION);
     try {
@@ -199,9 +198,6 @@ public final class MutableIndex implements SearchIndex {
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(mapping, "mapping");
     Objects.requireNonNull(config, "config");
-    // Before the directory is claimed: a refused index leaves nothing behind.
-    MutableQuantizations.check(config.hnsw().quantization());
-    MutableQuantizations.check(mapping, config.hnsw().quantization());
     Schema product = productSchema(settings, mapping, config);
     if (product != null
         && !Files.exists(dir.resolve(org.searchlab.core.mapping.IndexMapping.FILE))) {
@@ -316,7 +312,6 @@ public final class MutableIndex implements SearchIndex {
    */
   @Override
   public org.searchlab.core.mapping.Mapping putMapping(org.searchlab.core.mapping.Mapping update) {
-    MutableQuantizations.check(update, config.hnsw().quantization());
     org.searchlab.core.mapping.Mapping m = mapping();
     if (!m.merge(update).equals(m)) {
       throw new org.searchlab.core.InvalidRequestException(
@@ -466,12 +461,12 @@ public final class MutableIndex implements SearchIndex {
       // The codes the exact plan scans (and rescores by the floats); the graph walks the floats.
       memory.put("vectors_scan_codes", parts.vectors.quantizedBytes());
     } else {
-      // The int8 codes (the graph's with int8; the exact plan's beside 1-bit codes), then the
-      // 1-bit codes the graph walks with bbq (their rows' links count as graph).
-      long bits = parts.vectors.binaryBytes();
+      // The int8 codes (the graph's with int8; the exact plan's beside low-bit codes), then the
+      // 1-bit or 4-bit codes the graph walks with bbq or int4 (their rows' links count as graph).
+      long bits = parts.vectors.lowBitBytes();
       memory.put("vectors_int8", parts.vectors.quantizedBytes() - bits);
       if (bits > 0) {
-        memory.put("vectors_bbq", bits);
+        memory.put("vectors_" + config.hnsw().quantization().flag(), bits);
       }
       long inline = parts.vectors.inlineBytes();
       if (inline > 0) {
@@ -532,14 +527,15 @@ public final class MutableIndex implements SearchIndex {
 
   /**
    * Heap bytes per stored vector of the floats, of the int8 codes (when quantized), of the 1-bit
-   * codes ({@code bbq}, with bbq: 64 bytes at 384 dimensions, code and corrections), of the rows
-   * with the neighbours' codes ({@code bbq_inline}, with {@code --inline-codes}: about 2 KB at M 16
-   * and 384 dimensions, level-0 links included) and of the other graph links: object headers and
-   * table slots included, so a 384-dimension float vector costs about 1,560 bytes and its code
-   * about 412. With int8 codes the floats are in a mapped scratch file (page cache, as the
-   * segmented store's {@code .vec} file): {@code float} then counts their four bytes a component
-   * there plus their heap bookkeeping, and {@code float_heap} that bookkeeping alone (a stamp
-   * each). Empty while no vector is stored.
+   * codes ({@code bbq}, with bbq: 64 bytes at 384 dimensions, code and corrections) or the 4-bit
+   * ones ({@code int4}, with int4: 208 bytes at 384 dimensions), of the rows with the neighbours'
+   * codes ({@code bbq_inline}, with {@code --inline-codes}: about 2 KB at M 16 and 384 dimensions,
+   * level-0 links included) and of the other graph links: object headers and table slots included,
+   * so a 384-dimension float vector costs about 1,560 bytes and its code about 412. With int8 codes
+   * the floats are in a mapped scratch file (page cache, as the segmented store's {@code .vec}
+   * file): {@code float} then counts their four bytes a component there plus their heap
+   * bookkeeping, and {@code float_heap} that bookkeeping alone (a stamp each). Empty while no
+   * vector is stored.
    */
   private Map<String, Long> perVector() {
     int count = parts.vectors.vectorCount();
@@ -555,11 +551,11 @@ public final class MutableIndex implements SearchIndex {
     } else {
       m.put("float", Math.round(heapFloats / (double) count));
     }
-    long bits = parts.vectors.binaryBytes();
+    long bits = parts.vectors.lowBitBytes();
     long codes = Math.round((parts.vectors.quantizedBytes() - bits) / (double) count);
     m.put(config.hnsw().quantization() == VectorQuantization.NONE ? "scan_codes" : "int8", codes);
     if (bits > 0) {
-      m.put("bbq", Math.round(bits / (double) count));
+      m.put(config.hnsw().quantization().flag(), Math.round(bits / (double) count));
     }
     long inline = parts.vectors.inlineBytes();
     if (inline > 0) {

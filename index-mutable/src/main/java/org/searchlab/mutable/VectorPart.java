@@ -171,8 +171,8 @@ final class VectorPart {
   }
 
   /** Heap bytes of the 1-bit codes the graph walks with bbq (0 otherwise), within the codes'. */
-  long binaryBytes() {
-    return vectors.binaryBytes();
+  long lowBitBytes() {
+    return vectors.lowBitBytes();
   }
 
   /** Vectors held (linked or stored ahead of linking). */

@@ -108,7 +108,8 @@ final class Servers implements AutoCloseable {
               Variant.MUTABLE,
               Variant.MUTABLE_INT8,
               Variant.MUTABLE_BBQ,
-              Variant.MUTABLE_BBQ_INLINE)) {
+              Variant.MUTABLE_BBQ_INLINE,
+              Variant.MUTABLE_INT4)) {
         if (variants.contains(mv)) {
           Session m = s.fed(ctx, corpus, mv, server(ctx, corpus, mv, mv.label()));
           s.sessions.put(mv, m);

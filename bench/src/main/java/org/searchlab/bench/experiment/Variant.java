@@ -66,6 +66,13 @@ public record Variant(
       new Variant("mutable-bbq", MUTABLE_STORE, false, null, VectorQuantization.BBQ);
 
   /**
+   * The mutable store with 4-bit codes (Elasticsearch {@code int4_hnsw}): its graph walks them with
+   * a 4-bit query and reranks by the floats (in a mapped file) to the codes' error bounds.
+   */
+  public static final Variant MUTABLE_INT4 =
+      new Variant("mutable-int4", MUTABLE_STORE, false, null, VectorQuantization.INT4);
+
+  /**
    * {@link #MUTABLE_BBQ} with each node's row also holding its neighbours' 1-bit codes ({@code
    * serve --inline-codes}), and its floats on the heap: the same hits, read from one row per
    * expanded node, for about 2 KB more a vector.
@@ -121,7 +128,8 @@ public record Variant(
           SEGMENTED_BBQ,
           SEGMENTED_FORCEMERGED_BBQ,
           MUTABLE_BBQ,
-          MUTABLE_BBQ_INLINE);
+          MUTABLE_BBQ_INLINE,
+          MUTABLE_INT4);
 
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_-]{0,39}");
 

@@ -86,7 +86,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
               + " copied, read-only, into hnswlib's layout: a measurement, not a store),"
               + " mutable-bbq (the mutable graph over 1-bit codes whatever --quantization says),"
               + " mutable-bbq-inline (the same with the neighbours' codes in each node's row,"
-              + " serve --inline-codes).")
+              + " serve --inline-codes), mutable-int4 (the mutable graph over 4-bit codes whatever"
+              + " --quantization says).")
   List<String> impls;
 
   @Option(
@@ -131,7 +132,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
       defaultValue = "none",
       description =
           "Vectors of the mutable graph: none (floats), int8 (int8 beam and build, float"
-              + " rescoring of k x --oversample) or bbq (1-bit codes searched with a 4-bit query,"
+              + " rescoring of k x --oversample), int4 (4-bit codes, float build and rerank as bbq's)"
+              + " or bbq (1-bit codes searched with a 4-bit query,"
               + " float build, float rescoring to the depth the codes' error bounds choose, at"
               + " least k x --oversample); Lucene's single segment stays float"
               + " (default ${DEFAULT-VALUE}).")
@@ -149,8 +151,9 @@ public final class HnswBenchCommand implements Callable<Integer> {
       names = "--rerank-confidence",
       defaultValue = "1.9",
       description =
-          "With --quantization bbq or --impl mutable-bbq[-inline]: how many standard deviations of a"
-              + " 1-bit estimate's error the rerank allows before it stops reading floats (RaBitQ's"
+          "With --quantization bbq or int4 or --impl mutable-bbq[-inline] or mutable-int4: how"
+              + " many standard deviations of a 1-bit or 4-bit estimate's error the rerank allows"
+              + " before it stops reading floats (RaBitQ's"
               + " epsilon_0; default ${DEFAULT-VALUE}).")
   float rerankConfidence;
 
@@ -272,7 +275,8 @@ public final class HnswBenchCommand implements Callable<Integer> {
             && !impl.equals("lucene")
             && !impl.equals("mutable-flat")
             && !impl.equals("mutable-bbq")
-            && !impl.equals("mutable-bbq-inline")) {
+            && !impl.equals("mutable-bbq-inline")
+            && !impl.equals("mutable-int4")) {
           throw new IllegalArgumentException("unknown --impl " + impl);
         }
         built.add(null);
@@ -309,10 +313,12 @@ public final class HnswBenchCommand implements Callable<Integer> {
                         : impls.get(i).equals("mutable-flat")
                             ? buildFlat(v)
                             : impls.get(i).equals("mutable-bbq")
-                                ? buildMutable(v, "bbq", "mutable-bbq")
+                                ? buildMutable(v, "bbq", false, "mutable-bbq")
                                 : impls.get(i).equals("mutable-bbq-inline")
-                                    ? buildMutable(v, "bbq-inline", "mutable-bbq-inline")
-                                    : buildLucene(v, dir.resolve("build" + br)));
+                                    ? buildMutable(v, "bbq", true, "mutable-bbq-inline")
+                                    : impls.get(i).equals("mutable-int4")
+                                        ? buildMutable(v, "int4", false, "mutable-int4")
+                                        : buildLucene(v, dir.resolve("build" + br)));
           }
           buildWall[i][br] = built.get(i).buildSeconds();
           buildCpu[i][br] = built.get(i).buildCpuSeconds();
@@ -507,18 +513,14 @@ public final class HnswBenchCommand implements Callable<Integer> {
   private record MutableBuild(MutableHnswGraph graph, double seconds, double cpuSeconds) {}
 
   private MutableBuild buildMutableGraph(BenchVectors v) {
-    return buildMutableGraph(v, quantization);
+    return buildMutableGraph(v, quantization, false);
   }
 
   /**
-   * The mutable graph over {@code quantization}, or over 1-bit codes with the neighbours' codes in
-   * each row ({@link HnswConfig#inlineCodes()}) for {@code bbq-inline}.
+   * The mutable graph over {@code quantization}, with {@code inline} and 1-bit codes the
+   * neighbours' codes in each row ({@link HnswConfig#inlineCodes()}).
    */
-  private MutableBuild buildMutableGraph(BenchVectors v, String quantization) {
-    boolean inline = quantization.equals("bbq-inline");
-    if (inline) {
-      quantization = "bbq";
-    }
+  private MutableBuild buildMutableGraph(BenchVectors v, String quantization, boolean inline) {
     HnswConfig config =
         HnswConfig.builder()
             .inlineCodes(inline)
@@ -585,16 +587,17 @@ public final class HnswBenchCommand implements Callable<Integer> {
   }
 
   private Impl buildMutable(BenchVectors v) {
-    return buildMutable(v, quantization, "mutable-hnsw");
+    return buildMutable(v, quantization, false, "mutable-hnsw");
   }
 
   /**
-   * The mutable graph over {@code quantization}, reported as {@code name}: {@code --impl
-   * mutable-bbq} builds it over 1-bit codes whatever {@code --quantization} says, so that one run
-   * measures them beside the floats in alternating passes.
+   * The mutable graph over {@code quantization} (with {@code inline}, the neighbours' 1-bit codes
+   * in each row), reported as {@code name}: {@code --impl mutable-bbq} builds it over 1-bit codes
+   * whatever {@code --quantization} says, so that one run measures them beside the floats in
+   * alternating passes.
    */
-  private Impl buildMutable(BenchVectors v, String quantization, String name) {
-    MutableBuild build = buildMutableGraph(v, quantization);
+  private Impl buildMutable(BenchVectors v, String quantization, boolean inline, String name) {
+    MutableBuild build = buildMutableGraph(v, quantization, inline);
     MutableHnswGraph graph = build.graph();
     return new InProcess(
         name,

@@ -8,11 +8,11 @@ import org.searchlab.core.VectorQuantization;
 
 /**
  * The report's comparison of the two architectures at each quantization: for every quantization the
- * run has a mutable variant of ({@code mutable}, {@code mutable-int8}, {@code mutable-bbq}, {@code
- * mutable-bbq-inline}), QPS per core of it ÷ the segmented variant of the same quantization,
- * force-merged and default, for the vector and hybrid cells at the recall target: the median of the
- * per-round ratios at exactly the target with its interval, as the float tables give them.
- * Stateless.
+ * run has a mutable variant of ({@code mutable}, {@code mutable-int8}, {@code mutable-int4}, {@code
+ * mutable-bbq}, {@code mutable-bbq-inline}), QPS per core of it ÷ the segmented variant of the same
+ * quantization, force-merged and default, for the vector and hybrid cells at the recall target: the
+ * median of the per-round ratios at exactly the target with its interval, as the float tables give
+ * them. Stateless.
  */
 final class QuantizedArchitectures {
   private static final String[] TYPES = {"vector", "hybrid"};

@@ -46,9 +46,11 @@ public record VectorSetup(String quantization, Map<String, Long> bytesPerVector)
     if (quantization.equals("none")) {
       return bytesPerVector.get("float");
     }
-    // The mutable store's 1-bit codes, which its graph walks while its int8 ones serve exact
-    // scans; the segmented store reports its one code file (.veq) as int8 whatever its bits.
-    Long codes = bytesPerVector.getOrDefault("bbq", bytesPerVector.get("int8"));
+    // The mutable store's 1-bit or 4-bit codes, which its graph walks while its int8 ones serve
+    // exact scans; the segmented store reports its one code file (.veq) as int8 whatever its bits.
+    Long codes =
+        bytesPerVector.getOrDefault(
+            "bbq", bytesPerVector.getOrDefault("int4", bytesPerVector.get("int8")));
     // With the neighbours' codes inline (mutable-bbq-inline) the graph walks those rows, and its
     // floats, which the rerank reads, stay on the heap.
     Long inline = bytesPerVector.get("bbq_inline");

@@ -72,6 +72,16 @@ class VariantTest {
     assertEquals(2, Servers.feeds(List.of(Variant.MUTABLE_BBQ, Variant.MUTABLE_BBQ_INLINE)));
   }
 
+  /** The mutable store's 4-bit variant is its own server. */
+  @Test
+  void theInt4VariantIsTheMutableStoreOverFourBitCodes() {
+    Variant v = Variant.parse("mutable-int4");
+    assertEquals(Variant.MUTABLE_INT4, v);
+    assertEquals(Variant.MUTABLE_STORE, v.store());
+    assertEquals(org.searchlab.core.VectorQuantization.INT4, v.quantization());
+    assertEquals(2, Servers.feeds(List.of(Variant.MUTABLE_INT4, Variant.MUTABLE_BBQ)));
+  }
+
   @Test
   void int8VariantsAreSearchlabStoresOnly() {
     assertEquals(

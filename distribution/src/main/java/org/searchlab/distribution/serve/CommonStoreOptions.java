@@ -33,7 +33,7 @@ final class CommonStoreOptions {
               + " float cells) or int8 (int8 codes with the floats kept for rescoring;"
               + " Elasticsearch int8_hnsw, Vespa int8 cells), both stores; int4 or bbq (4-bit"
               + " or 1-bit codes, floats kept for rescoring; Elasticsearch int4_hnsw, bbq_hnsw),"
-              + " the segmented store only so far. Default:"
+              + " both stores, no Vespa cell type. Default:"
               + " ${DEFAULT-VALUE}.")
   String quantization = VectorQuantization.NONE.flag();
 

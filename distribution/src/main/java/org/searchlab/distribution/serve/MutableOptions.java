@@ -83,7 +83,8 @@ final class MutableOptions {
   @Option(
       names = "--rerank-confidence",
       description =
-          "Mutable, with 1-bit codes (--quantization bbq or bbq_hnsw fields): how far below the"
+          "Mutable, with 1-bit or 4-bit codes (--quantization bbq or int4, or such fields): how"
+              + " far below the"
               + " k-th float score a candidate's code estimate may sit and still be rescored by its"
               + " floats, in units of the code's error (RaBitQ's epsilon), 0-10; higher rescores"
               + " deeper and misses fewer neighbours. Default: ${DEFAULT-VALUE}.")

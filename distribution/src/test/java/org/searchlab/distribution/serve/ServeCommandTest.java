@@ -153,15 +153,16 @@ class ServeCommandTest {
         org.searchlab.core.VectorQuantization.INT8,
         cmd.mutable.config(cmd.common).hnsw().quantization());
     assertEquals(5, cmd.mutable.config(cmd.common).hnsw().oversample());
-    // Elasticsearch's 4-bit and 1-bit types reach the segmented store, the 1-bit one the mutable
-    // store too with its rerank confidence; the mutable store refuses int4 when it opens an index
-    // (MutableQuantizations), not while the flags are read, since serve configures both stores
-    // whichever it serves.
+    // Elasticsearch's 4-bit and 1-bit types reach both stores, the mutable one with its rerank
+    // confidence.
     ServeCommand int4 = new ServeCommand();
     new CommandLine(int4).parseArgs("--quantization", "int4_hnsw");
     assertEquals(
         org.searchlab.core.VectorQuantization.INT4,
         int4.segmented.config(int4.common).quantization());
+    assertEquals(
+        org.searchlab.core.VectorQuantization.INT4,
+        int4.mutable.config(int4.common).hnsw().quantization());
     ServeCommand bbq = new ServeCommand();
     new CommandLine(bbq)
         .parseArgs("--quantization", "bbq", "--rerank-confidence", "2.5", "--inline-codes");

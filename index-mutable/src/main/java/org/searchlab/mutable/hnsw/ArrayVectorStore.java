@@ -29,9 +29,9 @@ final class ArrayVectorStore implements VectorStore {
   private final VectorQuantization quantization;
   private final FloatSlots floats;
   private final RowCodes codes;
-  // The 1-bit codes the graph walks with BBQ, with their rotation and the writer's scratch for it;
-  // null otherwise.
-  private final RowCodes binary;
+  // The 1-bit (BBQ) or 4-bit (INT4) codes the graph walks, an array per id; null otherwise.
+  private final RowCodes lowBit;
+  // Their rotation and the writer's scratch for it; null otherwise.
   private final Rotation rotation;
   private final float[] rotated;
   private volatile int size;
@@ -43,9 +43,14 @@ final class ArrayVectorStore implements VectorStore {
     this.floats = floats;
     this.codes = new RowCodes(dimension);
     boolean bbq = quantization == VectorQuantization.BBQ;
-    this.binary = bbq ? RowCodes.ofLength(BinaryCodes.codeLength(dimension)) : null;
-    this.rotation = bbq ? new Rotation(dimension) : null;
-    this.rotated = bbq ? new float[dimension] : null;
+    boolean lowBits = bbq || quantization == VectorQuantization.INT4;
+    this.lowBit =
+        lowBits
+            ? RowCodes.ofLength(
+                bbq ? BinaryCodes.codeLength(dimension) : Int4Codes.codeLength(dimension))
+            : null;
+    this.rotation = lowBits ? new Rotation(dimension) : null;
+    this.rotated = lowBits ? new float[dimension] : null;
   }
 
   /** Checks a dimension before any slot is created for it. */
@@ -66,8 +71,8 @@ final class ArrayVectorStore implements VectorStore {
   }
 
   @Override
-  public byte[] binaryCode(int id) {
-    return binary == null ? null : binary.row(id);
+  public byte[] lowBitCode(int id) {
+    return lowBit == null ? null : lowBit.row(id);
   }
 
   @Override
@@ -85,8 +90,12 @@ final class ArrayVectorStore implements VectorStore {
           "vector length " + vector.length + " differs from the dimension " + dimension);
     }
     boolean present = floats.has(id);
-    if (binary != null) {
-      binary.put(id, BinaryCodes.encode(rotation, vector, rotated, binary.rowLength()));
+    if (lowBit != null) {
+      lowBit.put(
+          id,
+          quantization == VectorQuantization.BBQ
+              ? BinaryCodes.encode(rotation, vector, rotated, lowBit.rowLength())
+              : Int4Codes.encode(rotation, vector, rotated, lowBit.rowLength()));
     }
     codes.put(id, Int8Codes.encode(vector, codes.rowLength()));
     floats.put(id, vector); // a copy: the caller keeps its array
@@ -109,17 +118,18 @@ final class ArrayVectorStore implements VectorStore {
   /**
    * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links: the int8
    * codes' when the graph walks them ({@link VectorQuantization#INT8}), the 1-bit codes' with
-   * {@link VectorQuantization#BBQ}, or with {@code inline} rows that also hold the neighbours'
-   * 1-bit codes ({@link InlineCodeRows}, with their {@code ‖o‖²} when {@code l2}), else the floats'
-   * when they are kept in rows; null otherwise. Writer thread, while empty.
+   * {@link VectorQuantization#BBQ}, the 4-bit codes' with {@link VectorQuantization#INT4}, or with
+   * {@code inline} rows that also hold the neighbours' 1-bit codes ({@link InlineCodeRows}, with
+   * their {@code ‖o‖²} when {@code l2}), else the floats' when they are kept in rows; null
+   * otherwise. Writer thread, while empty.
    */
   LinkRows linkRows(int capacity, boolean inline, boolean l2) {
-    if (binary != null && inline) {
-      return new InlineCodeRows(binary, dimension, capacity, l2);
+    if (lowBit != null && inline && quantization == VectorQuantization.BBQ) {
+      return new InlineCodeRows(lowBit, dimension, capacity, l2);
     }
-    if (binary != null) {
-      binary.reserveLinks(capacity);
-      return binary;
+    if (lowBit != null) {
+      lowBit.reserveLinks(capacity);
+      return lowBit;
     }
     if (quantization == VectorQuantization.INT8) {
       codes.reserveLinks(capacity);
@@ -137,8 +147,8 @@ final class ArrayVectorStore implements VectorStore {
     if (id < 0 || !floats.has(id)) {
       return false;
     }
-    if (binary != null) {
-      binary.clear(id);
+    if (lowBit != null) {
+      lowBit.clear(id);
     }
     codes.clear(id);
     floats.clear(id);
@@ -163,12 +173,12 @@ final class ArrayVectorStore implements VectorStore {
 
   @Override
   public long quantizedBytes() {
-    return codes.codeBytes() + binaryBytes();
+    return codes.codeBytes() + lowBitBytes();
   }
 
   @Override
-  public long binaryBytes() {
-    return binary == null ? 0 : binary.codeBytes();
+  public long lowBitBytes() {
+    return lowBit == null ? 0 : lowBit.codeBytes();
   }
 
   @Override

@@ -183,11 +183,47 @@ public final class BinaryCodes {
   }
 
   /**
+   * Rounds {@code x[i]} (the first {@code dimension}) to 4 bits over {@code [min, min +
+   * 15/inverse]}, {@code u_i = round((x_i − min)·inverse)} clamped to [0, 15], and writes the four
+   * bit planes: bit {@code j} of the components of word {@code w} to {@code out[w·wordStep +
+   * j·planeStep]} (a query's planes one after another: 1 and the word count; a 4-bit code's
+   * interleaved: 4 and 1). One word of each plane at a time, without branches: {@code −(bit of u)}
+   * is all ones or zero. Returns {@code Σu}.
+   */
+  static int roundToPlanes(
+      float[] x, int dimension, float min, float inverse, long[] out, int wordStep, int planeStep) {
+    int top = (1 << QUERY_BITS) - 1;
+    int total = 0;
+    for (int w = 0; w < words(dimension); w++) {
+      long p0 = 0;
+      long p1 = 0;
+      long p2 = 0;
+      long p3 = 0;
+      int end = Math.min(dimension, (w + 1) << 6);
+      for (int i = w << 6; i < end; i++) {
+        int u = Math.max(0, Math.min(top, Math.round((x[i] - min) * inverse)));
+        total += u;
+        long bit = 1L << (i & 63);
+        p0 |= -(long) (u & 1) & bit;
+        p1 |= -(long) (u >>> 1 & 1) & bit;
+        p2 |= -(long) (u >>> 2 & 1) & bit;
+        p3 |= -(long) (u >>> 3 & 1) & bit;
+      }
+      int at = w * wordStep;
+      out[at] = p0;
+      out[at + planeStep] = p1;
+      out[at + 2 * planeStep] = p2;
+      out[at + 3 * planeStep] = p3;
+    }
+    return total;
+  }
+
+  /**
    * A query rotated and rounded to 4 bits, with what the estimates need: the bit planes, {@code
    * lo}, {@code Δ}, {@code Σu}, {@code ‖q‖} and {@code ‖q‖²}. One per searcher thread; {@link
    * #bind} rewrites it.
    */
-  public static final class Query {
+  public static final class Query implements CodeQuery {
     private final Rotation rotation;
     private final int dimension;
     private final int words;
@@ -212,6 +248,7 @@ public final class BinaryCodes {
     }
 
     /** Makes this the code of {@code q}. */
+    @Override
     public void bind(float[] q) {
       assert q.length == dimension : q.length + " for dimension " + dimension;
       rotation.apply(q, rotated);
@@ -230,29 +267,7 @@ public final class BinaryCodes {
       int top = (1 << QUERY_BITS) - 1;
       delta = max > min ? (max - min) / top : 0f;
       float inverse = delta > 0 ? 1 / delta : 0f;
-      int total = 0;
-      // One word of each plane at a time, without branches: -(bit of u) is all ones or zero.
-      for (int w = 0; w < words; w++) {
-        long p0 = 0;
-        long p1 = 0;
-        long p2 = 0;
-        long p3 = 0;
-        int end = Math.min(dimension, (w + 1) << 6);
-        for (int i = w << 6; i < end; i++) {
-          int u = Math.max(0, Math.min(top, Math.round((rotated[i] - min) * inverse)));
-          total += u;
-          long bit = 1L << (i & 63);
-          p0 |= -(long) (u & 1) & bit;
-          p1 |= -(long) (u >>> 1 & 1) & bit;
-          p2 |= -(long) (u >>> 2 & 1) & bit;
-          p3 |= -(long) (u >>> 3 & 1) & bit;
-        }
-        planes[w] = p0;
-        planes[words + w] = p1;
-        planes[2 * words + w] = p2;
-        planes[3 * words + w] = p3;
-      }
-      sum = total;
+      sum = roundToPlanes(rotated, dimension, min, inverse, planes, 1, words);
       squares = (float) s;
       norm = (float) Math.sqrt(s);
       codeScale = norm / Math.sqrt(Math.max(1, dimension - 1));
@@ -276,6 +291,7 @@ public final class BinaryCodes {
     }
 
     /** The estimated dot product of the bound query and the vector {@code code} stands for. */
+    @Override
     public float dot(byte[] code) {
       return estimate(
           BinaryCodes.dot(planes, words, code),
@@ -292,7 +308,8 @@ public final class BinaryCodes {
     }
 
     /** The estimated squared distance: {@code ‖q‖² + ‖o‖² − 2·}{@link #dot}. */
-    float squareDistance(byte[] code) {
+    @Override
+    public float squareDistance(byte[] code) {
       return squares + BinaryCodes.squares(code, dimension) - 2 * dot(code);
     }
 
@@ -303,6 +320,7 @@ public final class BinaryCodes {
      * 1) + f·√D·Δ/√12)}, the code's error and the query's rounding. Not a guarantee: a search that
      * reranks by it may miss a hit whose estimate fell further, as rarely as the confidence says.
      */
+    @Override
     public float bound(byte[] code, float epsilon) {
       return bound(factor(code, dimension), errorFactor(code, dimension), epsilon);
     }
@@ -319,8 +337,14 @@ public final class BinaryCodes {
      * The bound of {@link #squareDistance}: twice {@link #bound}, since the squared distance is
      * {@code ‖q‖² + ‖o‖² − 2·⟨o, q⟩}.
      */
-    float squareDistanceBound(byte[] code, float epsilon) {
+    @Override
+    public float squareDistanceBound(byte[] code, float epsilon) {
       return 2 * bound(code, epsilon);
+    }
+
+    @Override
+    public int codeLength() {
+      return BinaryCodes.codeLength(dimension);
     }
 
     public float lo() {

@@ -37,24 +37,27 @@ import org.searchlab.core.mapping.VectorSimilarity;
  *     in [0, 100000], 0 for the hit ratio alone. Default {@value #EXACT_SCAN_PER_BEAM}.
  * @param quantization what the graph search reads: the float vectors ({@link
  *     VectorQuantization#NONE}, the default), their int8 codes ({@link VectorQuantization#INT8},
- *     see {@code Int8Codes}), which quarter the bytes each visited node costs, or their 1-bit codes
- *     searched with a 4-bit query ({@link VectorQuantization#BBQ}, see {@code BinaryCodes}), a
- *     twenty-fourth of them at 384 dimensions; the floats stay in memory for rescoring and for
+ *     see {@code Int8Codes}), which quarter the bytes each visited node costs, their 4-bit codes
+ *     ({@link VectorQuantization#INT4}, see {@code Int4Codes}), 13.5% of them at 384 dimensions, or
+ *     their 1-bit codes searched with a 4-bit query ({@link VectorQuantization#BBQ}, see {@code
+ *     BinaryCodes}), a twenty-fourth of them; the floats stay in memory for rescoring and for
  *     reading documents back. Inserts search the graph the same way with int8 codes, so an int8
- *     graph is also built on int8 distances, as Lucene builds its quantized graphs; with 1-bit
- *     codes they search the floats, since links chosen by estimates that coarse make a worse graph.
+ *     graph is also built on int8 distances, as Lucene builds its quantized graphs; with 4-bit and
+ *     1-bit codes they search the floats, since links chosen by estimates that coarse make a worse
+ *     graph.
  * @param oversample with quantization, a search keeps {@code k × oversample} candidates by their
  *     int8 scores (its beam is at least that wide) and reorders them by their exact float scores
  *     (Elasticsearch's {@code rescore_vector.oversample}); in [1, 10]. Higher recovers more of what
  *     quantization loses and costs more float reads. Default {@value
  *     VectorQuantization#DEFAULT_OVERSAMPLE}. Ignored without quantization.
- * @param rerankConfidence with 1-bit codes ({@link VectorQuantization#BBQ}), RaBitQ's {@code ε₀}: a
- *     search takes the beam's nodes in descending order of their estimate plus {@code ε₀} times its
- *     error's scale ({@code BinaryCodes.Query#bound}), at least {@code k × oversample} of them, and
- *     stops at the first whose upper end is below the k-th lower end of the taken nodes' int8
- *     brackets, then rescores by their floats those whose bracket reaches it; in [0, 10]. Higher
- *     takes more and misses fewer neighbours that the codes placed low. Default {@value
- *     #RERANK_CONFIDENCE}, the RaBitQ paper's. Ignored without 1-bit codes.
+ * @param rerankConfidence with 1-bit or 4-bit codes ({@link VectorQuantization#BBQ}, {@link
+ *     VectorQuantization#INT4}), RaBitQ's {@code ε₀}: a search takes the beam's nodes in descending
+ *     order of their estimate plus {@code ε₀} times its error's scale ({@code CodeQuery#bound}), at
+ *     least {@code k × oversample} of them, and stops at the first whose upper end is below the
+ *     k-th lower end of the taken nodes' int8 brackets, then rescores by their floats those whose
+ *     bracket reaches it; in [0, 10]. Higher takes more and misses fewer neighbours that the codes
+ *     placed low. Default {@value #RERANK_CONFIDENCE}, the RaBitQ paper's. Ignored without 1-bit or
+ *     4-bit codes.
  * @param similarity how the graph compares vectors, with Elasticsearch's names and {@code _score}s
  *     ({@link VectorSimilarity}): {@link VectorSimilarity#DOT_PRODUCT} (the default; unit vectors),
  *     {@link VectorSimilarity#L2_NORM} or {@link VectorSimilarity#MAX_INNER_PRODUCT} (any finite

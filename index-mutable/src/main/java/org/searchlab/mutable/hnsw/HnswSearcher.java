@@ -1,7 +1,7 @@
 // Over 500 lines: the descent, the level-0 beam searches (plain, filtered, filter-first, over
-// float, int8 or 1-bit rows), the 1-bit rerank and the exact scan share this searcher's visited
-// set, heaps and batch arrays, one instance per thread; splitting them would pass that state
-// between classes on the hot path.
+// float, int8, 4-bit or 1-bit rows, or rows of the neighbours' 1-bit codes), the low-bit rerank
+// and the exact scan share this searcher's visited set, heaps and batch arrays, one instance per
+// thread; splitting them would pass that state between classes on the hot path.
 package org.searchlab.mutable.hnsw;
 
 import java.util.Arrays;
@@ -28,9 +28,12 @@ import org.searchlab.core.VectorQuantization;
  * exact.
  *
  * <p>With {@link VectorQuantization#BBQ} a query searcher's beam and descent score nodes by their
- * 1-bit codes against the query rotated and rounded to 4 bits ({@link BinaryCodes}), and the beam's
- * nodes are rescored by their floats to a depth chosen by the codes' error bounds ({@link
- * #rerank}); the searchers of inserts walk the floats ({@link HnswBuilder#newBuildSearcher}).
+ * 1-bit codes against the query rotated and rounded to 4 bits ({@link BinaryCodes}), with {@link
+ * VectorQuantization#INT4} by their 4-bit codes against the same query ({@link Int4Codes}), both
+ * through {@link CodeQuery}; with {@link HnswConfig#inlineCodes()} and 1-bit codes an expansion
+ * estimates all of a node's neighbours from its row ({@link InlineCodeRows}). The beam's nodes are
+ * rescored by their floats to a depth chosen by the codes' error bounds ({@link #rerank}); the
+ * searchers of inserts walk the floats ({@link HnswBuilder#newBuildSearcher}).
  *
  * <p>Thread-safety: confined to one thread at a time (it owns the heaps and the visited set). It
  * reads the graph without locks: a neighbour list is an immutable snapshot, a node whose vector is
@@ -49,15 +52,17 @@ final class HnswSearcher implements GraphSearcher {
   private final HnswConfig config;
   private final GraphSimilarity similarity;
   private final boolean int8;
-  // Whether the beam walks 1-bit codes (BBQ, in a query searcher; inserts walk the floats).
-  private final boolean binary;
-  // The bound query rotated and rounded to 4 bits for the 1-bit codes; null without them.
-  private final BinaryCodes.Query binaryQuery;
+  // Whether the beam walks low-bit codes, 1-bit (BBQ) or 4-bit (INT4), in a query searcher;
+  // inserts walk the floats.
+  private final boolean lowBit;
+  // The bound query rotated and rounded to 4 bits for those codes; null without them.
+  private final CodeQuery codeQuery;
 
   /**
-   * The last byte of a 1-bit code (its count of ones), which {@link #touchFirstCodeLines} reads.
+   * The last byte of a low-bit code (its tail), which {@link #touchFirstCodeLines} reads with every
+   * 64th byte before it.
    */
-  private final int binaryLast;
+  private final int codeLast;
 
   // Where the plain beam reads level 0's links from, behind each vector (null when the graph
   // walks int8 codes, or the vectors are not in rows: then the adjacency's lists).
@@ -153,12 +158,15 @@ final class HnswSearcher implements GraphSearcher {
     this.config = config;
     this.similarity = new GraphSimilarity(config.similarity());
     this.int8 = vectors.quantization() == VectorQuantization.INT8;
-    this.binary = !build && vectors.quantization() == VectorQuantization.BBQ;
-    this.binaryQuery = binary ? new BinaryCodes.Query(new Rotation(vectors.dimension())) : null;
-    this.binaryLast = BinaryCodes.codeLength(vectors.dimension()) - 1;
-    this.rows = int8 || binary ? null : graph.rows();
-    this.codeRows = int8 || binary ? graph.codeRows() : null;
-    this.inline = binary ? graph.inlineRows() : null;
+    boolean bbq = vectors.quantization() == VectorQuantization.BBQ;
+    this.lowBit = !build && (bbq || vectors.quantization() == VectorQuantization.INT4);
+    Rotation rotation = lowBit ? new Rotation(vectors.dimension()) : null;
+    this.codeQuery =
+        !lowBit ? null : bbq ? new BinaryCodes.Query(rotation) : new Int4Codes.Query(rotation);
+    this.codeLast = lowBit ? codeQuery.codeLength() - 1 : 0;
+    this.rows = int8 || lowBit ? null : graph.rows();
+    this.codeRows = int8 || lowBit ? graph.codeRows() : null;
+    this.inline = lowBit && bbq ? graph.inlineRows() : null;
     this.rowScores = inline == null ? null : new float[(config.maxLinks(0) + 7) & ~7];
     this.dim = vectors.dimension();
     this.hitVector = new float[dim];
@@ -167,8 +175,8 @@ final class HnswSearcher implements GraphSearcher {
 
   /** Makes {@code query} the one the int8 scores are computed against (nothing for floats). */
   private void bind(float[] query) {
-    if (binary) {
-      binaryQuery.bind(query);
+    if (lowBit) {
+      codeQuery.bind(query);
     }
     if (int8) {
       queryScale = Int8Codes.encodeQuery(query, queryCode);
@@ -227,7 +235,7 @@ final class HnswSearcher implements GraphSearcher {
     // A quantized search gathers the rescoring window (k × oversample unless the request names
     // one), as Elasticsearch widens num_candidates to at least k × oversample.
     int window =
-        int8 || binary
+        int8 || lowBit
             ? (int)
                 Math.max(
                     k,
@@ -277,7 +285,7 @@ final class HnswSearcher implements GraphSearcher {
       return QueryPlan.EXACT;
     }
     if (!int8
-        && !binary
+        && !lowBit
         && Double.isNaN(thresholds.approximate())
         && acceptedCount < (long) config.exactScanPerBeam() * beam) {
       return QueryPlan.EXACT;
@@ -299,7 +307,7 @@ final class HnswSearcher implements GraphSearcher {
    */
   private GraphHits collect(int k, int window, String plan, int shown) {
     boolean exactPlan = plan.equals(QueryPlan.EXACT);
-    if (binary && !exactPlan) {
+    if (lowBit && !exactPlan) {
       return rerank(k, window, plan);
     }
     int rescored = exactPlan ? shown : window;
@@ -352,8 +360,8 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * {@link #collect} for a beam over 1-bit codes, in two tiers. The beam's nodes are taken in
-   * descending order of the upper end of their estimate ({@link BinaryCodes.Query#bound} at the
+   * {@link #collect} for a beam over 1-bit or 4-bit codes, in two tiers. The beam's nodes are taken
+   * in descending order of the upper end of their estimate ({@link CodeQuery#bound} at the
    * configured confidence) and each is bracketed by its int8 code ({@link Int8Codes#errorBound}, or
    * {@link Int8Codes#squareDistanceBracket} for {@code l2_norm}: rigorous bounds around its float
    * score, which the store keeps for its exact plan), until at least {@code window} are taken and
@@ -378,14 +386,7 @@ final class HnswSearcher implements GraphSearcher {
       long e = order[i];
       int node = ScoreHeap.node(e);
       float estimate = ScoreHeap.score(e);
-      byte[] c = vectors.binaryCode(node);
-      float margin =
-          c == null
-              ? 0f
-              : similarity.l2()
-                  ? binaryQuery.squareDistanceBound(c, epsilon)
-                  : binaryQuery.bound(c, epsilon);
-      order[i] = ScoreHeap.encode(node, estimate + margin);
+      order[i] = ScoreHeap.encode(node, estimate + margin(node, epsilon));
     }
     Arrays.sort(order); // ascending upper ends: the best last
     float[] query = lastQuery;
@@ -434,6 +435,17 @@ final class HnswSearcher implements GraphSearcher {
       codes[i] = best.pop();
     }
     return bestFirst(codes, n, plan, n, floats);
+  }
+
+  /**
+   * The upper end's margin above {@code node}'s estimate at confidence {@code epsilon} ({@link
+   * CodeQuery#bound}, doubled for a squared distance); 0 when its code vanished.
+   */
+  private float margin(int node, float epsilon) {
+    byte[] c = vectors.lowBitCode(node);
+    return c == null
+        ? 0f
+        : similarity.l2() ? codeQuery.squareDistanceBound(c, epsilon) : codeQuery.bound(c, epsilon);
   }
 
   /**
@@ -631,13 +643,13 @@ final class HnswSearcher implements GraphSearcher {
    * node's vector is gone.
    */
   private float score(float[] query, int node) {
-    if (binary) {
-      byte[] c = vectors.binaryCode(node);
+    if (lowBit) {
+      byte[] c = vectors.lowBitCode(node);
       if (c == null) {
         return Float.NaN;
       }
       scored++;
-      return similarity.l2() ? -binaryQuery.squareDistance(c) : binaryQuery.dot(c);
+      return similarity.l2() ? -codeQuery.squareDistance(c) : codeQuery.dot(c);
     }
     if (int8) {
       byte[] c = vectors.code(node);
@@ -867,7 +879,7 @@ final class HnswSearcher implements GraphSearcher {
     rowAt = at;
     int count = inline.count(page, at);
     if (count > 0) {
-      inline.estimate(page, at, count, binaryQuery, rowScores);
+      inline.estimate(page, at, count, (BinaryCodes.Query) codeQuery, rowScores);
     }
     return count;
   }
@@ -1005,7 +1017,7 @@ final class HnswSearcher implements GraphSearcher {
    */
   private void scoreGathered(float[] query, int count) {
     scored += count;
-    if (int8 || binary) {
+    if (int8 || lowBit) {
       touchFirstCodeLines(count);
     } else {
       touchFirstLines(count);
@@ -1016,14 +1028,18 @@ final class HnswSearcher implements GraphSearcher {
   /**
    * {@link #touchFirstLines} for the batch's codes. A 1-bit code and its factors (64 bytes at 384
    * dimensions, after a 16-byte array header) always span two cache lines, so both ends are
-   * touched: the factors' miss then overlaps the others instead of stalling the kernel.
+   * touched: the factors' miss then overlaps the others instead of stalling the kernel. A 4-bit
+   * code (208 bytes) spans four or five: every 64th byte and the last are touched.
    */
   private void touchFirstCodeLines(int count) {
     int sum = 0;
-    if (binary) {
-      int last = binaryLast;
+    if (lowBit) {
+      int last = codeLast;
       for (int i = 0; i < count; i++) {
         byte[] c = batchCodes[i];
+        for (int at = 64; at < last; at += 64) {
+          sum += c[at];
+        }
         sum += c[0] + c[last];
       }
     } else {
@@ -1039,8 +1055,8 @@ final class HnswSearcher implements GraphSearcher {
    * the similarity, chosen once for the batch ({@link GraphSimilarity}).
    */
   private void scoreBatch(float[] query, int count) {
-    if (binary) {
-      BinaryCodes.Query q = binaryQuery;
+    if (lowBit) {
+      CodeQuery q = codeQuery;
       if (similarity.l2()) {
         for (int i = 0; i < count; i++) {
           batchScores[i] = -q.squareDistance(batchCodes[i]);
@@ -1129,8 +1145,8 @@ final class HnswSearcher implements GraphSearcher {
    * {@code at}; false when the node vanished under us.
    */
   private boolean take(int node, int at) {
-    if (binary) {
-      byte[] c = vectors.binaryCode(node);
+    if (lowBit) {
+      byte[] c = vectors.lowBitCode(node);
       if (c == null) {
         return false;
       }

@@ -40,18 +40,9 @@ public interface VectorStore extends Closeable {
    * RowFloatSlots}).
    *
    * @throws UncheckedIOException if the scratch file cannot be created
-   * @throws org.searchlab.core.InvalidRequestException for {@link VectorQuantization#INT4}, whose
-   *     codes this store does not keep yet
    */
   static VectorStore create(int dimension, VectorQuantization quantization, Path scratch) {
     ArrayVectorStore.checkDimension(dimension);
-    if (quantization == VectorQuantization.INT4) {
-      // ArrayVectorStore keeps int8 codes for any other value: refuse rather than mislabel them.
-      throw new org.searchlab.core.InvalidRequestException(
-          "quantization ["
-              + quantization.flag()
-              + "] is not supported by the mutable graph yet; it keeps [none, int8, bbq]");
-    }
     Path where = quantization == VectorQuantization.NONE ? null : scratch;
     try {
       return new ArrayVectorStore(dimension, quantization, FloatSlots.create(dimension, where));
@@ -73,9 +64,10 @@ public interface VectorStore extends Closeable {
   }
 
   /**
-   * What the graph search reads: the int8 codes ({@link VectorQuantization#INT8}), the 1-bit codes
-   * ({@link VectorQuantization#BBQ}) or the floats. The int8 codes are kept either way ({@link
-   * #code}); without int8 quantization only exact scans read them.
+   * What the graph search reads: the int8 codes ({@link VectorQuantization#INT8}), the 4-bit codes
+   * ({@link VectorQuantization#INT4}), the 1-bit codes ({@link VectorQuantization#BBQ}) or the
+   * floats. The int8 codes are kept either way ({@link #code}); without int8 quantization only
+   * exact scans read them.
    */
   VectorQuantization quantization();
 
@@ -89,15 +81,18 @@ public interface VectorStore extends Closeable {
 
   /**
    * With {@link VectorQuantization#BBQ}, an array that begins with the 1-bit code of {@code id}
-   * ({@link BinaryCodes}' layout), followed by the node's level-0 links once a graph uses the
-   * store; {@code null} when absent or without BBQ. Shared, do not modify. Lock-free, any thread.
+   * ({@link BinaryCodes}' layout), with {@link VectorQuantization#INT4} its 4-bit code ({@link
+   * Int4Codes}' layout), followed by the node's level-0 links once a graph uses the store; {@code
+   * null} when absent or with another quantization. Shared, do not modify. Lock-free, any thread.
    */
-  default byte[] binaryCode(int id) {
+  default byte[] lowBitCode(int id) {
     return null;
   }
 
-  /** Heap bytes of the 1-bit codes alone, 0 without them (part of {@link #quantizedBytes}). */
-  default long binaryBytes() {
+  /**
+   * Heap bytes of the 1-bit or 4-bit codes alone, 0 without them (part of {@link #quantizedBytes}).
+   */
+  default long lowBitBytes() {
     return 0;
   }
 

@@ -171,8 +171,8 @@ class BinaryGraphTest {
     MutableHnswGraph loaded = MutableHnswGraph.load(file, config);
     int codeLength = BinaryCodes.codeLength(dim);
     for (int i = 0; i < n; i++) {
-      byte[] a = g.vectors().binaryCode(i);
-      byte[] b = loaded.vectors().binaryCode(i);
+      byte[] a = g.vectors().lowBitCode(i);
+      byte[] b = loaded.vectors().lowBitCode(i);
       assertEquals(a == null, b == null, "presence of " + i);
       if (a != null) {
         assertArrayEquals(

@@ -50,6 +50,19 @@ class ConcurrentReadWriteTest {
             .build());
   }
 
+  /** The same over 4-bit codes, whose rows the writer replaces while readers estimate from them. */
+  @Test
+  void readersOfFourBitCodesNeverSeeNodesDeletedBeforeTheyStarted() throws Exception {
+    long seed = TestSeeds.seed("ConcurrentReadWriteTest.int4");
+    run(
+        seed,
+        HnswConfig.builder()
+            .efConstruction(64)
+            .seed(seed)
+            .quantization(org.searchlab.core.VectorQuantization.INT4)
+            .build());
+  }
+
   private static void run(long seed, HnswConfig config) throws Exception {
     SplittableRandom random = new SplittableRandom(seed);
     float[][] centres = new float[16][];

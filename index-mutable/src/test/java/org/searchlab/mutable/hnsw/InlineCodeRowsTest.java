@@ -71,7 +71,7 @@ class InlineCodeRowsTest {
       inline.estimate(rows, at, links.length, query, out);
       for (int j = 0; j < links.length; j++) {
         assertEquals(links[j], inline.link(rows, at, j), where + ": link " + j + " of " + node);
-        byte[] code = g.vectors().binaryCode(links[j]);
+        byte[] code = g.vectors().lowBitCode(links[j]);
         float own = l2 ? -query.squareDistance(code) : query.dot(code);
         assertEquals(
             Float.floatToIntBits(own),

@@ -62,13 +62,17 @@ class SimilarityRecallTest {
           VectorSimilarity.DOT_PRODUCT, VectorSimilarity.L2_NORM, VectorSimilarity.MAX_INNER_PRODUCT
         }) {
       for (String data : new String[] {"random", "clustered"}) {
-        // The modes the mutable graph keeps; int4 is the segmented store's so far. 1-bit codes
+        // Every mode the mutable graph keeps. 1-bit codes
         // only on the clustered data at 384 dimensions: on the random data at 64 their estimates
         // steer the beam away from the neighbours (recall@10 0.80-0.83 at ef 100 for the three
         // similarities, 2026-12-06), since RaBitQ's error grows as 1/sqrt(dimension - 1).
         // Elasticsearch indexes a vector as bbq_hnsw by default only from 384 dimensions.
         for (VectorQuantization q :
-            List.of(VectorQuantization.NONE, VectorQuantization.INT8, VectorQuantization.BBQ)) {
+            List.of(
+                VectorQuantization.NONE,
+                VectorQuantization.INT8,
+                VectorQuantization.INT4,
+                VectorQuantization.BBQ)) {
           if (q != VectorQuantization.BBQ || data.equals("clustered")) {
             out.add(Arguments.of(s, data, q));
           }

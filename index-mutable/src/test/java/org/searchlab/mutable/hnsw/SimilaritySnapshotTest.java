@@ -42,9 +42,13 @@ class SimilaritySnapshotTest {
 
   @Test
   void aSnapshotKeepsTheSimilarityAndItsAnswers() throws IOException {
-    // The modes the mutable graph keeps; int4 is the segmented store's so far.
+    // Every mode the mutable graph keeps.
     for (VectorQuantization quantization :
-        List.of(VectorQuantization.NONE, VectorQuantization.INT8, VectorQuantization.BBQ)) {
+        List.of(
+            VectorQuantization.NONE,
+            VectorQuantization.INT8,
+            VectorQuantization.INT4,
+            VectorQuantization.BBQ)) {
       for (VectorSimilarity similarity :
           new VectorSimilarity[] {VectorSimilarity.L2_NORM, VectorSimilarity.MAX_INNER_PRODUCT}) {
         long seed = TestSeeds.seed("SimilaritySnapshotTest.keeps." + similarity + quantization);

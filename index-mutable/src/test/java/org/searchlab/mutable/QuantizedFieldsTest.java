@@ -1,19 +1,15 @@
 package org.searchlab.mutable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.searchlab.core.InvalidRequestException;
 import org.searchlab.core.Schema;
 import org.searchlab.core.SearchIndex;
 import org.searchlab.core.VectorQuantization;
@@ -21,15 +17,14 @@ import org.searchlab.core.mapping.IndexSettings;
 import org.searchlab.core.mapping.Mapping;
 import org.searchlab.core.mapping.MappingException;
 import org.searchlab.core.mapping.MappingJson;
-import org.searchlab.mutable.hnsw.VectorStore;
 
 /**
- * The mutable store keeps floats, int8 codes and 1-bit codes ({@code hnsw}, {@code int8_hnsw},
- * {@code bbq_hnsw}) and refuses Elasticsearch's {@code int4_hnsw} (the segmented store's only, so
- * far) with a 400 naming the value, before anything is written: no directory for a refused open, no
- * field for a refused mapping update. A {@code bbq_hnsw} field needs Elasticsearch's 64 dimensions.
+ * The mutable store keeps Elasticsearch's four vector index types ({@code hnsw}, {@code int8_hnsw},
+ * {@code int4_hnsw}, {@code bbq_hnsw}), per field and store-wide, each field on its own graph with
+ * its hits rescored to their exact float scores; a {@code bbq_hnsw} field needs Elasticsearch's 64
+ * dimensions, and a mapping update that fails that changes nothing.
  */
-class MutableQuantizationsTest {
+class QuantizedFieldsTest {
   @TempDir Path tmp;
 
   private static Mapping withVector(String type, int dims) throws IOException {
@@ -52,22 +47,8 @@ class MutableQuantizationsTest {
   }
 
   @Test
-  void aMappingNamingInt4IsRefusedAndNothingIsCreated() throws IOException {
-    Path dir = tmp.resolve("int4");
-    MappingException e =
-        assertThrows(
-            MappingException.class,
-            () ->
-                MutableIndex.open(
-                    dir, IndexSettings.DEFAULT, withVector("int4_hnsw", 8), MutableConfig.DEFAULT));
-    assertEquals(MappingException.PARSING, e.type());
-    assertTrue(
-        e.getMessage().contains("[v.index_options.type] is [int4_hnsw]")
-            && e.getMessage().contains("not supported by the mutable store yet")
-            && e.getMessage().contains("[hnsw, int8_hnsw, bbq_hnsw]"),
-        e.getMessage());
-    assertFalse(Files.exists(dir), "a refused index leaves no directory");
-    for (String type : new String[] {"int8_hnsw", "bbq_hnsw"}) {
+  void aMappingNamingAnyTypeOpens() throws IOException {
+    for (String type : new String[] {"hnsw", "int8_hnsw", "int4_hnsw", "bbq_hnsw"}) {
       try (SearchIndex index =
           MutableIndex.open(
               tmp.resolve(type),
@@ -75,16 +56,18 @@ class MutableQuantizationsTest {
               withVector(type, 64),
               MutableConfig.DEFAULT)) {
         assertInstanceOf(MappedIndex.class, index);
+        assertEquals(type, index.mapping().vector("v").indexOptions().type());
       }
     }
   }
 
   /**
-   * A {@code bbq_hnsw} field beside a float one: each searched on its own graph, the 1-bit one's
-   * hits rescored to their exact float scores from a mapped file, and both kept across a reopen.
+   * A {@code bbq_hnsw} and an {@code int4_hnsw} field beside a float one: each searched on its own
+   * graph, the 1-bit and 4-bit ones' hits rescored to their exact float scores from a mapped file,
+   * and all kept across a reopen.
    */
   @Test
-  void aBbqFieldIsSearchedOnItsCodesAndScoredByItsFloats() throws IOException {
+  void lowBitFieldsAreSearchedOnTheirCodesAndScoredByTheirFloats() throws IOException {
     Mapping m =
         MappingJson.parse(
             new ObjectMapper()
@@ -92,12 +75,14 @@ class MutableQuantizationsTest {
                     ("{'properties':{'f':{'type':'dense_vector','dims':64,'similarity':'l2_norm',"
                             + "'index_options':{'type':'hnsw'}},"
                             + "'b':{'type':'dense_vector','dims':64,'similarity':'l2_norm',"
-                            + "'index_options':{'type':'bbq_hnsw'}}}}")
+                            + "'index_options':{'type':'bbq_hnsw'}},"
+                            + "'i':{'type':'dense_vector','dims':64,'similarity':'l2_norm',"
+                            + "'index_options':{'type':'int4_hnsw'}}}}")
                         .replace('\'', '"')),
             IndexSettings.DEFAULT);
     long seed =
         org.searchlab.testing.TestSeeds.seed(
-            "MutableQuantizationsTest.aBbqFieldIsSearchedOnItsCodesAndScoredByItsFloats");
+            "QuantizedFieldsTest.lowBitFieldsAreSearchedOnTheirCodesAndScoredByTheirFloats");
     java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
     float[][] vectors = new float[300][64];
     for (float[] v : vectors) {
@@ -113,19 +98,23 @@ class MutableQuantizationsTest {
           for (int i = 0; i < vectors.length; i++) {
             index.put(
                 new org.searchlab.core.Document(
-                    "d" + i, java.util.Map.of("f", vectors[i], "b", vectors[i])));
+                    "d" + i, java.util.Map.of("f", vectors[i], "b", vectors[i], "i", vectors[i])));
           }
           index.refresh();
         }
         assertEquals("bbq_hnsw", index.mapping().vector("b").indexOptions().type());
-        // The 1-bit field's floats are in a mapped scratch file, as the product index keeps them;
-        // the float field's stay on the heap, where its graph walks them.
+        assertEquals("int4_hnsw", index.mapping().vector("i").indexOptions().type());
+        // The 1-bit and 4-bit fields' floats are in a mapped scratch file, as the product index
+        // keeps them; the float field's stay on the heap, where its graph walks them.
         var graphs = ((MappedIndex) index).documents().graphs();
         assertTrue(graphs.get("b").vectors().mappedBytes() > 0, "bbq floats mapped");
+        assertTrue(graphs.get("i").vectors().mappedBytes() > 0, "int4 floats mapped");
+        assertEquals(VectorQuantization.INT4, graphs.get("i").vectors().quantization());
+        assertTrue(graphs.get("i").vectors().lowBitBytes() > 0, "4-bit codes kept");
         assertEquals(0, graphs.get("f").vectors().mappedBytes(), "float field on the heap");
         for (int q = 0; q < 20; q++) {
           float[] target = vectors[r.nextInt(vectors.length)];
-          for (String field : new String[] {"f", "b"}) {
+          for (String field : new String[] {"f", "b", "i"}) {
             org.searchlab.core.SearchResult res =
                 index.search(
                     org.searchlab.core.SearchRequest.builder()
@@ -151,44 +140,32 @@ class MutableQuantizationsTest {
   }
 
   @Test
-  void aStoreWideInt4IsRefusedWhenAnIndexOpensAndABbqOneOpens() throws IOException {
-    MutableConfig c = config(VectorQuantization.INT4);
-    Path product = tmp.resolve("product-int4");
-    InvalidRequestException e =
-        assertThrows(
-            InvalidRequestException.class, () -> MutableIndex.open(product, new Schema(8), c));
-    assertTrue(
-        e.getMessage().contains("quantization [int4]")
-            && e.getMessage().contains("not supported by the mutable store yet"),
-        e.getMessage());
-    assertFalse(Files.exists(product));
-    // A field without a type would take the store's: refused too, whatever the mapping.
-    Path mapped = tmp.resolve("mapped-int4");
-    assertThrows(
-        InvalidRequestException.class,
-        () -> MutableIndex.open(mapped, IndexSettings.DEFAULT, Mapping.EMPTY, c));
-    assertFalse(Files.exists(mapped));
-    // The graph's own store refuses int4 rather than keep int8 codes under its name.
-    assertThrows(
-        InvalidRequestException.class, () -> VectorStore.create(8, VectorQuantization.INT4));
-    // A store-wide bbq is the flag's to force, at any dimension (the conformance suite runs it at
-    // 32); only a mapping naming bbq_hnsw is held to Elasticsearch's 64.
-    try (SearchIndex bbq =
-        MutableIndex.open(
-            tmp.resolve("product-bbq"), new Schema(8), config(VectorQuantization.BBQ))) {
-      assertEquals(8, bbq.mapping().vector(Schema.EMBEDDING).dims());
+  void aStoreWideInt4OrBbqOpensAtAnyDimension() throws IOException {
+    // A store-wide quantization is the flag's to force, at any dimension (the conformance suite
+    // runs them at 32); only a mapping naming bbq_hnsw is held to Elasticsearch's 64.
+    for (VectorQuantization q :
+        new VectorQuantization[] {VectorQuantization.INT4, VectorQuantization.BBQ}) {
+      try (SearchIndex index =
+          MutableIndex.open(tmp.resolve("product-" + q.flag()), new Schema(8), config(q))) {
+        assertEquals(8, index.mapping().vector(Schema.EMBEDDING).dims());
+      }
+      // A field without a type takes the store's.
+      try (SearchIndex index =
+          MutableIndex.open(
+              tmp.resolve("mapped-" + q.flag()), IndexSettings.DEFAULT, Mapping.EMPTY, config(q))) {
+        assertInstanceOf(MappedIndex.class, index);
+      }
     }
   }
 
   @Test
-  void aMappingUpdateNamingInt4OrAShortBbqChangesNothing() throws IOException {
+  void aMappingUpdateAddsAnInt4FieldAndAShortBbqOneChangesNothing() throws IOException {
     try (SearchIndex index =
         MutableIndex.open(
             tmp.resolve("m"),
             IndexSettings.DEFAULT,
             withVector("hnsw", 8),
             MutableConfig.DEFAULT)) {
-      Mapping before = index.mapping();
       Mapping update =
           MappingJson.parse(
               new ObjectMapper()
@@ -196,12 +173,12 @@ class MutableQuantizationsTest {
                       "{\"properties\":{\"w\":{\"type\":\"dense_vector\",\"dims\":8,"
                           + "\"index_options\":{\"type\":\"int4_hnsw\"}}}}"),
               IndexSettings.DEFAULT);
-      MappingException e = assertThrows(MappingException.class, () -> index.putMapping(update));
-      assertTrue(e.getMessage().contains("[w.index_options.type] is [int4_hnsw]"), e.getMessage());
+      index.putMapping(update);
+      assertEquals("int4_hnsw", index.mapping().vector("w").indexOptions().type());
+      Mapping before = index.mapping();
       MappingException shortBbq =
           assertThrows(MappingException.class, () -> withVector("bbq_hnsw", 8));
       assertTrue(shortBbq.getMessage().contains("fewer than 64"), shortBbq.getMessage());
-      assertNull(index.mapping().leaf("w"));
       assertEquals(before, index.mapping());
     }
   }
