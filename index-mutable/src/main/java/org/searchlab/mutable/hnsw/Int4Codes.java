@@ -95,7 +95,7 @@ public final class Int4Codes {
   }
 
   /** The stored code of {@code v}, rotated by {@code rotation}, in a new array of its length. */
-  static byte[] encode(Rotation rotation, float[] v) {
+  public static byte[] encode(Rotation rotation, float[] v) {
     return encode(rotation, v, new float[v.length], codeLength(v.length));
   }
 
@@ -227,7 +227,7 @@ public final class Int4Codes {
    * rotation), its planes laid out for {@link #dotVector}, and the constants of the estimate. One
    * per searcher thread; {@link #bind} rewrites it.
    */
-  static final class Query implements CodeQuery {
+  public static final class Query implements CodeQuery {
     private final BinaryCodes.Query rounded;
     private final int dimension;
     private final int words;
@@ -242,7 +242,7 @@ public final class Int4Codes {
     private double squares12;
 
     /** A query of {@code rotation}'s dimension, bound to nothing yet. */
-    Query(Rotation rotation) {
+    public Query(Rotation rotation) {
       this.rounded = new BinaryCodes.Query(rotation);
       this.dimension = rotation.dimension();
       this.words = BinaryCodes.words(dimension);
@@ -271,14 +271,14 @@ public final class Int4Codes {
     }
 
     /** {@code ⟨c, u⟩} of the bound query and {@code code}: exact, on vectors where they fit. */
-    int dotInt(byte[] code) {
+    public int dotInt(byte[] code) {
       return VECTORS
           ? dotVector(expanded, planeLongs, code)
           : dotScalar(rounded.planes, words, code);
     }
 
-    /** The same by {@link #dotScalar}, for tests. */
-    int dotIntScalar(byte[] code) {
+    /** The same by {@link #dotScalar}, long by long: for tests, and JMH's comparison. */
+    public int dotIntScalar(byte[] code) {
       return dotScalar(rounded.planes, words, code);
     }
 
@@ -299,7 +299,7 @@ public final class Int4Codes {
 
     @Override
     public float bound(byte[] code, float epsilon) {
-      float codeDelta = delta(code, dimension);
+      float codeDelta = Int4Codes.delta(code, dimension);
       double variance =
           Int4Codes.squares(code, dimension) * deltaSquares12 + squares12 * codeDelta * codeDelta;
       return (float) (epsilon * Math.sqrt(variance));
