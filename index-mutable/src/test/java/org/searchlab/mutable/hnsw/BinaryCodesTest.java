@@ -32,7 +32,8 @@ class BinaryCodesTest {
         rotation.apply(u, pu);
         rotation.apply(v, pv);
         double tolerance = 1e-5 * Math.max(1, Math.sqrt(dim)) * norm(u) * norm(v);
-        assertEquals(dot(u, v), dot(pu, pv), tolerance, "dot at dimension " + dim);
+        assertEquals(
+            TestVectors.dot(u, v), TestVectors.dot(pu, pv), tolerance, "dot at dimension " + dim);
         assertEquals(norm(u), norm(pu), 1e-5 * norm(u) * Math.sqrt(dim), "norm at " + dim);
         float[] again = Arrays.copyOf(u, dim);
         rotation.apply(again, again);
@@ -147,7 +148,10 @@ class BinaryCodesTest {
         double f = norm(o) * norm(y) / l1;
         assertEquals(f, BinaryCodes.factor(code, dim), 1e-5 * f, "f at " + dim);
         assertEquals(
-            dot(o, o), BinaryCodes.squares(code, dim), 1e-5 * dot(o, o), "squares at " + dim);
+            TestVectors.dot(o, o),
+            BinaryCodes.squares(code, dim),
+            1e-5 * TestVectors.dot(o, o),
+            "squares at " + dim);
         double sum = 0;
         double magnitude = 0;
         for (int i = 0; i < dim; i++) {
@@ -163,9 +167,9 @@ class BinaryCodesTest {
             1e-5 * f * magnitude + 1e-6,
             "seed " + seed + " at dimension " + dim);
         assertEquals(
-            dot(q, q) + dot(o, o) - 2 * query.dot(code),
+            TestVectors.dot(q, q) + TestVectors.dot(o, o) - 2 * query.dot(code),
             query.squareDistance(code),
-            1e-4 * (dot(q, q) + dot(o, o)),
+            1e-4 * (TestVectors.dot(q, q) + TestVectors.dot(o, o)),
             "squared distance at " + dim);
       }
     }
@@ -205,7 +209,7 @@ class BinaryCodesTest {
         }
         query.bind(q);
         byte[] code = BinaryCodes.encode(rotation, o);
-        double error = query.dot(code) - dot(q, o);
+        double error = query.dot(code) - TestVectors.dot(q, o);
         float bound = query.bound(code, 1.9f);
         boundSum += bound;
         if (Math.abs(error) > bound) {
@@ -313,15 +317,7 @@ class BinaryCodesTest {
     return v;
   }
 
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += (double) a[i] * b[i];
-    }
-    return s;
-  }
-
   private static double norm(float[] a) {
-    return Math.sqrt(dot(a, a));
+    return Math.sqrt(TestVectors.dot(a, a));
   }
 }

@@ -56,7 +56,8 @@ class ExactPlanTest {
       double[] exact = new double[data.length];
       double[] sorted = new double[accepted];
       for (int i = 0, j = 0; i < data.length; i++) {
-        exact[i] = notSevenths.accept(i) ? dot(query, data[i]) : Double.NEGATIVE_INFINITY;
+        exact[i] =
+            notSevenths.accept(i) ? TestVectors.dot(query, data[i]) : Double.NEGATIVE_INFINITY;
         if (notSevenths.accept(i)) {
           sorted[j++] = exact[i];
         }
@@ -125,13 +126,13 @@ class ExactPlanTest {
               .filter(accept::accept)
               .skip(k - 1)
               .findFirst()
-              .map(i -> dot(query, data[i]))
+              .map(i -> TestVectors.dot(query, data[i]))
               .orElseThrow();
       for (int i = 0; i < k; i++) {
         int node = got.nodes()[i];
         assertTrue(accept.accept(node), where);
         assertTrue(
-            dot(query, data[node]) >= kth - TOLERANCE,
+            TestVectors.dot(query, data[node]) >= kth - TOLERANCE,
             where + ": node " + node + " is not in the top k");
         assertEquals(VectorScores.fromDot(exact[node]), got.scores()[i], TOLERANCE, where);
       }
@@ -268,7 +269,7 @@ class ExactPlanTest {
   /** The raw score in double precision: the dot product, or minus the squared distance. */
   private static double raw(VectorSimilarity similarity, float[] q, float[] v) {
     if (similarity != VectorSimilarity.L2_NORM) {
-      return dot(q, v);
+      return TestVectors.dot(q, v);
     }
     double s = 0;
     for (int i = 0; i < q.length; i++) {
@@ -287,13 +288,5 @@ class ExactPlanTest {
     }
     graph.insertAll(ids, data);
     return graph;
-  }
-
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += (double) a[i] * b[i];
-    }
-    return s;
   }
 }

@@ -24,7 +24,7 @@ class Int4CodesTest {
     for (int dim : DIMENSIONS) {
       Rotation rotation = new Rotation(dim);
       for (int t = 0; t < 20; t++) {
-        float[] v = gaussian(random, dim);
+        float[] v = TestVectors.gaussian(random, dim);
         byte[] code = Int4Codes.encode(rotation, v);
         assertEquals(Int4Codes.codeLength(dim), code.length);
         float[] y = new float[dim];
@@ -61,10 +61,10 @@ class Int4CodesTest {
       Int4Codes.Query q = new Int4Codes.Query(rotation);
       BinaryCodes.Query rounded = new BinaryCodes.Query(rotation);
       for (int t = 0; t < 30; t++) {
-        float[] x = gaussian(random, dim);
+        float[] x = TestVectors.gaussian(random, dim);
         q.bind(x);
         rounded.bind(x);
-        byte[] code = Int4Codes.encode(rotation, gaussian(random, dim));
+        byte[] code = Int4Codes.encode(rotation, TestVectors.gaussian(random, dim));
         int expected = 0;
         for (int i = 0; i < dim; i++) {
           expected += Int4Codes.component(code, i) * rounded.component(i);
@@ -85,8 +85,8 @@ class Int4CodesTest {
       Int4Codes.Query q = new Int4Codes.Query(rotation);
       BinaryCodes.Query rounded = new BinaryCodes.Query(rotation);
       for (int t = 0; t < 30; t++) {
-        float[] x = gaussian(random, dim);
-        float[] v = gaussian(random, dim);
+        float[] x = TestVectors.gaussian(random, dim);
+        float[] v = TestVectors.gaussian(random, dim);
         q.bind(x);
         rounded.bind(x);
         byte[] code = Int4Codes.encode(rotation, v);
@@ -101,8 +101,11 @@ class Int4CodesTest {
           scale += Math.abs(o * z);
         }
         assertEquals(decoded, q.dot(code), 1e-5 * Math.max(1, scale), "seed " + seed);
-        double squares = dot(x, x) + dot(v, v) - 2 * q.dot(code);
-        assertEquals(squares, q.squareDistance(code), 1e-5 * Math.max(1, dot(x, x) + dot(v, v)));
+        double squares = TestVectors.dot(x, x) + TestVectors.dot(v, v) - 2 * q.dot(code);
+        assertEquals(
+            squares,
+            q.squareDistance(code),
+            1e-5 * Math.max(1, TestVectors.dot(x, x) + TestVectors.dot(v, v)));
       }
     }
   }
@@ -124,11 +127,11 @@ class Int4CodesTest {
     int inside4 = 0;
     int inside05 = 0;
     for (int t = 0; t < pairs; t++) {
-      float[] x = gaussian(random, dim);
-      float[] v = gaussian(random, dim);
+      float[] x = TestVectors.gaussian(random, dim);
+      float[] v = TestVectors.gaussian(random, dim);
       q.bind(x);
       byte[] code = Int4Codes.encode(rotation, v);
-      double error = Math.abs(q.dot(code) - dot(x, v));
+      double error = Math.abs(q.dot(code) - TestVectors.dot(x, v));
       inside19 += error <= q.bound(code, 1.9f) ? 1 : 0;
       inside4 += error <= q.bound(code, 4f) ? 1 : 0;
       inside05 += error <= q.bound(code, 0.5f) ? 1 : 0;
@@ -138,21 +141,5 @@ class Int4CodesTest {
     assertTrue(inside19 >= 0.85 * pairs && inside19 <= 0.99 * pairs, where);
     assertTrue(inside4 >= 0.995 * pairs, where);
     assertTrue(inside05 <= 0.5 * pairs && inside05 >= 0.2 * pairs, where);
-  }
-
-  private static float[] gaussian(SplittableRandom random, int dim) {
-    float[] v = new float[dim];
-    for (int i = 0; i < dim; i++) {
-      v[i] = (float) random.nextGaussian();
-    }
-    return v;
-  }
-
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += (double) a[i] * b[i];
-    }
-    return s;
   }
 }

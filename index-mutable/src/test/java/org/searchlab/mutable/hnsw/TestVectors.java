@@ -40,6 +40,24 @@ final class TestVectors {
     return VectorUtil.l2normalize(v);
   }
 
+  /** {@code dim} components drawn by {@link SplittableRandom#nextGaussian()}, not normalised. */
+  static float[] gaussian(SplittableRandom random, int dim) {
+    float[] v = new float[dim];
+    for (int i = 0; i < dim; i++) {
+      v[i] = (float) random.nextGaussian();
+    }
+    return v;
+  }
+
+  /** The dot product summed in doubles: the exact reference the code estimates are held to. */
+  static double dot(float[] a, float[] b) {
+    double s = 0;
+    for (int i = 0; i < a.length; i++) {
+      s += (double) a[i] * b[i];
+    }
+    return s;
+  }
+
   private static double gaussian(SplittableRandom random) {
     double u = 1 - random.nextDouble();
     double w = random.nextDouble();
