@@ -115,6 +115,16 @@ final class ArrayVectorStore implements VectorStore {
     return floats.row(id);
   }
 
+  @Override
+  public float[] row(int id, float[] buffer) {
+    return floats.row(id, buffer);
+  }
+
+  @Override
+  public float touchFloats(int id) {
+    return floats.touch(id);
+  }
+
   /**
    * The rows the graph mirrors its level-0 links into, sized for {@code capacity} links: the int8
    * codes' when the graph walks them ({@link VectorQuantization#INT8}), the 1-bit codes' with

@@ -35,6 +35,24 @@ interface FloatSlots extends Closeable {
     return get(id);
   }
 
+  /**
+   * {@link #row}, but where the vector must be copied it is copied into {@code buffer} (at least
+   * {@code dimension} long) instead of a new array: the returned array is then {@code buffer},
+   * valid until the caller reuses it. Any thread.
+   */
+  default float[] row(int id, float[] buffer) {
+    return row(id);
+  }
+
+  /**
+   * Loads the first float of {@code id}'s vector without copying it (0 when absent), so that a
+   * caller reading several vectors can start their misses together before it copies any (mapped
+   * slots: the first read of a page-cache vector otherwise waits on its miss alone). Any thread.
+   */
+  default float touch(int id) {
+    return 0f;
+  }
+
   /** Whether {@code id} has a vector, without copying it. Writer only. */
   boolean has(int id);
 

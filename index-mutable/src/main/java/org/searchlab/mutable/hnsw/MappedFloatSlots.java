@@ -100,6 +100,23 @@ final class MappedFloatSlots implements FloatSlots {
 
   @Override
   public float[] get(int id) {
+    return read(id, null);
+  }
+
+  @Override
+  public float[] row(int id, float[] buffer) {
+    return read(id, buffer);
+  }
+
+  @Override
+  public float touch(int id) {
+    FloatBuffer[] cs = chunks;
+    int chunk = id / slotsPerChunk;
+    return id >= 0 && chunk < cs.length ? cs[chunk].get(id % slotsPerChunk * dimension) : 0f;
+  }
+
+  /** The vector of {@code id} copied into {@code out} (a new array when null); null when absent. */
+  private float[] read(int id, float[] out) {
     AtomicLongArray page = page(id);
     FloatBuffer[] cs = chunks;
     if (page == null || id / slotsPerChunk >= cs.length) {
@@ -107,7 +124,6 @@ final class MappedFloatSlots implements FloatSlots {
     }
     FloatBuffer floats = cs[id / slotsPerChunk];
     int stamp = id % STAMPS_PER_PAGE;
-    float[] out = null;
     for (int spins = 0; ; spins++) {
       long before = page.getAcquire(stamp);
       if ((before & WRITING) != 0) {

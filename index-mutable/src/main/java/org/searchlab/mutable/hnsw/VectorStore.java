@@ -124,6 +124,24 @@ public interface VectorStore extends Closeable {
   float[] row(int id);
 
   /**
+   * {@link #row}, copying into {@code buffer} (at least {@link #dimension()} long) where the store
+   * must copy (floats in a mapped file) instead of into a new array; then the result is {@code
+   * buffer}, valid until the caller reuses it. Lock-free, any thread.
+   */
+  default float[] row(int id, float[] buffer) {
+    return row(id);
+  }
+
+  /**
+   * Loads the first float of {@code id}'s vector where it lies outside the heap (a mapped file), so
+   * that a caller about to read several can start their misses together; 0 otherwise, or when
+   * absent. The value means nothing. Lock-free, any thread.
+   */
+  default float touchFloats(int id) {
+    return 0f;
+  }
+
+  /**
    * Whether {@code id} holds a vector bitwise equal to {@code vector} (as {@link
    * Arrays#equals(float[], float[])} compares), read from its {@link #row} without a copy.
    * Lock-free, any thread.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -49,9 +50,20 @@ class MappedFloatSlotsTest {
         }
         int probe = random.nextInt(320);
         assertArrayEquals(heap.get(probe), mapped.get(probe), "get " + probe + " at " + step);
+        // The same read into the caller's buffer, after a touch of its first float.
+        float[] buffer = new float[DIM];
+        float first = mapped.touch(probe);
+        float[] row = mapped.row(probe, buffer);
+        assertArrayEquals(heap.get(probe), row, "row " + probe + " at " + step);
+        if (row != null) {
+          assertSame(buffer, row, "copied into the caller's buffer");
+          assertEquals(row[0], first, "touch reads the first float");
+        }
         assertEquals(heap.has(probe), mapped.has(probe), "has " + probe);
       }
       assertNull(mapped.get(-1));
+      assertEquals(0f, mapped.touch(-1));
+      assertEquals(0f, mapped.touch(10_000));
       assertFalse(mapped.clear(10_000));
       assertEquals(30, mapped.mappedBytes() / SMALL_CHUNK, "chunks for ids below 300");
     }
