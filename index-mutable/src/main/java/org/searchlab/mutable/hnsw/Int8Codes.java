@@ -205,19 +205,13 @@ final class Int8Codes {
 
   /** Writes the components' codes; returns the scale ({@code 0} for the zero vector). */
   private static float quantize(float[] v, byte[] code) {
-    float max = 0;
-    for (float x : v) {
-      max = Math.max(max, Math.abs(x));
-    }
+    float max = Int8Dots.maxAbs(v);
     if (max == 0) {
       return 0f; // every code stays 0; any scale reconstructs the zero vector
     }
     float scale = max / MAX_CODE;
     float inverse = MAX_CODE / max;
-    for (int i = 0; i < v.length; i++) {
-      int q = Math.round(v[i] * inverse);
-      code[i] = (byte) Math.max(-MAX_CODE, Math.min(MAX_CODE, q));
-    }
+    Int8Dots.round(v, inverse, code);
     return scale;
   }
 

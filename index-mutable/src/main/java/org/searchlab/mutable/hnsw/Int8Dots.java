@@ -5,7 +5,8 @@ package org.searchlab.mutable.hnsw;
  * first {@code n} bytes of each array, so that a code may head a longer row ({@link RowCodes}):
  * with the {@code jdk.incubator.vector} module present by {@link PanamaInt8}'s kernel, else (or
  * with {@code -Dsearchlab.hnsw.int8Kernel=false}) by a plain loop. Both are exact, so they agree to
- * the bit; {@code Int8DotsTest} checks it.
+ * the bit; {@code Int8DotsTest} checks it. The same for the encoder's loops ({@link #maxAbs},
+ * {@link #round}).
  *
  * <p>Public for the JMH benchmark of the kernels ({@code bench}'s {@code Int8DotBenchmark}); the
  * graph is its only other caller.
@@ -39,5 +40,41 @@ public final class Int8Dots {
       s += a[i] * b[i];
     }
     return s;
+  }
+
+  /** {@code max |v[i]|} ({@link Int8Codes}' scale is this over 127); NaN when a component is. */
+  static float maxAbs(float[] v) {
+    return PANAMA ? PanamaInt8.maxAbs(v) : scalarMaxAbs(v);
+  }
+
+  /** {@code code[i] = }{@link #round round(v[i], inverse)} for every component of {@code v}. */
+  static void round(float[] v, float inverse, byte[] code) {
+    if (PANAMA) {
+      PanamaInt8.round(v, inverse, code);
+    } else {
+      scalarRound(v, inverse, code);
+    }
+  }
+
+  /** One component's code: {@code Math.round(x * inverse)} clamped to [−127, 127]. */
+  static byte round(float x, float inverse) {
+    int q = Math.round(x * inverse);
+    return (byte) Math.max(-Int8Codes.MAX_CODE, Math.min(Int8Codes.MAX_CODE, q));
+  }
+
+  /** The plain loop of {@link #maxAbs}: the fallback and the tests' reference. */
+  static float scalarMaxAbs(float[] v) {
+    float max = 0;
+    for (float x : v) {
+      max = Math.max(max, Math.abs(x));
+    }
+    return max;
+  }
+
+  /** The plain loop of {@link #round}: the fallback and the tests' reference. */
+  static void scalarRound(float[] v, float inverse, byte[] code) {
+    for (int i = 0; i < v.length; i++) {
+      code[i] = round(v[i], inverse);
+    }
   }
 }

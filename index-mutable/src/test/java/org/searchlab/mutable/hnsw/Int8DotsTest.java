@@ -1,5 +1,6 @@
 package org.searchlab.mutable.hnsw;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +14,9 @@ import org.searchlab.testing.TestSeeds;
  * around the kernels' step, for codes at the extremes of [−127, 127], for codes heading longer rows
  * whose extra bytes must not count, and four per pass against one by one; and the scores built on
  * them ({@link Int8Codes#dots}, {@link Int8Codes#negatedSquareDistances}) against {@link
- * Int8Codes#dot} and {@link Int8Codes#squareDistance} one code at a time.
+ * Int8Codes#dot} and {@link Int8Codes#squareDistance} one code at a time. The encoder's kernels
+ * ({@link Int8Dots#maxAbs}, {@link Int8Dots#round}) against their plain loops, to the bit, at the
+ * rounding's edges too.
  */
 class Int8DotsTest {
   private static byte[] codes(SplittableRandom random, int n, int extra, int kind) {
@@ -114,5 +117,60 @@ class Int8DotsTest {
       }
     }
     assertTrue(count > 4, "the batch covers a pass of four and leftovers");
+  }
+
+  @Test
+  void encodingKernelsEqualThePlainLoopsToTheBit() {
+    long seed = TestSeeds.seed("Int8DotsTest.encoding");
+    SplittableRandom random = new SplittableRandom(seed);
+    // Components whose scaled values sit on the rounding's edges: halves of either sign, the
+    // floats just below and above them, and values just below ½ that adding ½ in floats rounds up.
+    float[] edges = {
+      0f,
+      -0f,
+      0.5f,
+      -0.5f,
+      1.5f,
+      -1.5f,
+      2.5f,
+      -2.5f,
+      126.5f,
+      -126.5f,
+      127f,
+      -127f,
+      Math.nextDown(0.5f),
+      Math.nextUp(-0.5f),
+      Math.nextDown(2.5f),
+      Math.nextUp(2.5f),
+      Math.nextDown(-2.5f),
+      Math.nextUp(-2.5f),
+      0.49999997f,
+      -0.49999997f,
+      1e-30f,
+      -1e-30f
+    };
+    for (int n = 0; n <= 3 * 64 + 5; n++) {
+      for (int kind = 0; kind < 3; kind++) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+          v[i] =
+              switch (kind) {
+                case 0 -> (float) random.nextGaussian();
+                case 1 -> edges[random.nextInt(edges.length)];
+                default -> (float) (random.nextDouble(-200, 200));
+              };
+        }
+        String at = "n " + n + ", kind " + kind + ", seed " + seed;
+        float max = Int8Dots.scalarMaxAbs(v);
+        assertEquals(max, Int8Dots.maxAbs(v), "max |v|, " + at);
+        // kind 1 rounds its edges as they are (inverse 1); the others as the encoder scales them.
+        float inverse = kind == 1 || max == 0 ? 1f : Int8Codes.MAX_CODE / max;
+        byte[] expected = new byte[n + 3];
+        byte[] actual = new byte[n + 3];
+        Int8Dots.scalarRound(v, inverse, expected);
+        Int8Dots.round(v, inverse, actual);
+        assertArrayEquals(expected, actual, "codes, " + at);
+      }
+    }
   }
 }
