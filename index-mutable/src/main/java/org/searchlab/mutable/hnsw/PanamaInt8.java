@@ -68,24 +68,37 @@ final class PanamaInt8 {
     return STEP;
   }
 
-  private static ShortVector shorts(byte[] a, int at) {
-    return (ShortVector)
-        ByteVector.fromArray(BYTES, a, at).convertShape(VectorOperators.B2S, SHORTS, 0);
-  }
-
-  private static IntVector widen(ShortVector pairSums, IntVector acc) {
-    return acc.add((IntVector) pairSums.convertShape(VectorOperators.S2I, INTS, 0))
-        .add((IntVector) pairSums.convertShape(VectorOperators.S2I, INTS, 1));
-  }
-
-  /** {@code Σ q[i]·v[i]} over {@code i < n}. */
+  /**
+   * {@code Σ q[i]·v[i]} over {@code i < n}. One method with no vector crossing a call: when its
+   * steps were helpers taking and returning vectors ({@code shorts}, {@code widen}), an
+   * experiment's int8 server ran them compiled on their own, not inlined, where the Vector API's
+   * operations fell back to their Java implementations (a JFR profile: arrays allocated by {@code
+   * IntVector.lanewiseTemplate} and {@code convert0} under this method, 6 to 10 times the young
+   * collections of the float server, and 0.73 of its QPS per core), while the same build fed and
+   * searched in another order compiled them inline.
+   */
   static int dot1(byte[] q, byte[] v, int n) {
     IntVector acc = IntVector.zero(INTS);
     int i = 0;
     for (; i + STEP <= n; i += STEP) {
-      ShortVector p =
-          shorts(q, i).mul(shorts(v, i)).add(shorts(q, i + SLICE).mul(shorts(v, i + SLICE)));
-      acc = widen(p, acc);
+      ShortVector q0 =
+          (ShortVector)
+              ByteVector.fromArray(BYTES, q, i).convertShape(VectorOperators.B2S, SHORTS, 0);
+      ShortVector v0 =
+          (ShortVector)
+              ByteVector.fromArray(BYTES, v, i).convertShape(VectorOperators.B2S, SHORTS, 0);
+      ShortVector q1 =
+          (ShortVector)
+              ByteVector.fromArray(BYTES, q, i + SLICE)
+                  .convertShape(VectorOperators.B2S, SHORTS, 0);
+      ShortVector v1 =
+          (ShortVector)
+              ByteVector.fromArray(BYTES, v, i + SLICE)
+                  .convertShape(VectorOperators.B2S, SHORTS, 0);
+      ShortVector p = q0.mul(v0).add(q1.mul(v1));
+      acc =
+          acc.add((IntVector) p.convertShape(VectorOperators.S2I, INTS, 0))
+              .add((IntVector) p.convertShape(VectorOperators.S2I, INTS, 1));
     }
     int r = acc.reduceLanes(VectorOperators.ADD);
     for (; i < n; i++) {
