@@ -132,6 +132,10 @@ final class HnswSearcher implements GraphSearcher {
   // Vectors the last exact plan scanned.
   private int exactScanned;
 
+  // The exact scan's rescoring batch of floats copied out of a mapped file (quantized stores),
+  // one buffer per batch slot; created at the first such scan.
+  private float[][] scanBuffers;
+
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
   // The exact plan's upper ends per batch (batchScores holds the lower ends), and the two ends of
@@ -284,8 +288,10 @@ final class HnswSearcher implements GraphSearcher {
     if (ratio < thresholds.approximateOr(config.approximateThreshold())) {
       return QueryPlan.EXACT;
     }
-    if (!int8
-        && !lowBit
+    // The scan reads the int8 codes in both stores, floats or int8 (the float store keeps them for
+    // it), so the crossover measured over floats holds for int8 graphs, which walk at about the
+    // floats' cost a visit; not applied to the low-bit graphs, whose visits cost less.
+    if (!lowBit
         && Double.isNaN(thresholds.approximate())
         && acceptedCount < (long) config.exactScanPerBeam() * beam) {
       return QueryPlan.EXACT;
@@ -522,11 +528,18 @@ final class HnswSearcher implements GraphSearcher {
     bracketBatch(k, count);
     count = 0;
     rescored = 0;
+    float sum = 0;
+    for (int i = 0; i < candidateCount; i++) {
+      if (candidateUpper[i] >= kthLower) {
+        sum += vectors.touchFloats(candidateNodes[i]);
+      }
+    }
+    touched += sum;
     for (int i = 0; i < candidateCount; i++) {
       if (candidateUpper[i] < kthLower) {
         continue;
       }
-      float[] v = vectors.row(candidateNodes[i]);
+      float[] v = vectors.row(candidateNodes[i], scanBuffer(count));
       if (v != null) {
         batchNodes[count] = candidateNodes[i];
         batchVectors[count] = v;
@@ -539,6 +552,19 @@ final class HnswSearcher implements GraphSearcher {
     }
     rescored += count;
     exactBatch(query, k, count);
+  }
+
+  /**
+   * The buffer {@link #exact}'s rescoring batch copies slot {@code at}'s floats into where the
+   * store must copy them ({@link VectorStore#row(int, float[])}): one per slot, as the batch's
+   * kernels read {@value #EXACT_BATCH} vectors at once, reused across scans instead of a new array
+   * per rescored node.
+   */
+  private float[] scanBuffer(int at) {
+    if (scanBuffers == null) {
+      scanBuffers = new float[EXACT_BATCH][dim];
+    }
+    return scanBuffers[at];
   }
 
   /**
