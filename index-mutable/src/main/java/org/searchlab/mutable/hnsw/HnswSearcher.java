@@ -434,13 +434,7 @@ final class HnswSearcher implements GraphSearcher {
     bracketBatch(k, count);
     ScoreHeap best = results; // drained above
     best.clear();
-    float sum = 0;
-    for (int i = 0; i < candidateCount; i++) {
-      if (candidateUpper[i] >= kthLower) {
-        sum += vectors.touchFloats(candidateNodes[i]);
-      }
-    }
-    touched += sum;
+    touchCandidateFloats();
     int floats = 0;
     for (int i = 0; i < candidateCount; i++) {
       if (candidateUpper[i] < kthLower) {
@@ -528,13 +522,7 @@ final class HnswSearcher implements GraphSearcher {
     bracketBatch(k, count);
     count = 0;
     rescored = 0;
-    float sum = 0;
-    for (int i = 0; i < candidateCount; i++) {
-      if (candidateUpper[i] >= kthLower) {
-        sum += vectors.touchFloats(candidateNodes[i]);
-      }
-    }
-    touched += sum;
+    touchCandidateFloats();
     for (int i = 0; i < candidateCount; i++) {
       if (candidateUpper[i] < kthLower) {
         continue;
@@ -552,6 +540,21 @@ final class HnswSearcher implements GraphSearcher {
     }
     rescored += count;
     exactBatch(query, k, count);
+  }
+
+  /**
+   * Touches the mapped floats ({@link VectorStore#touchFloats}) of the candidates whose upper ends
+   * reach the k-th lower end, the ones {@link #exact} and {@link #rerank} rescore next, so that
+   * their misses overlap.
+   */
+  private void touchCandidateFloats() {
+    float sum = 0;
+    for (int i = 0; i < candidateCount; i++) {
+      if (candidateUpper[i] >= kthLower) {
+        sum += vectors.touchFloats(candidateNodes[i]);
+      }
+    }
+    touched += sum;
   }
 
   /**
