@@ -228,8 +228,9 @@ final class HnswBuilder {
     float[][] sc = new float[level + 1][];
     float[] batchScores = new float[to - from];
     int dim = vectors.dimension();
+    float[][] copies = searcher.rowBuffers(config.maxLinks(0));
     for (int j = from; j < to; j++) {
-      batchScores[j - from] = similarity.raw(v, vectors.row(batch[j]), dim);
+      batchScores[j - from] = similarity.raw(v, vectors.row(batch[j], copies[0]), dim);
     }
     long e = adjacency.entry();
     int ep = entryNode(e);
@@ -275,7 +276,17 @@ final class HnswBuilder {
       float[] outScores = new float[max];
       int count =
           NeighborSelection.select(
-              similarity, vectors, candIds, candScores, n, max, out, outScores, scratch, dots);
+              similarity,
+              vectors,
+              candIds,
+              candScores,
+              n,
+              max,
+              out,
+              outScores,
+              scratch,
+              copies,
+              dots);
       ids[l] = Arrays.copyOf(out, count);
       sc[l] = Arrays.copyOf(outScores, count);
     }
@@ -685,6 +696,7 @@ final class HnswBuilder {
             pruneIds,
             pruneScores,
             pruneVectors,
+            writerSearcher.rowBuffers(cap),
             pruneDots);
     int[] newIds = Arrays.copyOf(pruneIds, count);
     float[] newScores = Arrays.copyOf(pruneScores, count);
@@ -1000,6 +1012,7 @@ final class HnswBuilder {
             out,
             outScores,
             new float[max][],
+            s.rowBuffers(max),
             new float[max]);
     for (int i = 0; i < selected; i++) {
       if (indexOf(adjacency.lists(node)[level], out[i]) < 0) {

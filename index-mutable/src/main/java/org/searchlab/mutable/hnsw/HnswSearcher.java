@@ -98,7 +98,8 @@ final class HnswSearcher implements GraphSearcher {
    * A hit's vector for {@link #collect}'s rescoring when its row continues with links: {@link
    * VectorUtil#dotProduct} takes two arrays of one length, and copying into this buffer replaces a
    * fresh copy per hit (on the experiment's queries, k = 100 hits of 384 floats and 32 links, about
-   * 150 KB per query and the largest single share of the search threads' allocation).
+   * 150 KB per query and the largest single share of the search threads' allocation). Also where
+   * {@link #score(float[], int)} copies a mapped vector, read before the next.
    */
   private final float[] hitVector;
 
@@ -132,9 +133,10 @@ final class HnswSearcher implements GraphSearcher {
   // Vectors the last exact plan scanned.
   private int exactScanned;
 
-  // The exact scan's rescoring batch of floats copied out of a mapped file (quantized stores),
-  // one buffer per batch slot; created at the first such scan.
-  private float[][] scanBuffers;
+  // Floats copied out of a mapped file (quantized stores), one buffer per batch slot: the exact
+  // scan's rescoring batch, and a float beam's batch (inserts of a low-bit graph); each created at
+  // its slot's first use.
+  private float[][] rowBuffers = new float[0][];
 
   private int[] batchNodes = new int[64];
   private float[] batchScores = new float[64];
@@ -528,7 +530,7 @@ final class HnswSearcher implements GraphSearcher {
       if (candidateUpper[i] < kthLower) {
         continue;
       }
-      float[] v = vectors.row(candidateNodes[i], scanBuffer(count));
+      float[] v = vectors.row(candidateNodes[i], rowBuffer(count));
       if (v != null) {
         batchNodes[count] = candidateNodes[i];
         batchVectors[count] = v;
@@ -559,16 +561,35 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * The buffer {@link #exact}'s rescoring batch copies slot {@code at}'s floats into where the
-   * store must copy them ({@link VectorStore#row(int, float[])}): one per slot, as the batch's
-   * kernels read {@value #EXACT_BATCH} vectors at once, reused across scans instead of a new array
-   * per rescored node.
+   * The buffer a batch copies slot {@code at}'s floats into where the store must copy them ({@link
+   * VectorStore#row(int, float[])}), reused across batches instead of a new array per vector read:
+   * the exact scan's rescoring reads {@value #EXACT_BATCH} at once, and the inserts of a graph that
+   * searches 1-bit or 4-bit codes walk the floats of the mapped file (before, 92% of the bytes such
+   * a feed allocated were these copies, JFR, Debian vectors, 4-bit codes). Created on first use, so
+   * a store whose rows need no copy still allocates one per slot.
    */
-  private float[] scanBuffer(int at) {
-    if (scanBuffers == null) {
-      scanBuffers = new float[EXACT_BATCH][dim];
+  /**
+   * {@link #rowBuffer} for slots {@code [0, n)} at once, for a builder's neighbour selection after
+   * this searcher's beam is done with them ({@link NeighborSelection#select}).
+   */
+  float[][] rowBuffers(int n) {
+    rowBuffer(n - 1);
+    for (int i = 0; i < n; i++) {
+      rowBuffer(i);
     }
-    return scanBuffers[at];
+    return rowBuffers;
+  }
+
+  private float[] rowBuffer(int at) {
+    if (at >= rowBuffers.length) {
+      rowBuffers = Arrays.copyOf(rowBuffers, Math.max(at + 1, 2 * rowBuffers.length));
+    }
+    float[] b = rowBuffers[at];
+    if (b == null) {
+      b = new float[dim];
+      rowBuffers[at] = b;
+    }
+    return b;
   }
 
   /**
@@ -707,7 +728,7 @@ final class HnswSearcher implements GraphSearcher {
       scored++;
       return similarity.raw(queryCode, queryScale, querySquares, c);
     }
-    float[] v = vectors.row(node);
+    float[] v = vectors.row(node, hitVector);
     if (v == null) {
       return Float.NaN;
     }
@@ -1205,7 +1226,7 @@ final class HnswSearcher implements GraphSearcher {
       }
       batchCodes[at] = c;
     } else {
-      float[] v = rows != null ? rows.row(node) : vectors.row(node);
+      float[] v = rows != null ? rows.row(node) : vectors.row(node, rowBuffer(at));
       if (v == null) {
         return false;
       }

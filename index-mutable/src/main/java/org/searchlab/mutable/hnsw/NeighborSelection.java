@@ -26,6 +26,10 @@ final class NeighborSelection {
    * @param outScores receives their scores
    * @param scratch holds the kept vectors' rows ({@link VectorStore#row}; length {@code max} or
    *     more)
+   * @param copies where a candidate's floats are copied when the store must copy them ({@link
+   *     VectorStore#row(int, float[])}): {@code copies[selected]}, so a kept vector's copy stays in
+   *     place while the next candidate takes the next buffer (length {@code max}, each at least the
+   *     dimension long)
    * @param dots holds the raw scores with them (the same length as {@code scratch})
    * @return the number selected
    */
@@ -39,11 +43,12 @@ final class NeighborSelection {
       int[] out,
       float[] outScores,
       float[][] scratch,
+      float[][] copies,
       float[] dots) {
     int selected = 0;
     int dim = vectors.dimension();
     for (int i = 0; i < count && selected < max; i++) {
-      float[] v = vectors.row(ids[i]);
+      float[] v = vectors.row(ids[i], copies[selected]);
       if (v == null) {
         continue;
       }

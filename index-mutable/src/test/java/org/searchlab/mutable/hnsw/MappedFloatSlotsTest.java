@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.searchlab.core.VectorQuantization;
 import org.searchlab.testing.TestSeeds;
 
@@ -117,32 +119,60 @@ class MappedFloatSlotsTest {
     }
   }
 
-  @Test
-  void aStoreWithMappedFloatsAnswersAsOneOnTheHeapAndLeavesNoFile() throws Exception {
+  /**
+   * A graph over mapped floats is the graph over heap floats: the same links and the same hits. The
+   * int8 build walks codes; the 1-bit and 4-bit builds walk the floats, which the mapped file
+   * copies into the searchers' reused buffers (beam batches, neighbour selection, the pruning of
+   * full lists and the repair after removals), so a buffer overwritten while still in use changes
+   * the links.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = VectorQuantization.class,
+      names = {"INT8", "INT4", "BBQ"})
+  void aStoreWithMappedFloatsAnswersAsOneOnTheHeapAndLeavesNoFile(VectorQuantization quantization)
+      throws Exception {
     long seed = TestSeeds.seed("MappedFloatSlotsTest.aStoreWithMappedFloatsAnswers");
     SplittableRandom random = new SplittableRandom(seed);
-    HnswConfig config =
-        HnswConfig.builder().quantization(VectorQuantization.INT8).seed(seed).build();
+    HnswConfig config = HnswConfig.builder().quantization(quantization).seed(seed).build();
     float[][] docs = new float[2_000][];
     for (int i = 0; i < docs.length; i++) {
       docs[i] = TestVectors.gaussianUnit(random, DIM);
     }
-    int[] ids = java.util.stream.IntStream.range(0, docs.length).toArray();
-    VectorStore onHeap = VectorStore.create(DIM, VectorQuantization.INT8);
-    VectorStore mapped = VectorStore.create(DIM, VectorQuantization.INT8, dir);
+    int[] ids = java.util.stream.IntStream.range(0, 1_800).toArray();
+    float[][] batch = java.util.Arrays.copyOf(docs, ids.length);
+    VectorStore onHeap = VectorStore.create(DIM, quantization);
+    VectorStore mapped = VectorStore.create(DIM, quantization, dir);
     MutableHnswGraph a = MutableHnswGraph.create(onHeap, config);
     MutableHnswGraph b = MutableHnswGraph.create(mapped, config);
-    a.insertAll(ids, docs);
-    b.insertAll(ids, docs);
+    for (MutableHnswGraph g : List.of(a, b)) {
+      g.insertAll(ids, batch);
+      for (int i = ids.length; i < docs.length; i++) {
+        g.insert(i, docs[i]);
+      }
+      for (int i = 0; i < docs.length; i += 7) {
+        g.remove(i);
+      }
+    }
     assertEquals(0, onHeap.mappedBytes());
     assertTrue(mapped.mappedBytes() >= (long) docs.length * DIM * Float.BYTES);
-    assertTrue(mapped.ramBytesUsed() < onHeap.ramBytesUsed() / 2, "floats are off the heap");
+    assertTrue(
+        onHeap.ramBytesUsed() - mapped.ramBytesUsed() > (long) docs.length * DIM * Float.BYTES / 2,
+        "floats are off the heap");
+    String where = "seed " + seed + ", " + quantization;
+    for (int node = 0; node < docs.length; node++) {
+      assertEquals(a.contains(node), b.contains(node), where + ", node " + node);
+      for (int level = 0; a.contains(node) && level <= a.level(node); level++) {
+        assertArrayEquals(
+            a.neighbors(node, level), b.neighbors(node, level), where + ", links of " + node);
+      }
+    }
     for (int q = 0; q < 50; q++) {
       float[] query = TestVectors.gaussianUnit(random, DIM);
       GraphHits x = a.search(query, 10, 40);
       GraphHits y = b.search(query, 10, 40);
-      assertArrayEquals(x.nodes(), y.nodes(), "seed " + seed + ", query " + q);
-      assertArrayEquals(x.scores(), y.scores(), 0f, "seed " + seed + ", query " + q);
+      assertArrayEquals(x.nodes(), y.nodes(), where + ", query " + q);
+      assertArrayEquals(x.scores(), y.scores(), 0f, where + ", query " + q);
     }
     mapped.close();
     onHeap.close();
