@@ -31,11 +31,10 @@ import org.searchlab.core.mapping.VectorSimilarity;
  *     0.005, the approximate threshold, so filter-first is off unless asked for: measured on 100k
  *     documents (FilteredVectorPlanBenchmark), plain filtered HNSW beat it at 1% and 10% hit ratios
  *     in both recall@10 (.995 vs .803, .955 vs .892) and time per query.
- * @param exactScanPerBeam over float or int8 vectors, and unless the request sets its own
- *     approximate threshold, a filtered search is also exact when the filter accepts fewer than
- *     this many nodes per unit of its beam: a filtered graph search costs more the wider its beam,
- *     a scan does not; in [0, 100000], 0 for the hit ratio alone. Default {@value
- *     #EXACT_SCAN_PER_BEAM}.
+ * @param exactScanPerBeam whatever the graph walks, and unless the request sets its own approximate
+ *     threshold, a filtered search is also exact when the filter accepts fewer than this many nodes
+ *     per unit of its beam: a filtered graph search costs more the wider its beam, a scan does not;
+ *     in [0, 100000], 0 for the hit ratio alone. Default {@value #EXACT_SCAN_PER_BEAM}.
  * @param quantization what the graph search reads: the float vectors ({@link
  *     VectorQuantization#NONE}, the default), their int8 codes ({@link VectorQuantization#INT8},
  *     see {@code Int8Codes}), which quarter the bytes each visited node costs, their 4-bit codes

@@ -291,11 +291,12 @@ final class HnswSearcher implements GraphSearcher {
     if (ratio < thresholds.approximateOr(config.approximateThreshold())) {
       return QueryPlan.EXACT;
     }
-    // The scan reads the int8 codes in both stores, floats or int8 (the float store keeps them for
-    // it), so the crossover measured over floats holds for int8 graphs, which walk at about the
-    // floats' cost a visit; not applied to the low-bit graphs, whose visits cost less.
-    if (!lowBit
-        && Double.isNaN(thresholds.approximate())
+    // The scan reads the int8 codes whatever the graph walks (the float store keeps them for it),
+    // so it costs every graph the same. The crossover was measured over floats; int8 graphs walk at
+    // about the floats' cost a visit and 1-bit and 4-bit ones for about three quarters of it, so
+    // for
+    // them the rule takes the scan a little early (docs/quantization.md, the 4-bit experiment).
+    if (Double.isNaN(thresholds.approximate())
         && acceptedCount < (long) config.exactScanPerBeam() * beam) {
       return QueryPlan.EXACT;
     }
