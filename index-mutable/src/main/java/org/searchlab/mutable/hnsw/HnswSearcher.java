@@ -293,9 +293,8 @@ final class HnswSearcher implements GraphSearcher {
     }
     // The scan reads the int8 codes whatever the graph walks (the float store keeps them for it),
     // so it costs every graph the same. The crossover was measured over floats; int8 graphs walk at
-    // about the floats' cost a visit and 1-bit and 4-bit ones for about three quarters of it, so
-    // for
-    // them the rule takes the scan a little early (docs/quantization.md, the 4-bit experiment).
+    // about their cost a visit, 1-bit and 4-bit ones at about three quarters of it, so for those
+    // the rule takes the scan a little early (docs/quantization.md, the 4-bit experiment).
     if (Double.isNaN(thresholds.approximate())
         && acceptedCount < (long) config.exactScanPerBeam() * beam) {
       return QueryPlan.EXACT;
@@ -562,6 +561,17 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
+   * {@link #rowBuffer} for slots {@code [0, n)} at once, for a builder's neighbour selection after
+   * this searcher's beam is done with them ({@link NeighborSelection#select}).
+   */
+  float[][] rowBuffers(int n) {
+    for (int i = 0; i < n; i++) {
+      rowBuffer(i);
+    }
+    return rowBuffers;
+  }
+
+  /**
    * The buffer a batch copies slot {@code at}'s floats into where the store must copy them ({@link
    * VectorStore#row(int, float[])}), reused across batches instead of a new array per vector read:
    * the exact scan's rescoring reads {@value #EXACT_BATCH} at once, and the inserts of a graph that
@@ -569,18 +579,6 @@ final class HnswSearcher implements GraphSearcher {
    * a feed allocated were these copies, JFR, Debian vectors, 4-bit codes). Created on first use, so
    * a store whose rows need no copy still allocates one per slot.
    */
-  /**
-   * {@link #rowBuffer} for slots {@code [0, n)} at once, for a builder's neighbour selection after
-   * this searcher's beam is done with them ({@link NeighborSelection#select}).
-   */
-  float[][] rowBuffers(int n) {
-    rowBuffer(n - 1);
-    for (int i = 0; i < n; i++) {
-      rowBuffer(i);
-    }
-    return rowBuffers;
-  }
-
   private float[] rowBuffer(int at) {
     if (at >= rowBuffers.length) {
       rowBuffers = Arrays.copyOf(rowBuffers, Math.max(at + 1, 2 * rowBuffers.length));
