@@ -59,8 +59,8 @@ final class HnswSearcher implements GraphSearcher {
   private final CodeQuery codeQuery;
 
   /**
-   * The last byte of a code (a low-bit code's tail, an int8 code's scale and norm), which {@link
-   * #touchCodeLines} reads with every 64th byte before it.
+   * The last byte of a code the beam walks (a low-bit code's tail, an int8 code's scale and norm),
+   * which {@link #touchCodeLines} reads with every 64th byte before it.
    */
   private final int codeLast;
 
@@ -616,7 +616,7 @@ final class HnswSearcher implements GraphSearcher {
   private void bracketBatch(int k, int count) {
     float l1 = scanL1;
     float residual = scanResidual;
-    touchCodes(count);
+    touchCodeLines(count, dim + Int8Codes.TAIL - 1);
     if (similarity.l2()) {
       for (int i = 0; i < count; i++) {
         Int8Codes.squareDistanceBracket(
@@ -649,23 +649,6 @@ final class HnswSearcher implements GraphSearcher {
       candidateUpper[candidateCount] = upper;
       candidateCount++;
     }
-  }
-
-  /**
-   * Loads one byte of every cache line of the batch's codes before any is scored, so that their
-   * misses overlap: one code after another waited on each in turn (about 290 ns per code cold,
-   * against 95 ns with the lines touched first).
-   */
-  private void touchCodes(int count) {
-    int sum = 0;
-    int length = dim + Int8Codes.TAIL; // a row's links are not read
-    for (int i = 0; i < count; i++) {
-      byte[] c = batchCodes[i];
-      for (int at = 0; at < length; at += 64) {
-        sum += c[at];
-      }
-    }
-    touched += sum;
   }
 
   /**
@@ -1086,7 +1069,7 @@ final class HnswSearcher implements GraphSearcher {
   private void scoreGathered(float[] query, int count) {
     scored += count;
     if (int8 || lowBit) {
-      touchCodeLines(count);
+      touchCodeLines(count, codeLast);
     } else {
       touchFirstLines(count);
     }
@@ -1094,19 +1077,20 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * {@link #touchFirstLines} for the batch's codes, every line of each: every 64th byte and the
-   * last. A 1-bit code and its factors (64 bytes at 384 dimensions, after a 16-byte array header)
-   * always span two cache lines, a 4-bit code (208 bytes) four or five, an int8 code and its tail
-   * (392 bytes) seven; touching them all before the kernels lets their misses overlap instead of
-   * each code's later lines stalling its kernel. For int8 codes this replaced a touch of the first
-   * line alone: under 16 clients on an int8 server over the Debian vectors (JFR) the kernel then
-   * spent 24% of the server's CPU waiting on those lines, against 4% for its arithmetic after the
-   * change, and the server's CPU per query fell from 163–170 µs to 130–155 (three alternating
-   * 20-second loads beside a server of the previous build).
+   * {@link #touchFirstLines} for the batch's codes, every line of each up to byte {@code last}:
+   * every 64th byte and the last. The exact scan's int8 codes: one code after another waited on
+   * each line in turn (about 290 ns per code cold, against 95 ns with the lines touched first). The
+   * beam's codes alike: a 1-bit code and its factors (64 bytes at 384 dimensions, after a 16-byte
+   * array header) always span two cache lines, a 4-bit code (208 bytes) four or five, an int8 code
+   * and its tail (392 bytes) seven; touching them all before the kernels lets their misses overlap
+   * instead of each code's later lines stalling its kernel. For int8 codes this replaced a touch of
+   * the first line alone: under 16 clients on an int8 server over the Debian vectors (JFR) the
+   * kernel then spent 24% of the server's CPU waiting on those lines, against 4% for its arithmetic
+   * after the change, and the server's CPU per query fell from 163–170 µs to 130–155 (three
+   * alternating 20-second loads beside a server of the previous build).
    */
-  private void touchCodeLines(int count) {
+  private void touchCodeLines(int count, int last) {
     int sum = 0;
-    int last = codeLast;
     for (int i = 0; i < count; i++) {
       byte[] c = batchCodes[i];
       for (int at = 64; at < last; at += 64) {
