@@ -323,10 +323,15 @@ final class HnswSearcher implements GraphSearcher {
     results.keepBest(rescored);
     int all = results.size();
     long[] codes = new long[all];
+    // A float beam scored these very vectors a moment ago; the int8 beam and the exact plan did
+    // not.
+    boolean cold = int8 || exactPlan;
     float sum = 0;
     for (int i = all - 1; i >= 0; i--) {
       codes[i] = results.pop();
-      sum += vectors.touchFloats(ScoreHeap.node(codes[i]));
+      if (cold) {
+        sum += vectors.touchFloats(ScoreHeap.node(codes[i]));
+      }
     }
     touched += sum;
     for (int i = 0; i < all; i++) {
@@ -365,10 +370,9 @@ final class HnswSearcher implements GraphSearcher {
    * The float vector of {@code node}, exactly {@link #dim} long: its row itself when the row holds
    * only the vector, else the row's vector, or the floats of the store's mapped file, copied into
    * {@link #hitVector} (valid until the next call); null when the node's vector is gone. The caller
-   * touches the mapped floats of all the nodes it will read first ({@link
-   * VectorStore#touchFloats}): a mapped vector read cold waited on its miss alone, and rescoring k
-   * = 10 hits took about 5% of an int8 server's CPU per query against 1% for the heap's floats
-   * (JFR, Debian vectors, beam 10).
+   * touches the floats of all the cold nodes it will read first ({@link VectorStore#touchFloats}):
+   * a mapped vector read cold waited on its miss alone, and rescoring k = 10 hits took about 5% of
+   * an int8 server's CPU per query against 1% for the heap's floats (JFR, Debian vectors, beam 10).
    */
   private float[] hitVector(int node) {
     float[] row = vectors.row(node, hitVector);
@@ -546,9 +550,9 @@ final class HnswSearcher implements GraphSearcher {
   }
 
   /**
-   * Touches the mapped floats ({@link VectorStore#touchFloats}) of the candidates whose upper ends
-   * reach the k-th lower end, the ones {@link #exact} and {@link #rerank} rescore next, so that
-   * their misses overlap.
+   * Touches the floats ({@link VectorStore#touchFloats}) of the candidates whose upper ends reach
+   * the k-th lower end, the ones {@link #exact} and {@link #rerank} rescore next, so that their
+   * misses overlap.
    */
   private void touchCandidateFloats() {
     float sum = 0;
@@ -872,10 +876,7 @@ final class HnswSearcher implements GraphSearcher {
         // The same from the node's int8 code row (RowCodes).
         byte[] row = codeRows.row(ScoreHeap.node(top));
         if (candidates.size() > 0) {
-          byte[] next = codeRows.row(candidates.topNode());
-          if (next != null) {
-            touched += next[codeRows.countOffset()];
-          }
+          touchLinkLines(codeRows.row(candidates.topNode()));
         }
         count = row == null ? 0 : gatherCodeRow(row);
       } else {
@@ -1005,10 +1006,7 @@ final class HnswSearcher implements GraphSearcher {
       } else if (fromCodeRows) {
         byte[] row = codeRows.row(node);
         if (next >= 0) {
-          byte[] n = codeRows.row(next);
-          if (n != null) {
-            touched += n[codeRows.countOffset()];
-          }
+          touchLinkLines(codeRows.row(next));
         }
         count = row == null ? 0 : gatherCodeRow(row);
       } else {
@@ -1074,6 +1072,22 @@ final class HnswSearcher implements GraphSearcher {
       touchFirstLines(count);
     }
     scoreBatch(query, count);
+  }
+
+  /**
+   * Loads every cache line of {@code row}'s links (its count and up to the reserved capacity of
+   * ids, {@link RowCodes}), for the candidate most likely to be expanded next: its code's lines
+   * came into the cache when it was scored, but the links behind the code did not.
+   */
+  private void touchLinkLines(byte[] row) {
+    if (row == null) {
+      return;
+    }
+    int sum = 0;
+    for (int at = codeRows.countOffset(); at < row.length; at += 64) {
+      sum += row[at];
+    }
+    touched += sum + row[row.length - 1];
   }
 
   /**

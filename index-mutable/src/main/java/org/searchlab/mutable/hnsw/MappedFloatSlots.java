@@ -112,7 +112,16 @@ final class MappedFloatSlots implements FloatSlots {
   public float touch(int id) {
     FloatBuffer[] cs = chunks;
     int chunk = id / slotsPerChunk;
-    return id >= 0 && chunk < cs.length ? cs[chunk].get(id % slotsPerChunk * dimension) : 0f;
+    if (id < 0 || chunk >= cs.length) {
+      return 0f;
+    }
+    FloatBuffer floats = cs[chunk];
+    int at = id % slotsPerChunk * dimension;
+    float sum = floats.get(at + dimension - 1);
+    for (int i = 0; i < dimension; i += 16) {
+      sum += floats.get(at + i);
+    }
+    return sum;
   }
 
   /** The vector of {@code id} copied into {@code out} (a new array when null); null when absent. */

@@ -106,6 +106,23 @@ final class RowFloatSlots implements FloatSlots, LinkRows {
     return id >= 0 && id < t.length ? (float[]) SLOT.getAcquire(t, id) : null;
   }
 
+  /**
+   * Loads every cache line of {@code id}'s vector (every 16th float and the last), so that a caller
+   * about to read several cold vectors has all their misses in flight at once. Any thread.
+   */
+  @Override
+  public float touch(int id) {
+    float[] row = row(id);
+    if (row == null) {
+      return 0f;
+    }
+    float sum = row[dimension - 1];
+    for (int i = 0; i < dimension; i += 16) {
+      sum += row[i];
+    }
+    return sum;
+  }
+
   /** The vector of {@code id} (a copy when links follow it), or null. Any thread. */
   @Override
   public float[] get(int id) {

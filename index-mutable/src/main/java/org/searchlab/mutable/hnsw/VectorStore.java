@@ -133,9 +133,9 @@ public interface VectorStore extends Closeable {
   }
 
   /**
-   * Loads the first float of {@code id}'s vector where it lies outside the heap (a mapped file), so
-   * that a caller about to read several can start their misses together; 0 otherwise, or when
-   * absent. The value means nothing. Lock-free, any thread.
+   * Loads every cache line of {@code id}'s float vector ({@link FloatSlots#touch}), so that a
+   * caller about to read several cold ones can start their misses together; 0 when absent or where
+   * the store keeps no such slots. The value means nothing. Lock-free, any thread.
    */
   default float touchFloats(int id) {
     return 0f;

@@ -52,14 +52,19 @@ class MappedFloatSlotsTest {
         }
         int probe = random.nextInt(320);
         assertArrayEquals(heap.get(probe), mapped.get(probe), "get " + probe + " at " + step);
-        // The same read into the caller's buffer, after a touch of its first float.
+        // The same read into the caller's buffer, after a touch of each of its cache lines.
         float[] buffer = new float[DIM];
-        float first = mapped.touch(probe);
+        float touched = mapped.touch(probe);
         float[] row = mapped.row(probe, buffer);
         assertArrayEquals(heap.get(probe), row, "row " + probe + " at " + step);
         if (row != null) {
           assertSame(buffer, row, "copied into the caller's buffer");
-          assertEquals(row[0], first, "touch reads the first float");
+          float lines = row[DIM - 1];
+          for (int i = 0; i < DIM; i += 16) {
+            lines += row[i];
+          }
+          assertEquals(lines, touched, "touch reads every 16th float and the last");
+          assertEquals(lines, heap.touch(probe), "the heap rows touch the same floats");
         }
         assertEquals(heap.has(probe), mapped.has(probe), "has " + probe);
       }
