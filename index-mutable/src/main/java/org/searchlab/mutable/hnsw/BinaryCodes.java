@@ -3,6 +3,11 @@ package org.searchlab.mutable.hnsw;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * One bit per component, searched with a 4-bit query: RaBitQ's estimator (Gao &amp; Long, SIGMOD
@@ -54,6 +59,12 @@ public final class BinaryCodes {
 
   /** Bytes after the bits: {@code f}, {@code g}, {@code ‖o‖²} and {@code |b|}. */
   static final int TAIL = 3 * Float.BYTES + Integer.BYTES;
+
+  /** The lanes {@link #roundToPlanes} rounds at once: the float kernels' ({@link PanamaDots}). */
+  private static final VectorSpecies<Float> ROUND_FLOATS = PanamaDots.SPECIES;
+
+  private static final VectorSpecies<Integer> ROUND_INTS =
+      VectorSpecies.of(int.class, ROUND_FLOATS.vectorShape());
 
   private static final VarHandle LONG_LE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -187,10 +198,63 @@ public final class BinaryCodes {
    * 15/inverse]}, {@code u_i = round((x_i − min)·inverse)} clamped to [0, 15], and writes the four
    * bit planes: bit {@code j} of the components of word {@code w} to {@code out[w·wordStep +
    * j·planeStep]} (a query's planes one after another: 1 and the word count; a 4-bit code's
-   * interleaved: 4 and 1). One word of each plane at a time, without branches: {@code −(bit of u)}
-   * is all ones or zero. Returns {@code Σu}.
+   * interleaved: 4 and 1). One word of each plane at a time, on the Vector API: a vector's lanes
+   * rounded at once and each plane's bits taken from a lane mask ({@link VectorMask#toLong}), the
+   * components past the last whole vector one at a time as {@link #roundToPlanesScalar} does them,
+   * to the same bits. Returns {@code Σu}.
    */
   static int roundToPlanes(
+      float[] x, int dimension, float min, float inverse, long[] out, int wordStep, int planeStep) {
+    int top = (1 << QUERY_BITS) - 1;
+    int lanes = ROUND_FLOATS.length();
+    int total = 0;
+    for (int w = 0; w < words(dimension); w++) {
+      long p0 = 0;
+      long p1 = 0;
+      long p2 = 0;
+      long p3 = 0;
+      int end = Math.min(dimension, (w + 1) << 6);
+      int i = w << 6;
+      for (; i + lanes <= end; i += lanes) {
+        // The scalar loop below, lanes at a time: the same subtraction and product, then
+        // Math.round of a non-negative t as floor(t) + (t − floor(t) ≥ ½), clamped as below.
+        FloatVector t = FloatVector.fromArray(ROUND_FLOATS, x, i).sub(min).mul(inverse);
+        IntVector floor = (IntVector) t.convert(VectorOperators.F2I, 0);
+        VectorMask<Integer> up =
+            t.sub((FloatVector) floor.convert(VectorOperators.I2F, 0))
+                .compare(VectorOperators.GE, 0.5f)
+                .cast(ROUND_INTS);
+        IntVector u = floor.add(1, up).max(0).min(top);
+        total += u.reduceLanes(VectorOperators.ADD);
+        int shift = i & 63;
+        p0 |= u.and(1).compare(VectorOperators.NE, 0).toLong() << shift;
+        p1 |= u.and(2).compare(VectorOperators.NE, 0).toLong() << shift;
+        p2 |= u.and(4).compare(VectorOperators.NE, 0).toLong() << shift;
+        p3 |= u.and(8).compare(VectorOperators.NE, 0).toLong() << shift;
+      }
+      for (; i < end; i++) {
+        int u = Math.max(0, Math.min(top, Math.round((x[i] - min) * inverse)));
+        total += u;
+        long bit = 1L << (i & 63);
+        p0 |= -(long) (u & 1) & bit;
+        p1 |= -(long) (u >>> 1 & 1) & bit;
+        p2 |= -(long) (u >>> 2 & 1) & bit;
+        p3 |= -(long) (u >>> 3 & 1) & bit;
+      }
+      int at = w * wordStep;
+      out[at] = p0;
+      out[at + planeStep] = p1;
+      out[at + 2 * planeStep] = p2;
+      out[at + 3 * planeStep] = p3;
+    }
+    return total;
+  }
+
+  /**
+   * {@link #roundToPlanes} one component at a time: the reference its vector loop must equal to the
+   * bit (BinaryCodesTest).
+   */
+  static int roundToPlanesScalar(
       float[] x, int dimension, float min, float inverse, long[] out, int wordStep, int planeStep) {
     int top = (1 << QUERY_BITS) - 1;
     int total = 0;

@@ -19,6 +19,42 @@ class BinaryCodesTest {
   private static final int[] DIMENSIONS = {1, 7, 63, 64, 100, 384, 768};
 
   @Test
+  void theVectorRoundingGivesTheScalarPlanesToTheBit() {
+    long seed = TestSeeds.seed("BinaryCodesTest.roundToPlanes");
+    SplittableRandom random = new SplittableRandom(seed);
+    for (int dimension : DIMENSIONS) {
+      int words = BinaryCodes.words(dimension);
+      for (int trial = 0; trial < 200; trial++) {
+        float[] x = new float[dimension];
+        float min = (float) random.nextGaussian();
+        float inverse = trial == 0 ? 0f : (float) (0.5 + 10 * random.nextDouble());
+        for (int i = 0; i < dimension; i++) {
+          double u = random.nextDouble() * 15.2;
+          // Every third component on or just beside a half step, where rounding ties are decided;
+          // 0.49999997f is the one float whose scalar rounding a plain floor(t + 0.5) gets wrong.
+          switch (random.nextInt(3)) {
+            case 0 -> x[i] = min + (float) (Math.floor(u) + 0.5) / inverse;
+            case 1 -> x[i] = min + Math.nextDown(0.5f) / inverse;
+            default -> x[i] = min + (float) u / Math.max(inverse, 1e-3f);
+          }
+        }
+        for (int[] layout : new int[][] {{1, words}, {4, 1}}) {
+          long[] expected = new long[4 * words];
+          long[] actual = new long[4 * words];
+          int expectedSum =
+              BinaryCodes.roundToPlanesScalar(
+                  x, dimension, min, inverse, expected, layout[0], layout[1]);
+          int actualSum =
+              BinaryCodes.roundToPlanes(x, dimension, min, inverse, actual, layout[0], layout[1]);
+          String where = "dimension " + dimension + " trial " + trial + ", seed " + seed;
+          assertEquals(expectedSum, actualSum, "sum, " + where);
+          assertEquals(Arrays.toString(expected), Arrays.toString(actual), "planes, " + where);
+        }
+      }
+    }
+  }
+
+  @Test
   void theRotationKeepsNormsAndDotProducts() {
     long seed = TestSeeds.seed("BinaryCodesTest.rotation");
     SplittableRandom random = new SplittableRandom(seed);
