@@ -200,13 +200,29 @@ public final class BinaryCodes {
    * j·planeStep]} (a query's planes one after another: 1 and the word count; a 4-bit code's
    * interleaved: 4 and 1). One word of each plane at a time, on the Vector API: a vector's lanes
    * rounded at once and each plane's bits taken from a lane mask ({@link VectorMask#toLong}), the
-   * components past the last whole vector one at a time as {@link #roundToPlanesScalar} does them,
-   * to the same bits. Returns {@code Σu}.
+   * components past the last whole vector one at a time as without {@code vectors}, to the same
+   * bits. Returns {@code Σu}.
    */
   static int roundToPlanes(
       float[] x, int dimension, float min, float inverse, long[] out, int wordStep, int planeStep) {
+    return roundToPlanes(x, dimension, min, inverse, out, wordStep, planeStep, true);
+  }
+
+  /**
+   * {@link #roundToPlanes}, or without {@code vectors} one component at a time: the reference the
+   * vector loop must equal to the bit (BinaryCodesTest).
+   */
+  static int roundToPlanes(
+      float[] x,
+      int dimension,
+      float min,
+      float inverse,
+      long[] out,
+      int wordStep,
+      int planeStep,
+      boolean vectors) {
     int top = (1 << QUERY_BITS) - 1;
-    int lanes = ROUND_FLOATS.length();
+    int lanes = vectors ? ROUND_FLOATS.length() : Integer.MAX_VALUE;
     int total = 0;
     for (int w = 0; w < words(dimension); w++) {
       long p0 = 0;
@@ -215,7 +231,7 @@ public final class BinaryCodes {
       long p3 = 0;
       int end = Math.min(dimension, (w + 1) << 6);
       int i = w << 6;
-      for (; i + lanes <= end; i += lanes) {
+      for (; i <= end - lanes; i += lanes) {
         // The scalar loop below, lanes at a time: the same subtraction and product, then
         // Math.round of a non-negative t as floor(t) + (t − floor(t) ≥ ½), clamped as below.
         FloatVector t = FloatVector.fromArray(ROUND_FLOATS, x, i).sub(min).mul(inverse);
@@ -233,38 +249,6 @@ public final class BinaryCodes {
         p3 |= u.and(8).compare(VectorOperators.NE, 0).toLong() << shift;
       }
       for (; i < end; i++) {
-        int u = Math.max(0, Math.min(top, Math.round((x[i] - min) * inverse)));
-        total += u;
-        long bit = 1L << (i & 63);
-        p0 |= -(long) (u & 1) & bit;
-        p1 |= -(long) (u >>> 1 & 1) & bit;
-        p2 |= -(long) (u >>> 2 & 1) & bit;
-        p3 |= -(long) (u >>> 3 & 1) & bit;
-      }
-      int at = w * wordStep;
-      out[at] = p0;
-      out[at + planeStep] = p1;
-      out[at + 2 * planeStep] = p2;
-      out[at + 3 * planeStep] = p3;
-    }
-    return total;
-  }
-
-  /**
-   * {@link #roundToPlanes} one component at a time: the reference its vector loop must equal to the
-   * bit (BinaryCodesTest).
-   */
-  static int roundToPlanesScalar(
-      float[] x, int dimension, float min, float inverse, long[] out, int wordStep, int planeStep) {
-    int top = (1 << QUERY_BITS) - 1;
-    int total = 0;
-    for (int w = 0; w < words(dimension); w++) {
-      long p0 = 0;
-      long p1 = 0;
-      long p2 = 0;
-      long p3 = 0;
-      int end = Math.min(dimension, (w + 1) << 6);
-      for (int i = w << 6; i < end; i++) {
         int u = Math.max(0, Math.min(top, Math.round((x[i] - min) * inverse)));
         total += u;
         long bit = 1L << (i & 63);

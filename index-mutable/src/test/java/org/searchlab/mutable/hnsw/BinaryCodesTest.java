@@ -42,8 +42,8 @@ class BinaryCodesTest {
           long[] expected = new long[4 * words];
           long[] actual = new long[4 * words];
           int expectedSum =
-              BinaryCodes.roundToPlanesScalar(
-                  x, dimension, min, inverse, expected, layout[0], layout[1]);
+              BinaryCodes.roundToPlanes(
+                  x, dimension, min, inverse, expected, layout[0], layout[1], false);
           int actualSum =
               BinaryCodes.roundToPlanes(x, dimension, min, inverse, actual, layout[0], layout[1]);
           String where = "dimension " + dimension + " trial " + trial + ", seed " + seed;
