@@ -42,27 +42,28 @@ class Int4RerankTest {
     Int4Codes.Query query = new Int4Codes.Query(rotation);
     float epsilon = config.rerankConfidence();
     int window = k * config.oversample();
+    byte[][] codes = new byte[n][];
+    for (int i = 0; i < n; i++) {
+      codes[i] = Int4Codes.encode(rotation, data[i]);
+    }
     long differentFromTheFloatTopK = 0;
     for (int t = 0; t < 30; t++) {
       float[] q = TestVectors.near(r, data[r.nextInt(n)], 1.0);
-      GraphHits hits = g.search(q, k, n - 1);
-      assertEquals(QueryPlan.HNSW, hits.plan(), "seed " + seed);
       query.bind(q);
       float[] estimate = new float[n];
       float[] margin = new float[n];
+      float[] upper = new float[n];
       int lowest = 0;
       for (int i = 0; i < n; i++) {
-        byte[] code = Int4Codes.encode(rotation, data[i]);
-        estimate[i] = query.dot(code);
-        margin[i] = query.bound(code, epsilon);
-        if (estimate[i] < estimate[lowest]) {
-          lowest = i;
-        }
-      }
-      List<Integer> order = new ArrayList<>();
-      float[] upper = new float[n];
-      for (int i = 0; i < n; i++) {
+        estimate[i] = query.dot(codes[i]);
+        margin[i] = query.bound(codes[i], epsilon);
         upper[i] = estimate[i] + margin[i];
+        lowest = estimate[i] < estimate[lowest] ? i : lowest;
+      }
+      GraphHits hits = g.search(q, k, n - 1);
+      assertEquals(QueryPlan.HNSW, hits.plan(), "seed " + seed);
+      List<Integer> order = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
         if (i != lowest) {
           order.add(i);
         }
