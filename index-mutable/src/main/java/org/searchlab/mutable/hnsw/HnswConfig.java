@@ -54,7 +54,8 @@ import org.searchlab.core.mapping.VectorSimilarity;
  *     VectorQuantization#INT4}), RaBitQ's {@code ε₀}: a search takes the beam's nodes in descending
  *     order of their estimate plus {@code ε₀} times its error's scale ({@code CodeQuery#bound}), at
  *     least {@code k × oversample} of them, and stops at the first whose upper end is below the
- *     k-th lower end of the taken nodes' int8 brackets, then rescores by their floats those whose
+ *     k-th lower end of the taken nodes' int8 brackets (a 4-bit graph of at least 384 dimensions:
+ *     their own codes' brackets at the same {@code ε₀}), then rescores by their floats those whose
  *     bracket reaches it; in [0, 10]. Higher takes more and misses fewer neighbours that the codes
  *     placed low. Default {@value #RERANK_CONFIDENCE}, the RaBitQ paper's. Ignored without 1-bit or
  *     4-bit codes.
