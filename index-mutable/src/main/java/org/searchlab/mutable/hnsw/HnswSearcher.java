@@ -48,9 +48,10 @@ final class HnswSearcher implements GraphSearcher {
    * From this many dimensions a 4-bit beam's rerank brackets each node by its own code at the
    * rerank confidence instead of by its int8 code ({@link #rerank}): the int8 code's rigorous bound
    * grows with the query's L1 norm, about as the dimension, the 4-bit code's statistical one as its
-   * square root. Measured at both ends: at 384 dimensions (Debian's MiniLM vectors) the own
-   * brackets read 21.6 floats a query at ef 32 against 22.3, at 96 (Int4RerankTest's clusters) 34
-   * against 17.
+   * square root. Measured at both ends: at 384 dimensions the two are about as wide (the own
+   * brackets read 21.6 floats a query at ef 32 against 22.3 on Debian's MiniLM vectors, 34 against
+   * 31 for a query of Int4RerankTest's clusters), and the own ones spare the int8 codes' reads; at
+   * 96 dimensions (the same clusters) they read 34 floats against 17.
    */
   static final int OWN_BRACKETS_DIMENSION = 384;
 
@@ -417,13 +418,13 @@ final class HnswSearcher implements GraphSearcher {
    *
    * <p>A 4-bit beam of at least {@value #OWN_BRACKETS_DIMENSION} dimensions brackets each node by
    * its own code instead, {@code estimate ± margin} at the same confidence as the order: its error
-   * is about a fifth of a 1-bit code's, and its bracket at that confidence is narrower than the
-   * int8 code's rigorous one, so the int8 tier read seven cache lines a node for nothing. On the
-   * Debian vectors (hnsw-bench, heap floats) the int8 tier read 22.3 / 23.7 floats a query at ef 32
-   * / 64, the own brackets 21.6 / 23.1, with the same recall@10 (0.9404 / 0.9812), and the 4-bit ÷
-   * float QPS in the same JVM went from 1.39 / 1.51 to 1.42 / 1.67 (medians of three JVMs each).
-   * The hits are then the float top k of the nodes whose 4-bit brackets reach the k-th, with the
-   * codes' confidence rather than the int8 code's certainty.
+   * is about a fifth of a 1-bit code's, and its bracket at that confidence is about as narrow there
+   * as the int8 code's rigorous one, so the int8 tier read seven cache lines a node for little. On
+   * the Debian vectors (hnsw-bench, heap floats) the int8 tier read 22.3 / 23.7 floats a query at
+   * ef 32 / 64, the own brackets 21.6 / 23.1, with the same recall@10 (0.9404 / 0.9812), and the
+   * 4-bit ÷ float QPS in the same JVM went from 1.39 / 1.51 to 1.42 / 1.67 (medians of three JVMs
+   * each). The hits are then the float top k of the nodes whose 4-bit brackets reach the k-th, with
+   * the codes' confidence rather than the int8 code's certainty.
    */
   private GraphHits rerank(int k, int window, String plan) {
     long[] order = new long[results.size()];
