@@ -241,7 +241,11 @@ public abstract class BaseSearchIndexTestCase extends BaseWriteContractTestCase 
     SearchIndex index = open(tmp.resolve("idx"));
     feed(index, docs);
     int checked = 0;
-    for (int q = 0; q < 40; q++) {
+    // 40 queries, and more only while fewer than 10 of them had no ties: how many top-20 lists tie
+    // is a property of the seed's corpus (seed 3564405560153030316 left 8 of 40 on the
+    // segment-per-batch store), not of the store, so an unlucky corpus draws more queries instead
+    // of failing.
+    for (int q = 0; q < 400 && (q < 40 || checked < 10); q++) {
       // Elasticsearch's default rank constant, and others a request may name.
       int constant = q % 2 == 0 ? Fusion.RRF_K : 1 + random.nextInt(120);
       SearchRequest rrf =
