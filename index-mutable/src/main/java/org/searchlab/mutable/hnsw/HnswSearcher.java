@@ -458,7 +458,7 @@ final class HnswSearcher implements GraphSearcher {
         byte[] own = vectors.lowBitCode(node);
         if (own != null) {
           float upper = ScoreHeap.score(e);
-          admit(node, upper - 2 * margin(node, epsilon), upper, k);
+          admit(node, upper - 2 * margin(own, epsilon), upper, k);
         }
         continue;
       }
@@ -502,9 +502,14 @@ final class HnswSearcher implements GraphSearcher {
    */
   private float margin(int node, float epsilon) {
     byte[] c = vectors.lowBitCode(node);
-    return c == null
-        ? 0f
-        : similarity.l2() ? codeQuery.squareDistanceBound(c, epsilon) : codeQuery.bound(c, epsilon);
+    return c == null ? 0f : margin(c, epsilon);
+  }
+
+  /** {@link #margin(int, float)} of a code already in hand. */
+  private float margin(byte[] code, float epsilon) {
+    return similarity.l2()
+        ? codeQuery.squareDistanceBound(code, epsilon)
+        : codeQuery.bound(code, epsilon);
   }
 
   /**
@@ -1124,11 +1129,19 @@ final class HnswSearcher implements GraphSearcher {
     if (row == null) {
       return;
     }
-    int sum = 0;
-    for (int at = codeRows.countOffset(); at < row.length; at += 64) {
-      sum += row[at];
+    touched += lines(row, codeRows.countOffset(), row.length - 1);
+  }
+
+  /**
+   * The sum of {@code a[from]}, every 64th byte after it below {@code last}, and {@code a[last]}:
+   * one load on each cache line of {@code a[from..last]}, whose value means nothing.
+   */
+  private static int lines(byte[] a, int from, int last) {
+    int sum = a[last];
+    for (int at = from; at < last; at += 64) {
+      sum += a[at];
     }
-    touched += sum + row[row.length - 1];
+    return sum;
   }
 
   /**
@@ -1147,11 +1160,7 @@ final class HnswSearcher implements GraphSearcher {
   private void touchCodeLines(int count, int last) {
     int sum = 0;
     for (int i = 0; i < count; i++) {
-      byte[] c = batchCodes[i];
-      for (int at = 64; at < last; at += 64) {
-        sum += c[at];
-      }
-      sum += c[0] + c[last];
+      sum += lines(batchCodes[i], 0, last);
     }
     touched += sum;
   }
