@@ -289,6 +289,16 @@ final class ExperimentCommand implements Callable<Integer> {
   Double refeedClientNice;
 
   @Option(
+      names = "--feed-niceness",
+      description =
+          "The searchlab servers' feed niceness (serve --feed-niceness), 0.0-1.0. Default: each"
+              + " store's own, 1.0 for the mutable store (Linux nice 19, as Vespa's"
+              + " feeding.niceness) and 0.0 for the segmented one. A nice writer only takes the"
+              + " cores nothing else wants, so where something else runs beside the experiment its"
+              + " feeds wait; 0.0 puts both stores' writes level with every other thread.")
+  Double feedNiceness;
+
+  @Option(
       names = "--refeed-rounds",
       description =
           "Rounds of the refeed under queries, each measuring every filtered cell before the"
@@ -466,6 +476,9 @@ final class ExperimentCommand implements Callable<Integer> {
     }
     if (refeedClientNice != null) {
       b.refeedClientNiceness(refeedClientNice);
+    }
+    if (feedNiceness != null) {
+      b.serverFeedNiceness(feedNiceness);
     }
     if (refeedRounds != null) {
       b.refeedRounds(refeedRounds);

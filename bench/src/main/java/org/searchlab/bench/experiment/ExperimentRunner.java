@@ -211,6 +211,10 @@ public final class ExperimentRunner {
       run.putPOJO("variant_descriptions", described);
       run.put("refeed_client_niceness", profile.refeedClientNiceness());
       run.put("refeed_rounds", profile.refeedRounds());
+      if (profile.serverFeedNiceness() != null) {
+        // Only when set: a run with each store's own niceness writes what it always wrote.
+        run.put("server_feed_niceness", profile.serverFeedNiceness());
+      }
       run.putPOJO("refeed_client_nice", new java.util.TreeMap<>(ctx.refeedClientNice()));
       run.put("server_heaps", profile.heaps().describe());
       run.set("server_memory", memoryPeaks(ctx.memory.peaks()));

@@ -50,6 +50,7 @@ final class HnswGrid {
                   ServerOptions.defaults(store, corpus.dimension()).toBuilder()
                       .hnswM(m)
                       .hnswEfConstruction(efc)
+                      .feedNiceness(p.serverFeedNiceness())
                       .build(),
                   ctx.dataDir(name),
                   p.serverHeap(),

@@ -269,9 +269,7 @@ public final class MergePolicyComparison {
   /** Starts a variant's server: the mutable store, or the segmented store with the policy. */
   private Session start(RunContext ctx, Variant v, MergePolicySpec spec)
       throws IOException, InterruptedException {
-    ServerOptions.Builder b =
-        ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
-            .quantization(Servers.quantizationOf(ctx, v));
+    ServerOptions.Builder b = Servers.optionsOf(ctx, corpus, v).toBuilder();
     if (spec != null) {
       b.mergePolicyFlags(spec.serveFlags());
       if (refreshIntervalMs != null) {

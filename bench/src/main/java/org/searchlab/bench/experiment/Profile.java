@@ -77,6 +77,12 @@ import org.searchlab.segmented.Slicing;
  *     one from the server and the query clients, which measured as most of a store's query slowdown
  *     at 1 client (docs/benchmark.md). Default 1.0, so that the cells during the refeed measure
  *     what the store's own writes do to its queries; 0.0 lets the client compete as any thread.
+ * @param serverFeedNiceness the searchlab servers' feed niceness ({@code serve --feed-niceness},
+ *     0.0–1.0), or {@code null}, the default, for each store's own (the mutable store's writes at
+ *     Linux nice 19, as Vespa's {@code feeding.niceness}; the segmented store's at 0, as
+ *     Elasticsearch's). A nice writer takes only the cores nothing else wants, so on a machine that
+ *     runs something besides the experiment (a second test JVM) its feeds wait; 0.0 puts both
+ *     stores' writes level with every other thread.
  * @param refeedRounds rounds of the refeed-under-queries phase, 1 or more: each measures every cell
  *     before the refeed, starts the refeed, measures every cell during it and stops it, and each
  *     cell's row pools its latencies over the rounds (default 1). Alternating the two sides keeps a
@@ -138,6 +144,7 @@ public record Profile(
     VectorQuantization quantization,
     int feeds,
     double refeedClientNiceness,
+    Double serverFeedNiceness,
     int refeedRounds,
     List<Integer> vectorBeams,
     int facetClientCounts,
@@ -204,6 +211,10 @@ public record Profile(
     if (!(refeedClientNiceness >= 0 && refeedClientNiceness <= 1)) {
       throw new IllegalArgumentException(
           "the refeed client's niceness must be within 0.0 and 1.0; got " + refeedClientNiceness);
+    }
+    if (serverFeedNiceness != null && !(serverFeedNiceness >= 0 && serverFeedNiceness <= 1)) {
+      throw new IllegalArgumentException(
+          "the servers' feed niceness must be within 0.0 and 1.0; got " + serverFeedNiceness);
     }
     if (refeedRounds < 1) {
       throw new IllegalArgumentException("refeed rounds must be 1 or more; got " + refeedRounds);
@@ -553,6 +564,7 @@ public record Profile(
     b.quantization = quantization;
     b.feeds = feeds;
     b.refeedClientNiceness = refeedClientNiceness;
+    b.serverFeedNiceness = serverFeedNiceness;
     b.refeedRounds = refeedRounds;
     b.facetClientCounts = facetClientCounts;
     b.vectorBeams = vectorBeams;
@@ -600,6 +612,7 @@ public record Profile(
     private VectorQuantization quantization = VectorQuantization.NONE;
     private int feeds = 1;
     private double refeedClientNiceness = DEFAULT_REFEED_CLIENT_NICENESS;
+    private Double serverFeedNiceness;
     private int refeedRounds = 1;
     private int facetClientCounts;
     private List<Integer> vectorBeams = Calibration.VECTOR_GRID;
@@ -662,6 +675,11 @@ public record Profile(
 
     public Builder refeedClientNiceness(double v) {
       refeedClientNiceness = v;
+      return this;
+    }
+
+    public Builder serverFeedNiceness(Double v) {
+      serverFeedNiceness = v;
       return this;
     }
 
@@ -834,6 +852,7 @@ public record Profile(
           quantization,
           feeds,
           refeedClientNiceness,
+          serverFeedNiceness,
           refeedRounds,
           vectorBeams,
           facetClientCounts,

@@ -385,9 +385,7 @@ final class RestartProbe {
    */
   static Launch launchOf(RunContext ctx, Corpus corpus, Variant v) throws IOException {
     return new Launch(
-        ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
-            .quantization(Servers.quantizationOf(ctx, v))
-            .build(),
+        Servers.optionsOf(ctx, corpus, v),
         ctx.dataDir(v.label()),
         ctx.profile.heaps().of(v.store()),
         ctx.serverLog(v.label()));

@@ -34,6 +34,9 @@ import org.searchlab.segmented.Slicing;
  *     serve --preload}, {@code SegmentedConfig.preload}); empty, the default, adds no flag
  * @param inlineCodes mutable, with 1-bit codes: each node's row also holds its neighbours' codes
  *     ({@code serve --inline-codes}); false, the default, adds no flag
+ * @param feedNiceness how much the server's write threads yield the cores ({@code serve
+ *     --feed-niceness}, 0.0–1.0); {@code null}, the default, adds no flag and keeps the store's own
+ *     (1.0 for the mutable store, 0.0 for the segmented one)
  */
 public record ServerOptions(
     String store,
@@ -49,7 +52,8 @@ public record ServerOptions(
     boolean defaultIndex,
     List<String> mergePolicyFlags,
     java.util.Set<String> preload,
-    boolean inlineCodes) {
+    boolean inlineCodes,
+    Double feedNiceness) {
 
   public ServerOptions {
     Objects.requireNonNull(store, "store");
@@ -57,6 +61,10 @@ public record ServerOptions(
     mergePolicyFlags = List.copyOf(mergePolicyFlags);
     // Sorted, so that the flag reads the same whatever order the set was built in.
     preload = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(preload));
+    if (feedNiceness != null && !(feedNiceness >= 0 && feedNiceness <= 1)) {
+      throw new IllegalArgumentException(
+          "the server's feed niceness must be within 0.0 and 1.0; got " + feedNiceness);
+    }
     if (mergePolicyNone && !mergePolicyFlags.isEmpty()) {
       throw new IllegalArgumentException(
           "merge policy none and merge policy flags " + mergePolicyFlags + " are both set");
@@ -90,6 +98,7 @@ public record ServerOptions(
     b.mergePolicyFlags = mergePolicyFlags;
     b.preload = preload;
     b.inlineCodes = inlineCodes;
+    b.feedNiceness = feedNiceness;
     return b;
   }
 
@@ -112,6 +121,7 @@ public record ServerOptions(
     private List<String> mergePolicyFlags = List.of();
     private java.util.Set<String> preload = java.util.Set.of();
     private boolean inlineCodes;
+    private Double feedNiceness;
 
     private Builder() {}
 
@@ -185,6 +195,11 @@ public record ServerOptions(
       return this;
     }
 
+    public Builder feedNiceness(Double v) {
+      feedNiceness = v;
+      return this;
+    }
+
     public ServerOptions build() {
       return new ServerOptions(
           store,
@@ -200,7 +215,8 @@ public record ServerOptions(
           defaultIndex,
           mergePolicyFlags,
           preload,
-          inlineCodes);
+          inlineCodes,
+          feedNiceness);
     }
   }
 
@@ -241,6 +257,9 @@ public record ServerOptions(
     }
     if (store.equals("mutable") && inlineCodes) {
       f.add("--inline-codes");
+    }
+    if (feedNiceness != null) {
+      f.add("--feed-niceness=" + feedNiceness);
     }
     if (!defaultIndex) {
       f.add("--no-default-index");

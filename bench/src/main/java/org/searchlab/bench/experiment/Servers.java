@@ -201,6 +201,19 @@ final class Servers implements AutoCloseable {
   }
 
   /**
+   * The serve flags of {@code v}'s searchlab server, wherever the runner starts one (first, after a
+   * restart, in the merge-policy comparison): its store at the corpus's dimension, the variant's
+   * vectors (and the 1-bit codes' inline rows) and the profile's feed niceness.
+   */
+  static ServerOptions optionsOf(RunContext ctx, Corpus corpus, Variant v) {
+    return ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
+        .quantization(quantizationOf(ctx, v))
+        .inlineCodes(v.equals(Variant.MUTABLE_BBQ_INLINE))
+        .feedNiceness(ctx.profile.serverFeedNiceness())
+        .build();
+  }
+
+  /**
    * Starts a searchlab server for {@code v} on the data directory (and log) named {@code dir}, with
    * the variant's vectors.
    */
@@ -208,10 +221,7 @@ final class Servers implements AutoCloseable {
       throws IOException, InterruptedException {
     Session s =
         Session.start(
-            ServerOptions.defaults(v.store(), corpus.dimension()).toBuilder()
-                .quantization(quantizationOf(ctx, v))
-                .inlineCodes(v.equals(Variant.MUTABLE_BBQ_INLINE))
-                .build(),
+            optionsOf(ctx, corpus, v),
             ctx.dataDir(dir),
             ctx.profile.heaps().of(v.store()),
             ctx.serverLog(dir),

@@ -106,6 +106,7 @@ final class SweepIndexes {
             .segmentPerBatch(true)
             .mergePolicyNone(true)
             .refreshIntervalMs(-1)
+            .feedNiceness(p.serverFeedNiceness())
             .build();
     Path root = ctx.dataDir("sweep");
     Path data = Files.createDirectories(root.resolve("build"));

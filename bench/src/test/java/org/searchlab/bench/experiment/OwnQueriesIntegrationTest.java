@@ -61,6 +61,8 @@ class OwnQueriesIntegrationTest {
             .execute(
                 "experiment",
                 "--profile=quick",
+                // the servers' writes at nice 0, as in ExperimentIntegrationTest (which says why)
+                "--feed-niceness=0",
                 "--synthetic",
                 "--seed=" + seed,
                 "--docs=" + docs,
