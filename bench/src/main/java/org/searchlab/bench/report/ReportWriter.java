@@ -892,8 +892,9 @@ public final class ReportWriter {
                     + " (default nice 19; run.json gives the value it had), so that it takes from"
                     + " the cores only what the server and the query clients leave. Refeed"
                     + " docs/s: what the engine acknowledged over that cell, its warm-up included;"
-                    + " a writer that yields to searches (the mutable store's, at nice 19) runs"
-                    + " fastest beside the fewest clients.\n\n"
+                    + " a writer that yields to searches (the mutable store's, at nice 19 unless"
+                    + " `--feed-niceness` set another, which run.json then gives as"
+                    + " `server_feed_niceness`) runs fastest beside the fewest clients.\n\n"
                 : "Before: the query phase's cell (median over its rounds, at its calibrated"
                     + " beam).\n\n")
         .append(
