@@ -1,4 +1,4 @@
-// Over 800 lines: one record of 38 components, its builder (a setter per component) and the
+// Over 800 lines: one record of 39 components, its builder (a setter per component) and the
 // built-in profiles, each component documented where it is declared and checked in the
 // constructor; moving the builder or the profiles out would part each from the components it sets.
 package org.searchlab.bench.experiment;
