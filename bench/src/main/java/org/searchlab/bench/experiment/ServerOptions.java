@@ -35,8 +35,9 @@ import org.searchlab.segmented.Slicing;
  * @param inlineCodes mutable, with 1-bit codes: each node's row also holds its neighbours' codes
  *     ({@code serve --inline-codes}); false, the default, adds no flag
  * @param feedNiceness how much the server's write threads yield the cores ({@code serve
- *     --feed-niceness}, 0.0–1.0); {@code null}, the default, adds no flag and keeps the store's own
- *     (1.0 for the mutable store, 0.0 for the segmented one)
+ *     --feed-niceness}, 0.0–1.0, checked by the profile that sets it and by {@code serve}); {@code
+ *     null}, the default, adds no flag and keeps the store's own (1.0 for the mutable store, 0.0
+ *     for the segmented one)
  */
 public record ServerOptions(
     String store,
@@ -61,10 +62,6 @@ public record ServerOptions(
     mergePolicyFlags = List.copyOf(mergePolicyFlags);
     // Sorted, so that the flag reads the same whatever order the set was built in.
     preload = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(preload));
-    if (feedNiceness != null && !(feedNiceness >= 0 && feedNiceness <= 1)) {
-      throw new IllegalArgumentException(
-          "the server's feed niceness must be within 0.0 and 1.0; got " + feedNiceness);
-    }
     if (mergePolicyNone && !mergePolicyFlags.isEmpty()) {
       throw new IllegalArgumentException(
           "merge policy none and merge policy flags " + mergePolicyFlags + " are both set");

@@ -282,9 +282,7 @@ class ScaleRunTest {
       throws Exception {
     Profile p =
         Profile.quick().toBuilder()
-            // The servers' writes at nice 0: the build's second test JVM runs beside this one, and
-            // a mutable store writing at its own nice 19 waits on it (a 1,500-document feed took
-            // 15.8 s instead of 6.1); nothing checked here depends on the niceness.
+            // the servers' writes at nice 0, as in ExperimentIntegrationTest (which says why)
             .serverFeedNiceness(0.0)
             .docs(sizes.getLast())
             .dimension(DIM)
